@@ -1,0 +1,1 @@
+"""labwright.verify"""
