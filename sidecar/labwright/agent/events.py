@@ -1,0 +1,124 @@
+"""The one event union that a run yields.
+
+The pipeline (offline writer or LLM agent) yields these; the CLI prints them,
+the store persists them as run events, the server streams them as SSE. Each
+is a small pydantic model tagged by `type`, so the UI's TypeScript types can
+be generated from `event_json_schema()` instead of being written twice.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+
+class _Event(BaseModel):
+    model_config = {"extra": "forbid"}
+
+
+class Milestone(_Event):
+    """A planned stage starts. `index` runs 1..total; total is known before the first."""
+
+    type: Literal["milestone"] = "milestone"
+    index: int
+    total: int
+    stage: str
+    label: str = ""
+
+
+class Step(_Event):
+    """Progress inside a stage (free text for the log, not a milestone)."""
+
+    type: Literal["step"] = "step"
+    stage: str
+    message: str
+
+
+class ToolCall(_Event):
+    type: Literal["tool_call"] = "tool_call"
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    result_preview: str = ""
+
+
+class FigureMade(_Event):
+    type: Literal["figure"] = "figure"
+    name: str
+    path: str
+    source: str = ""
+
+
+class DraftChunk(_Event):
+    type: Literal["draft_chunk"] = "draft_chunk"
+    text: str
+
+
+class GateDecision(_Event):
+    """A deterministic gate accepted or refused a model output, with its reasons."""
+
+    type: Literal["gate"] = "gate"
+    gate: str
+    accepted: bool
+    reasons: list[str] = Field(default_factory=list)
+
+
+class UsageRecorded(_Event):
+    type: Literal["usage"] = "usage"
+    step: str
+    model: str
+    prompt_tokens: int
+    cached_tokens: int
+    completion_tokens: int
+    cost: float
+
+
+class Warning_(_Event):
+    type: Literal["warning"] = "warning"
+    message: str
+
+
+class Error(_Event):
+    type: Literal["error"] = "error"
+    message: str
+    action: str = ""
+
+
+class Done(_Event):
+    """The run ended. `ok` is False when the report was produced with problems."""
+
+    type: Literal["done"] = "done"
+    ok: bool
+    pdf_path: str | None = None
+    tex_path: str | None = None
+    version_no: int | None = None
+    problems: list[str] = Field(default_factory=list)
+
+
+Event = Annotated[
+    Milestone
+    | Step
+    | ToolCall
+    | FigureMade
+    | DraftChunk
+    | GateDecision
+    | UsageRecorded
+    | Warning_
+    | Error
+    | Done,
+    Field(discriminator="type"),
+]
+
+_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def event_to_dict(event: _Event) -> dict[str, Any]:
+    return event.model_dump(mode="json")
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    return _ADAPTER.validate_python(data)
+
+
+def event_json_schema() -> dict[str, Any]:
+    return _ADAPTER.json_schema()
