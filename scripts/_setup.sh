@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Shared set-up for scripts/demo.sh and scripts/test.sh: a virtual environment
+# with the package installed, and a TeX engine. Sourced, not run.
+#   labwright_setup [extras]     e.g. labwright_setup dev
+set -euo pipefail
+
+LABWRIGHT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${LABWRIGHT_VENV:-$LABWRIGHT_ROOT/.venv}"
+
+_say() { printf '[labwright] %s\n' "$*" >&2; }
+
+_is_root() { [ "$(id -u)" = "0" ]; }
+
+_missing_apt_packages() {
+  local pkg missing=()
+  while read -r pkg; do
+    case "$pkg" in ''|\#*) continue ;; esac
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done < "$LABWRIGHT_ROOT/scripts/apt-packages.txt"
+  echo "${missing[@]:-}"
+}
+
+_install_system_packages() {
+  # $1: "all" installs every listed package (tests); "tex" only when no engine exists.
+  command -v dpkg-query >/dev/null 2>&1 || return 0
+  local missing
+  missing="$(_missing_apt_packages)"
+  [ -z "$missing" ] && return 0
+  if _is_root && command -v apt-get >/dev/null 2>&1; then
+    _say "installing system packages: $missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  else
+    _say "Missing system packages: $missing. Install them with: sudo apt-get install $missing"
+    return 1
+  fi
+}
+
+_find_bundled_tex() {
+  # The release build places TinyTeX under tinytex/; use it when present.
+  local bin
+  for bin in "$LABWRIGHT_ROOT"/tinytex/*/bin/*/xelatex "$LABWRIGHT_ROOT"/tinytex/bin/*/xelatex; do
+    [ -x "$bin" ] && { echo "$bin"; return 0; }
+  done
+  return 1
+}
+
+_ensure_tex() {
+  local bundled
+  if bundled="$(_find_bundled_tex)"; then
+    export LABWRIGHT_TEX="$bundled"
+    _say "using the bundled TeX engine: $bundled"
+    return 0
+  fi
+  command -v xelatex >/dev/null 2>&1 && return 0
+  if _is_root && command -v apt-get >/dev/null 2>&1; then
+    _install_system_packages
+    return 0
+  fi
+  _say "No TeX engine found: install XeTeX with 'sudo apt-get install texlive-xetex texlive-latex-extra texlive-lang-chinese latexmk', then run this again."
+  exit 1
+}
+
+_ensure_venv() {
+  local extras="${1:-}"
+  local py="${PYTHON:-python3}"
+  if ! "$py" -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null; then
+    _say "Labwright needs Python 3.11 or newer: install it (for example 'sudo apt-get install python3'), then run this again."
+    exit 1
+  fi
+  if [ ! -x "$VENV/bin/python" ]; then
+    if ! "$py" -m venv "$VENV" 2>/dev/null; then
+      if _is_root && command -v apt-get >/dev/null 2>&1; then
+        DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+        rm -rf "$VENV"; "$py" -m venv "$VENV"
+      else
+        _say "Python cannot create a virtual environment: install python3-venv, then run this again."
+        exit 1
+      fi
+    fi
+  fi
+  local spec="$LABWRIGHT_ROOT"
+  [ -n "$extras" ] && spec="$LABWRIGHT_ROOT[$extras]"
+  # Reinstall only when pyproject.toml changed since the last install.
+  local stamp="$VENV/.labwright-installed-$extras"
+  if [ ! -f "$stamp" ] || [ "$LABWRIGHT_ROOT/pyproject.toml" -nt "$stamp" ] \
+     || ! "$VENV/bin/python" -c 'import labwright' 2>/dev/null; then
+    _say "installing Python dependencies into $VENV"
+    "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
+    "$VENV/bin/python" -m pip install -q -e "$spec"
+    touch "$stamp"
+  fi
+}
+
+labwright_setup() {
+  _ensure_venv "${1:-}"
+  _ensure_tex
+}
