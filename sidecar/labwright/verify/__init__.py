@@ -1,6 +1,6 @@
 """Deterministic checks of a report: citation closure, number provenance, structure score."""
 
-from labwright.verify.citations import CitationReport, bib_keys, cite_keys, citation_closure
+from labwright.verify.citations import CitationReport, bib_keys, citation_closure, cite_keys
 from labwright.verify.numbers import NumberReport, check_numbers, extract_numbers
 from labwright.verify.score import StructureScore, score_report
 
