@@ -1,0 +1,108 @@
+"""Plan first: the milestone list is fixed before a run starts.
+
+Every milestone event carries `index`, `total` and an explicit stage name, so
+the progress bar has its denominator from the first second and an early stop
+(reflection converging after one round) never mislabels the stages after it.
+Optional stages are decided once, here; the run reuses the same decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from labwright.agent.events import Milestone
+
+STAGE_LABELS = {
+    "scan": "Reading the folder",
+    "explore": "Exploring the material",
+    "figures": "Drawing figures",
+    "gaps": "Checking for gaps",
+    "draft": "Writing the draft",
+    "reflect": "Revising",
+    "bibliography": "Adding the bibliography",
+    "compile": "Compiling the PDF",
+}
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    """What decides the shape of a run. `tex_available` is probed once by the caller."""
+
+    tex_available: bool
+    reflect_rounds: int = 2
+    explore: bool = True
+    gap_check: bool = True
+
+
+@dataclass(frozen=True)
+class PlannedStage:
+    stage: str
+    label: str
+
+
+def plan_pipeline(config: PipelineConfig) -> list[PlannedStage]:
+    stages = ["scan"]
+    if config.explore:
+        stages.append("explore")
+    stages.append("figures")
+    if config.gap_check:
+        stages.append("gaps")
+    stages.append("draft")
+    stages += ["reflect"] * max(0, config.reflect_rounds)
+    stages.append("bibliography")
+    if config.tex_available:
+        stages.append("compile")
+    planned = []
+    reflect_no = 0
+    for stage in stages:
+        label = STAGE_LABELS[stage]
+        if stage == "reflect":
+            reflect_no += 1
+            label = f"{label} (round {reflect_no})"
+        planned.append(PlannedStage(stage=stage, label=label))
+    return planned
+
+
+@dataclass
+class Progress:
+    """Hands out milestones in plan order; skipping stages keeps indices consecutive.
+
+    `start(stage)` emits the next planned milestone of that stage, first emitting
+    (as skipped) any planned milestones before it, so indices stay consecutive
+    and every label matches its stage. `finish()` emits whatever is left so a
+    run that stops early still reaches `total`.
+    """
+
+    plan: list[PlannedStage]
+    _next: int = field(default=0)
+
+    @property
+    def total(self) -> int:
+        return len(self.plan)
+
+    def _emit(self, position: int, skipped: bool = False) -> Milestone:
+        planned = self.plan[position]
+        label = f"{planned.label} (skipped)" if skipped else planned.label
+        return Milestone(index=position + 1, total=self.total, stage=planned.stage, label=label)
+
+    def start(self, stage: str) -> Iterator[Milestone]:
+        for position in range(self._next, self.total):
+            if self.plan[position].stage == stage:
+                for skipped in range(self._next, position):
+                    yield self._emit(skipped, skipped=True)
+                self._next = position + 1
+                yield self._emit(position)
+                return
+        raise ValueError(f"stage {stage!r} is not left in the plan")
+
+    def skip(self, stage: str) -> Iterator[Milestone]:
+        """Mark every remaining milestone of `stage` as skipped (e.g. reflection converged)."""
+        while self._next < self.total and self.plan[self._next].stage == stage:
+            yield self._emit(self._next, skipped=True)
+            self._next += 1
+
+    def finish(self) -> Iterator[Milestone]:
+        while self._next < self.total:
+            yield self._emit(self._next, skipped=True)
+            self._next += 1
