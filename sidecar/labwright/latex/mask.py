@@ -1,0 +1,200 @@
+"""Equal-length masking of LaTeX comments and verbatim-like regions.
+
+Why mask instead of delete: every structural question (where are the headings,
+are the braces balanced) is answered on the masked text, while titles are read
+and splices are made on the original text at the *same* offsets. Deleting the
+regions would shift every offset and need a translation step; masking keeps one
+coordinate system. A heading inside a comment or a ``verbatim`` block is a false
+heading (the seed system produced "ghost" nodes from them, corrupting splices).
+
+Masked characters become spaces; newlines are kept so line structure survives.
+The scan is a single left-to-right regex pass: the earliest construct wins, so a
+``%`` inside ``\\verb|...|`` is not a comment and a ``\\begin{verbatim}`` inside a
+comment does not open anything.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+#: Environments whose body LaTeX reads verbatim (or discards, for ``comment``).
+#: The end tag is matched literally, exactly as LaTeX's verbatim reader does.
+VERBATIM_ENVIRONMENTS: tuple[str, ...] = (
+    "verbatim",
+    "verbatim*",
+    "Verbatim",
+    "Verbatim*",
+    "BVerbatim",
+    "LVerbatim",
+    "lstlisting",
+    "minted",
+    "comment",
+    "filecontents",
+    "filecontents*",
+)
+
+RegionKind = Literal["comment", "verbatim", "inline"]
+
+
+@dataclass(frozen=True, slots=True)
+class MaskedRegion:
+    """One masked span ``[start, end)`` of the original text."""
+
+    kind: RegionKind
+    start: int
+    end: int
+    #: False when the construct was opened but never closed (masked to the end
+    #: of the line for inline verbatim, to the end of the text for environments).
+    terminated: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class MaskResult:
+    """The masked text (same length as the input) and what was masked."""
+
+    text: str
+    regions: tuple[MaskedRegion, ...]
+
+    @property
+    def unterminated(self) -> tuple[MaskedRegion, ...]:
+        return tuple(r for r in self.regions if not r.terminated)
+
+
+_ENV_ALT = "|".join(re.escape(e) for e in sorted(VERBATIM_ENVIRONMENTS, key=len, reverse=True))
+# Order matters only among alternatives that start at the same position:
+# an escaped backslash or percent must be consumed before it can start anything.
+_SCAN = re.compile(
+    r"\\[\\%]"  # \\ or \% : escapes, never a comment start
+    r"|%"  # comment to end of line
+    r"|\\verb(?![A-Za-z@])\*?"  # \verb<d>...<d>
+    r"|\\(?:lstinline|mintinline)(?![A-Za-z@])"  # \lstinline[..]{..} / <d>..<d>
+    r"|\\begin[ \t]*\{(" + _ENV_ALT + r")\}"
+)
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _blank(segment: str) -> str:
+    """Spaces of equal length, keeping newlines."""
+    if "\n" not in segment:
+        return " " * len(segment)
+    return _NOT_NEWLINE.sub(" ", segment)
+
+
+def _line_end(text: str, pos: int) -> int:
+    nl = text.find("\n", pos)
+    return len(text) if nl < 0 else nl
+
+
+def _inline_delimited(text: str, pos: int) -> tuple[int, bool]:
+    """End of a ``<d>...<d>`` argument starting at ``pos`` (on the same line)."""
+    if pos >= len(text) or text[pos] in "\n":
+        return pos, False
+    delim = text[pos]
+    close = text.find(delim, pos + 1, _line_end(text, pos + 1))
+    if close < 0:
+        return _line_end(text, pos), False
+    return close + 1, True
+
+
+def _inline_argument(
+    text: str, pos: int, *, allow_options: bool, braces_then_arg: bool
+) -> tuple[int, bool]:
+    """Scan the argument(s) of ``\\lstinline``/``\\mintinline`` from ``pos``."""
+    n = len(text)
+    if allow_options and pos < n and text[pos] == "[":
+        close = text.find("]", pos, _line_end(text, pos))
+        if close < 0:
+            return _line_end(text, pos), False
+        pos = close + 1
+    if braces_then_arg:  # \mintinline{lang}: the language in braces comes first
+        if pos < n and text[pos] == "{":
+            close = text.find("}", pos, _line_end(text, pos))
+            if close < 0:
+                return _line_end(text, pos), False
+            pos = close + 1
+    if pos < n and text[pos] == "{":
+        # Verbatim braces argument: balanced, without escapes (as listings reads it).
+        depth = 0
+        end = _line_end(text, pos)
+        for i in range(pos, end):
+            c = text[i]
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    return i + 1, True
+        return end, False
+    return _inline_delimited(text, pos)
+
+
+def mask_regions(text: str) -> MaskResult:
+    """Mask comments and verbatim-like regions; report each masked region."""
+    pieces: list[str] = []
+    regions: list[MaskedRegion] = []
+    copied = 0  # text[:copied] has been emitted
+    pos = 0
+    n = len(text)
+    while True:
+        m = _SCAN.search(text, pos)
+        if m is None:
+            break
+        token = m.group(0)
+        start = m.start()
+        if token in ("\\\\", "\\%"):
+            pos = m.end()
+            continue
+        kind: RegionKind
+        terminated = True
+        if token == "%":
+            kind = "comment"
+            end = _line_end(text, start)
+        elif token.startswith("\\verb"):
+            kind = "inline"
+            end, terminated = _inline_delimited(text, m.end())
+        elif token.startswith("\\lstinline"):
+            kind = "inline"
+            end, terminated = _inline_argument(
+                text, m.end(), allow_options=True, braces_then_arg=False
+            )
+        elif token.startswith("\\mintinline"):
+            kind = "inline"
+            end, terminated = _inline_argument(
+                text, m.end(), allow_options=True, braces_then_arg=True
+            )
+        else:
+            kind = "verbatim"
+            closer = "\\end{" + m.group(1) + "}"
+            close = text.find(closer, m.end())
+            if close < 0:
+                end, terminated = n, False
+            else:
+                end = close + len(closer)
+        end = max(end, m.end()) if kind != "comment" else end
+        pieces.append(text[copied:start])
+        pieces.append(_blank(text[start:end]))
+        regions.append(MaskedRegion(kind, start, end, terminated))
+        copied = end
+        pos = end if end > start else start + 1
+    pieces.append(text[copied:])
+    return MaskResult("".join(pieces), tuple(regions))
+
+
+def mask(text: str) -> str:
+    """Return ``text`` with comments and verbatim regions blanked (same length)."""
+    return mask_regions(text).text
+
+
+def is_escaped(text: str, pos: int) -> bool:
+    """True when the character at ``pos`` is preceded by an odd run of backslashes.
+
+    ``\\\\section`` is a line break followed by the word "section", not a heading.
+    """
+    count = 0
+    i = pos - 1
+    while i >= 0 and text[i] == "\\":
+        count += 1
+        i -= 1
+    return count % 2 == 1
