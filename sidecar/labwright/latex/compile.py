@@ -1,0 +1,390 @@
+"""Compile a .tex document with XeLaTeX: safely, in as few passes as it needs.
+
+Decisions (each one has a reason):
+
+* Every compile gets its own build directory and runs with it as the working
+  directory and the document named relatively: two runs sharing a directory
+  overwrite each other's sources and logs, and kpathsea's paranoid mode
+  refuses absolute paths, so everything the document reads must sit inside.
+* Never shell escape (`-no-shell-escape` and `shell_escape=f` in the env),
+  and `openin_any=p`/`openout_any=p`: the document cannot read or write
+  outside its directory (no absolute paths, no `..`), whatever the sanitizer
+  missed. TEXMFOUTPUT and every other TeX variable from the caller's
+  environment are dropped, because they widen what paranoid mode allows.
+* `-interaction=nonstopmode` without `-halt-on-error`: a missing figure or a
+  typo should still give the user a PDF to look at. The price is that a PDF
+  may be degraded, so `CompileResult.status` says "degraded" whenever the log
+  shows errors, missing figures, or undefined citations or references.
+* Adaptive passes. The seed system always ran xelatex, bibtex, xelatex,
+  xelatex. Here: one xelatex pass; bibtex only when the .aux has citations
+  and a \\bibdata whose .bib exists; another xelatex pass only while the log
+  asks for it, a list file (.toc/.lof/.lot/.out) changed, or the .aux read
+  at the start of the pass differs from the one written at its end. A hard
+  cap on xelatex passes and a wall-clock budget bound the worst case.
+* All process launching goes through `_spawn_tex`, so OS-level confinement
+  can later be added in exactly one place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from labwright.latex.diagnose import Diagnostics, diagnose
+from labwright.latex.engine import TexEngine, resolve_engine
+from labwright.latex.sanitize import Change, sanitize
+
+MAX_XELATEX_PASSES = 4
+WALL_BUDGET_S = 600.0
+PASS_TIMEOUT_S = 180.0
+
+_LIST_SUFFIXES = (".toc", ".lof", ".lot", ".out")
+_ENV_KEEP = (
+    "PATH", "HOME", "USERPROFILE", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TEMP", "TMP",
+    "SYSTEMROOT", "SystemRoot", "WINDIR", "PATHEXT", "FONTCONFIG_FILE", "FONTCONFIG_PATH",
+    "XDG_CACHE_HOME",
+)  # fmt: skip
+
+#: kpathsea reads these from the environment before texmf.cnf.
+PARANOID_SETTINGS: dict[str, str] = {
+    "openin_any": "p",
+    "openout_any": "p",
+    "shell_escape": "f",
+    "shell_escape_commands": "",
+    # One error or warning per log line: diagnose() depends on it.
+    "max_print_line": "10000",
+    "error_line": "254",
+    "half_error_line": "238",
+}
+
+
+class EngineNotFound(RuntimeError):
+    """No XeLaTeX could be found (see `labwright doctor`)."""
+
+
+@dataclass(frozen=True)
+class SpawnResult:
+    returncode: int | None
+    output: str
+    elapsed_s: float
+    timed_out: bool
+
+
+@dataclass(frozen=True)
+class PassRecord:
+    name: Literal["xelatex", "bibtex"]
+    reason: str
+    returncode: int | None
+    elapsed_s: float
+    timed_out: bool = False
+
+
+Status = Literal["clean", "degraded", "failed"]
+
+
+@dataclass
+class CompileResult:
+    """`ok` means a PDF exists and the log has no errors. `status` is the
+    honest summary: "clean" only when nothing degraded the PDF."""
+
+    ok: bool
+    pdf: Path | None
+    build_dir: Path
+    passes: list[PassRecord]
+    elapsed_s: float
+    log_text: str
+    diagnostics: Diagnostics
+    sanitized: list[Change] = field(default_factory=list)
+    stopped_by: Literal["cap", "budget", "timeout", "fatal"] | None = None
+
+    @property
+    def pass_names(self) -> list[str]:
+        return [p.name for p in self.passes]
+
+    @property
+    def status(self) -> Status:
+        if self.pdf is None:
+            return "failed"
+        if not self.ok or self.diagnostics.degraded or self.stopped_by in ("budget", "timeout"):
+            return "degraded"
+        return "clean"
+
+
+def paranoid_env(engine: TexEngine, base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The child's environment: a short allowlist of the parent's variables,
+    the engine's bin dir first on PATH (xelatex runs xdvipdfmx from there),
+    and kpathsea's paranoid settings. TEXMFOUTPUT, TEXINPUTS etc. never pass."""
+    src = os.environ if base is None else base
+    env = {k: src[k] for k in _ENV_KEEP if k in src}
+    if engine.bin_dir is not None:
+        env["PATH"] = os.pathsep.join(p for p in (str(engine.bin_dir), env.get("PATH", "")) if p)
+    env.update(PARANOID_SETTINGS)
+    return env
+
+
+def _spawn_tex(
+    argv: Sequence[str], cwd: Path, env: Mapping[str, str], timeout_s: float
+) -> SpawnResult:
+    """Run one TeX program and collect its output. The ONLY place that starts
+    a process in latex/ (confinement hooks in here later).
+
+    The child gets its own process group so a timeout kills xdvipdfmx too;
+    stdin is closed so TeX can never wait for terminal input."""
+    start = time.monotonic()
+    kwargs: dict[str, object] = {}
+    if sys.platform == "win32":
+        kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
+    else:
+        kwargs["start_new_session"] = True
+    proc = subprocess.Popen(  # noqa: S603 - argv is built by us, never a shell
+        list(argv),
+        cwd=cwd,
+        env=dict(env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        **kwargs,  # type: ignore[call-overload]
+    )
+    timed_out = False
+    try:
+        out, _ = proc.communicate(timeout=max(timeout_s, 0.1))
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        if sys.platform == "win32":
+            proc.kill()
+        else:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        out, _ = proc.communicate()
+    text = out.decode("utf-8", errors="replace") if out else ""
+    return SpawnResult(
+        None if timed_out else proc.returncode, text, time.monotonic() - start, timed_out
+    )
+
+
+def new_build_dir(root: Path | None = None) -> Path:
+    """A fresh, empty directory for one compile (under `root`, else the temp dir)."""
+    if root is not None:
+        root.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix="build-", dir=root))
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return None
+
+
+def _read_log(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return ""
+
+
+def _bib_needed(build_dir: Path, stem: str) -> bool:
+    """Citations in the .aux and at least one of its \\bibdata files present."""
+    aux = _read_log(build_dir / f"{stem}.aux")
+    if "\\citation{" not in aux:
+        return False
+    for line in aux.splitlines():
+        if line.startswith("\\bibdata{"):
+            names = line[len("\\bibdata{") :].rstrip("}").split(",")
+            return any(
+                (build_dir / (n.strip() + ".bib")).is_file() or (build_dir / n.strip()).is_file()
+                for n in names
+            )
+    return False
+
+
+def compile_tex(
+    main_tex: Path,
+    *,
+    engine: TexEngine | None = None,
+    max_passes: int = MAX_XELATEX_PASSES,
+    wall_budget_s: float = WALL_BUDGET_S,
+    pass_timeout_s: float = PASS_TIMEOUT_S,
+    placeholder_figures: Sequence[str] = (),
+) -> CompileResult:
+    """Compile `main_tex` in its own directory (which should hold nothing but
+    this document and its inputs). Raises EngineNotFound without XeLaTeX."""
+    engine = engine or resolve_engine()
+    if engine.xelatex is None:
+        raise EngineNotFound("No XeLaTeX found. Run `labwright doctor` to see how to install one.")
+    build_dir = main_tex.parent.resolve()
+    stem = main_tex.stem
+    env = paranoid_env(engine)
+    start = time.monotonic()
+    passes: list[PassRecord] = []
+    stopped: Literal["cap", "budget", "timeout", "fatal"] | None = None
+    log_text = ""
+    pdf_path = build_dir / f"{stem}.pdf"
+    xelatex_argv = [
+        str(engine.xelatex),
+        "-no-shell-escape",
+        "-interaction=nonstopmode",
+        "-file-line-error",
+        main_tex.name,
+    ]
+
+    def remaining() -> float:
+        return wall_budget_s - (time.monotonic() - start)
+
+    def run_xelatex(reason: str) -> tuple[bool, bool]:
+        """One pass; returns (rerun wanted, fatal)."""
+        nonlocal log_text
+        before = {s: _digest(build_dir / f"{stem}{s}") for s in (".aux", *_LIST_SUFFIXES)}
+        pdf_path.unlink(missing_ok=True)  # the PDF we return is always the last pass's
+        res = _spawn_tex(xelatex_argv, build_dir, env, min(pass_timeout_s, remaining()))
+        passes.append(PassRecord("xelatex", reason, res.returncode, res.elapsed_s, res.timed_out))
+        log_text = _read_log(build_dir / f"{stem}.log") or res.output
+        if res.timed_out:
+            return False, True
+        diag = diagnose(log_text)
+        if diag.fatal or not pdf_path.exists():
+            return False, True
+        after = {s: _digest(build_dir / f"{stem}{s}") for s in before}
+        lists_changed = any(before[s] != after[s] for s in _LIST_SUFFIXES)
+        aux_changed = before[".aux"] is not None and before[".aux"] != after[".aux"]
+        return diag.rerun_requested or lists_changed or aux_changed, False
+
+    def next_reason(rerun: bool) -> str:
+        return "rerun requested or auxiliary files changed" if rerun else ""
+
+    rerun, fatal = run_xelatex("first pass")
+    if fatal:
+        stopped = "timeout" if passes[-1].timed_out else "fatal"
+    elif _bib_needed(build_dir, stem) and engine.bibtex is not None and remaining() > 0:
+        res = _spawn_tex(
+            [str(engine.bibtex), stem], build_dir, env, min(pass_timeout_s, remaining())
+        )
+        passes.append(
+            PassRecord(
+                "bibtex",
+                "citations and a .bib present",
+                res.returncode,
+                res.elapsed_s,
+                res.timed_out,
+            )
+        )
+        rerun = (build_dir / f"{stem}.bbl").exists() or rerun
+    while rerun and stopped is None:
+        if sum(p.name == "xelatex" for p in passes) >= max_passes:
+            stopped = "cap"
+            break
+        if remaining() <= 0:
+            stopped = "budget"
+            break
+        reason = "bibliography" if passes[-1].name == "bibtex" else next_reason(rerun)
+        rerun, fatal = run_xelatex(reason)
+        if fatal:
+            stopped = "timeout" if passes[-1].timed_out else "fatal"
+    diagnostics = diagnose(log_text, placeholder_figures=placeholder_figures)
+    pdf = pdf_path if pdf_path.exists() and pdf_path.stat().st_size > 0 else None
+    ok = pdf is not None and diagnostics.error_count == 0 and not diagnostics.fatal
+    return CompileResult(
+        ok=ok,
+        pdf=pdf,
+        build_dir=build_dir,
+        passes=passes,
+        elapsed_s=time.monotonic() - start,
+        log_text=log_text,
+        diagnostics=diagnostics,
+        stopped_by=stopped,
+    )
+
+
+def compile_source(
+    source: str,
+    *,
+    files: Mapping[str, Path | bytes] | None = None,
+    build_root: Path | None = None,
+    apply_sanitizer: bool = True,
+    engine: TexEngine | None = None,
+    max_passes: int = MAX_XELATEX_PASSES,
+    wall_budget_s: float = WALL_BUDGET_S,
+    pass_timeout_s: float = PASS_TIMEOUT_S,
+) -> CompileResult:
+    """Write `source` as main.tex into a fresh build directory, copy `files`
+    (relative name -> source path or bytes: the class file, figures, .bib),
+    sanitize against what is actually there, and compile.
+
+    Relative names must stay inside the directory; an absolute name or one
+    with `..` raises ValueError."""
+    build_dir = new_build_dir(build_root)
+    for rel, content in (files or {}).items():
+        rel_path = Path(rel)
+        if rel_path.is_absolute() or ".." in rel_path.parts:
+            raise ValueError(
+                f"Build file name {rel!r} must be relative and stay inside the build directory."
+            )
+        dest = build_dir / rel_path
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            dest.write_bytes(content)
+        else:
+            shutil.copyfile(content, dest)
+    changes: list[Change] = []
+    if apply_sanitizer:
+        cleaned = sanitize(source, graphics_root=build_dir)
+        source, changes = cleaned.text, cleaned.changes
+    main = build_dir / "main.tex"
+    main.write_text(source, encoding="utf-8")
+    placeholders = [c.detail for c in changes if c.rule == "missing-figure"]
+    result = compile_tex(
+        main,
+        engine=engine,
+        max_passes=max_passes,
+        wall_budget_s=wall_budget_s,
+        pass_timeout_s=pass_timeout_s,
+        placeholder_figures=placeholders,
+    )
+    result.sanitized = changes
+    return result
+
+
+def run_fixed_sequence(
+    main_tex: Path,
+    sequence: Sequence[Literal["xelatex", "bibtex"]] = ("xelatex", "bibtex", "xelatex", "xelatex"),
+    *,
+    engine: TexEngine | None = None,
+    pass_timeout_s: float = PASS_TIMEOUT_S,
+) -> list[PassRecord]:
+    """Run a fixed pass sequence (the seed system's baseline), for benchmarks."""
+    engine = engine or resolve_engine()
+    if engine.xelatex is None:
+        raise EngineNotFound("No XeLaTeX found. Run `labwright doctor` to see how to install one.")
+    build_dir = main_tex.parent.resolve()
+    env = paranoid_env(engine)
+    records: list[PassRecord] = []
+    for name in sequence:
+        if name == "xelatex":
+            argv = [
+                str(engine.xelatex),
+                "-no-shell-escape",
+                "-interaction=nonstopmode",
+                "-file-line-error",
+                main_tex.name,
+            ]
+        else:
+            if engine.bibtex is None:
+                continue
+            argv = [str(engine.bibtex), main_tex.stem]
+        res = _spawn_tex(argv, build_dir, env, pass_timeout_s)
+        records.append(
+            PassRecord(name, "fixed sequence", res.returncode, res.elapsed_s, res.timed_out)
+        )
+    return records
