@@ -1,8 +1,9 @@
 """labwright.latex"""
 
 # Structure toolkit (issue 4): masking, sectionizer, resolution, splice, fragments.
+# (`mask` itself is not re-exported: the name would shadow the submodule.)
 from labwright.latex.fragment import FragmentCheck, check_fragment, strip_fragment  # noqa: F401
-from labwright.latex.mask import mask, mask_regions  # noqa: F401
+from labwright.latex.mask import MaskResult, mask_regions  # noqa: F401
 from labwright.latex.resolve import Resolution, resolve  # noqa: F401
 from labwright.latex.sectionizer import Node, Sectioning, sectionize  # noqa: F401
 from labwright.latex.splice import (  # noqa: F401
@@ -12,6 +13,7 @@ from labwright.latex.splice import (  # noqa: F401
     check_conservation,
     splice,
 )
+from labwright.latex.split import SectionChange, split_aligned  # noqa: F401
 
 # isort: split
 # Compiling (issue 2): templates, sanitizer, compile, diagnose.
