@@ -74,6 +74,12 @@ class Dataset:
     pairs: list[tuple[str, str]] = field(default_factory=list)
     labels: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    # Added by the readers (additive): key-value lines found above a table
+    # ("Instrument: Keithley 2400") and named numeric scalars stored beside
+    # arrays (MATLAB/.npz parameters such as R, C); both are facts the writer
+    # may quote, with the dataset's provenance.
+    metadata: dict[str, str] = field(default_factory=dict)
+    scalars: dict[str, float] = field(default_factory=dict)
 
     def column(self, name: str) -> Column:
         for col in self.columns:
@@ -116,6 +122,8 @@ class Skipped:
 
     source: str
     reason: str
+    # Set when only part of a file was skipped (one MATLAB variable, one sheet).
+    variable: str | None = None
 
 
 @dataclass

@@ -1,0 +1,250 @@
+"""Named arrays (from MATLAB, .npz, JSON) turned into datasets.
+
+At each level of a nested structure (the file's workspace, a struct, a JSON
+object), 1-D numeric vectors of equal length become the columns of one table:
+MATLAB users save `t` and `V` side by side, and the writer should see them as
+an x-y pair. 2-D arrays become their own dataset (a narrow one becomes a table
+of columns, a wide one a matrix); numeric scalars become named `scalars` on
+the level's table. Names follow MATLAB: `data.voltage`, `trials{2}`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .types import Column, Dataset, Provenance, Skipped
+
+# Bound the size of a matrix kept for plotting; larger ones are subsampled.
+MAX_MATRIX_SIDE = 2000
+_MAX_DEPTH = 8
+_MAX_NODES = 5000
+
+
+@dataclass
+class Collected:
+    datasets: list[Dataset] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def _numeric(value: object) -> np.ndarray | None:
+    """A float array for numbers, numeric arrays and (nested) lists of numbers."""
+    if isinstance(value, (bool, np.bool_, int, float, np.integer, np.floating)):
+        return np.asarray(value, dtype=float)
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
+        return value.astype(float, copy=False)
+    if isinstance(value, list) and value and len(value) <= 10_000_000:
+        if all(isinstance(v, (int, float)) for v in value) or all(
+            isinstance(row, list) and row and all(isinstance(v, (int, float)) for v in row)
+            for row in value
+        ):
+            try:
+                arr = np.asarray(value, dtype=float)
+            except ValueError:  # ragged nested lists
+                return None
+            return arr
+    return None
+
+
+def _squeeze(arr: np.ndarray) -> np.ndarray:
+    return np.squeeze(arr) if arr.ndim > 1 and 1 in arr.shape else arr
+
+
+class _Walker:
+    def __init__(self, rel: str, base: str, max_rows: int) -> None:
+        self.rel = rel
+        self.base = base
+        self.max_rows = max_rows
+        self.out = Collected()
+        self.nodes = 0
+
+    def _name(self, path: str) -> str:
+        return f"{self.base}:{path}" if path else self.base
+
+    def _skip(self, path: str, reason: str) -> None:
+        self.out.skipped.append(Skipped(self.rel, reason, variable=path or None))
+
+    def walk(
+        self, container_path: str, items: Iterable[tuple[str, object]], depth: int = 0
+    ) -> None:
+        vectors: list[tuple[str, str, np.ndarray]] = []  # (short name, full path, values)
+        scalars: dict[str, float] = {}
+        children: list[tuple[str, object]] = []
+        for key, value in items:
+            self.nodes += 1
+            if self.nodes > _MAX_NODES:
+                self._skip(
+                    container_path,
+                    f"{self.rel} holds more than {_MAX_NODES} variables; the rest were not read.",
+                )
+                return
+            if key.startswith("{"):
+                path = f"{container_path}{key}"
+                key = f"{container_path.rsplit('.', 1)[-1]}{key}"
+            else:
+                path = f"{container_path}.{key}" if container_path else key
+            arr = _numeric(value)
+            if arr is None:
+                children.append((path, value))
+                continue
+            arr = _squeeze(arr)
+            if arr.ndim == 0:
+                if np.isfinite(arr):
+                    scalars[key] = float(arr)
+            elif arr.ndim == 1:
+                if arr.size >= 2:
+                    vectors.append((key, path, arr))
+            elif arr.ndim == 2:
+                self._matrix(path, arr)
+            else:
+                self._skip(
+                    path,
+                    f"Variable {path} in {self.rel} is a {arr.ndim}-D array, which the report cannot show.",
+                )
+        self._tables(container_path, vectors, scalars)
+        for path, value in children:
+            self._child(path, value, depth)
+
+    def _child(self, path: str, value: object, depth: int) -> None:
+        if depth >= _MAX_DEPTH:
+            self._skip(path, f"Variable {path} in {self.rel} is nested too deeply to read.")
+            return
+        if isinstance(value, dict):
+            self.walk(path, list(value.items()), depth + 1)
+        elif isinstance(value, (list, tuple)) or (
+            isinstance(value, np.ndarray) and value.dtype.kind == "O"
+        ):
+            elements = (
+                list(np.asarray(value, dtype=object).ravel())
+                if isinstance(value, np.ndarray)
+                else list(value)
+            )
+            # Cell arrays and lists: elements are named like MATLAB, trials{1}.
+            self.walk(path, [(f"{{{i}}}", e) for i, e in enumerate(elements, start=1)], depth + 1)
+        elif isinstance(value, np.ndarray) and value.dtype.kind == "c":
+            self._skip(
+                path,
+                f"Variable {path} in {self.rel} holds complex numbers, which the report cannot plot yet.",
+            )
+        elif isinstance(value, (str, bytes, np.ndarray)) or value is None:
+            return  # text, char arrays and empty values carry no data to plot
+        else:
+            self._skip(
+                path,
+                f"Variable {path} in {self.rel} has a type ({type(value).__name__}) that is not read.",
+            )
+
+    def _tables(
+        self, container: str, vectors: list[tuple[str, str, np.ndarray]], scalars: dict[str, float]
+    ) -> None:
+        groups: dict[int, list[tuple[str, str, np.ndarray]]] = {}
+        for entry in vectors:
+            groups.setdefault(entry[2].size, []).append(entry)
+        first = True
+        for _length, members in groups.items():
+            # One group keeps the container's name; further groups are named by
+            # their first variable so names do not depend on dict order elsewhere.
+            if len(groups) == 1:
+                name = self._name(container)
+            else:
+                name = self._name(members[0][1])
+            columns = []
+            notes = []
+            for short, path, values in members:
+                if values.size > self.max_rows:
+                    values = values[: self.max_rows]
+                    notes = [f"Only the first {self.max_rows:,} values of each variable were read."]
+                prov = Provenance(self.rel, variable=path, column=short)
+                columns.append(Column(name=short, values=values, provenance=prov))
+            prov = Provenance(self.rel, variable=container or None)
+            dataset = Dataset(
+                name=name,
+                source=self.rel,
+                kind="table",
+                columns=columns,
+                provenance=prov,
+                notes=notes,
+            )
+            if first:
+                dataset.scalars.update(scalars)
+                first = False
+            self.out.datasets.append(dataset)
+        if first and scalars:
+            # Only scalars at this level: keep them on an empty table, so the
+            # writer can still quote the parameters with their provenance.
+            prov = Provenance(self.rel, variable=container or None)
+            self.out.datasets.append(
+                Dataset(
+                    name=self._name(container),
+                    source=self.rel,
+                    kind="table",
+                    provenance=prov,
+                    scalars=scalars,
+                )
+            )
+
+    def _matrix(self, path: str, arr: np.ndarray) -> None:
+        rows, cols = arr.shape
+        prov = Provenance(self.rel, variable=path)
+        if cols <= 8 and rows > 2 * cols:
+            # A tall narrow array is columns of measurements (N x 2: x and y).
+            notes = []
+            if rows > self.max_rows:
+                arr = arr[: self.max_rows]
+                notes.append(f"Only the first {self.max_rows:,} rows were read.")
+            columns = [
+                Column(
+                    name=f"{path.rsplit('.', 1)[-1]}[:,{j + 1}]",
+                    values=np.ascontiguousarray(arr[:, j]),
+                    provenance=Provenance(self.rel, variable=path, column=f"column {j + 1}"),
+                )
+                for j in range(cols)
+            ]
+            self.out.datasets.append(
+                Dataset(
+                    name=self._name(path),
+                    source=self.rel,
+                    kind="table",
+                    columns=columns,
+                    provenance=prov,
+                    notes=notes,
+                )
+            )
+            return
+        notes = []
+        step_r = max(1, -(-rows // MAX_MATRIX_SIDE))
+        step_c = max(1, -(-cols // MAX_MATRIX_SIDE))
+        if step_r > 1 or step_c > 1:
+            arr = arr[::step_r, ::step_c]
+            notes.append(
+                f"The {rows}x{cols} array was subsampled to {arr.shape[0]}x{arr.shape[1]} for display."
+            )
+        self.out.datasets.append(
+            Dataset(
+                name=self._name(path),
+                source=self.rel,
+                kind="matrix",
+                matrix=np.array(arr),
+                provenance=prov,
+                notes=notes,
+            )
+        )
+
+
+def collect(rel: str, base: str, items: Iterable[tuple[str, object]], max_rows: int) -> Collected:
+    """Datasets and skipped parts from a workspace of named values."""
+    walker = _Walker(rel, base, max_rows)
+    walker.walk("", items)
+    out = walker.out
+    # Scalars-only levels (parameters such as R and C) join the file's first
+    # table when there is one, so the writer sees them next to the data.
+    holders = [d for d in out.datasets if d.columns or d.matrix is not None]
+    if holders:
+        for dataset in [d for d in out.datasets if not d.columns and d.matrix is None]:
+            prefix = dataset.provenance.variable if dataset.provenance else None
+            for key, value in dataset.scalars.items():
+                holders[0].scalars.setdefault(f"{prefix}.{key}" if prefix else key, value)
+            out.datasets.remove(dataset)
+    return out

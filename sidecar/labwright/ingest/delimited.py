@@ -1,0 +1,151 @@
+"""Tables written as text: CSV, TSV, semicolon files with decimal commas,
+whitespace-aligned columns in .txt/.dat exports.
+
+The delimiter is sniffed from the content lines, preferring the one that splits
+the most lines into the same number of fields. pandas does the bulk parsing
+once the shape is known, because a Python loop over a 200,000-line logger file
+is an order of magnitude slower.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import pandas as pd
+
+from .tabular import (
+    MAX_ROWS,
+    column_names,
+    frame_to_columns,
+    is_data_row,
+    locate_header,
+    preamble_metadata,
+)
+from .types import Dataset, Provenance
+
+_COMMENT_PREFIXES = ("#", "%", "//", "!")
+# Order breaks ties: a file like "1,5;2,3" splits evenly on both ',' and ';',
+# and there the semicolon is the delimiter (decimal commas).
+_DELIMITERS: tuple[str | None, ...] = ("\t", ";", ",", "|", None)  # None = runs of whitespace
+_SNIFF_LINES = 200
+
+
+@dataclass(frozen=True)
+class Dialect:
+    delimiter: str | None
+    decimal_comma: bool
+
+
+def _split(line: str, delimiter: str | None) -> list[str]:
+    return line.split() if delimiter is None else [c.strip() for c in line.split(delimiter)]
+
+
+def _content_lines(text: str, limit: int) -> list[str]:
+    """Non-blank, non-comment lines, at most `limit` of them."""
+    out = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(_COMMENT_PREFIXES):
+            continue
+        out.append(line)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def sniff(lines: list[str]) -> Dialect:
+    """Pick the delimiter that splits the lines most consistently into 2+ fields."""
+    best_score, delim = 0.0, None
+    for candidate in _DELIMITERS:
+        counts = [len(_split(line, candidate)) for line in lines]
+        if not counts:
+            continue
+        mode, hits = Counter(counts).most_common(1)[0]
+        score = hits / len(counts)
+        if mode >= 2 and score > best_score + 1e-9:  # strict: earlier delimiters win ties
+            best_score, delim = score, candidate
+    if best_score < 0.6:
+        delim = None
+    sample = [c for line in lines[:50] for c in _split(line, delim)]
+    decimal_comma = delim != "," and any(re.match(r"^[+-]?\d+,\d+$", c) for c in sample)
+    return Dialect(delim, decimal_comma)
+
+
+def looks_like_table(text: str) -> bool:
+    """A .txt is a table when, after at most a short preamble and a header, its
+    lines are rows of numbers.
+
+    Prose lines ("Length: 1.00 m") have a number or two among words and fail the
+    half-values rule in `is_data_row`, so notes with a few numbers stay prose.
+    """
+    lines = _content_lines(text, _SNIFF_LINES)
+    dialect = sniff(lines)
+    rows = [_split(line, dialect.delimiter) for line in lines]
+    info = locate_header(rows, dialect.decimal_comma)
+    if info is None:
+        return False
+    rest = rows[info.data_start :]
+    data = sum(1 for r in rest if is_data_row(r, dialect.decimal_comma))
+    return data >= 2 and data >= 0.8 * len(rest) and info.data_start <= max(12, data)
+
+
+def read_text_table(
+    text: str, *, name: str, provenance: Provenance, max_rows: int = MAX_ROWS
+) -> tuple[Dataset | None, str | None]:
+    """Parse a text table into a Dataset, or return (None, reason fragment)."""
+    head = _content_lines(text, _SNIFF_LINES)
+    if not head:
+        return None, "has no rows"
+    dialect = sniff(head)
+    info = locate_header([_split(line, dialect.delimiter) for line in head], dialect.decimal_comma)
+    if info is None:
+        return None, "has no rows of numbers"
+
+    # `head` is a prefix of this same list, so the header's indexes carry over.
+    lines = _content_lines(text, info.data_start + max_rows + 1)
+    body = lines[info.data_start :]
+    notes: list[str] = []
+    if len(body) > max_rows:
+        body = body[:max_rows]
+        notes.append(f"Only the first {max_rows:,} rows were read.")
+
+    width = Counter(len(_split(line, dialect.delimiter)) for line in body[:_SNIFF_LINES])
+    n_fields = width.most_common(1)[0][0]
+    options: dict[str, object] = {
+        "header": None,
+        "names": list(range(n_fields)),
+        "dtype": str,
+        "keep_default_na": False,
+        "on_bad_lines": "skip",
+        "skipinitialspace": True,
+        "sep": r"\s+" if dialect.delimiter is None else dialect.delimiter,
+    }
+    frame = pd.read_csv(io.StringIO("\n".join(body)), **options)  # type: ignore[call-overload]
+    if frame.empty:
+        return None, "has no rows of data"
+
+    header = info.header
+    if header is not None and dialect.delimiter is None and len(header) != n_fields:
+        # Whitespace tables with spaces inside names ("t (s)   U (V)"): split the
+        # header on tabs or runs of two or more spaces instead.
+        raw = head[info.data_start - (2 if info.units else 1)]
+        wide = [c for c in re.split(r"\t|\s{2,}", raw.strip()) if c]
+        if len(wide) == n_fields:
+            header = wide
+    names, units = column_names(n_fields, header, info.units)
+    columns = frame_to_columns(frame, names, units, provenance, dialect.decimal_comma)
+    if not any(c.is_numeric for c in columns):
+        return None, "has no numeric columns"
+    dataset = Dataset(
+        name=name,
+        source=provenance.file,
+        kind="table",
+        columns=columns,
+        provenance=provenance,
+        notes=notes,
+    )
+    dataset.metadata.update(preamble_metadata(info.preamble))
+    return dataset, None

@@ -1,0 +1,197 @@
+"""Shared shaping of table-like cells into typed columns.
+
+Text tables and spreadsheets share the same question: which row is the header,
+is there a row of units under it, and where do the numbers start? Lab exports
+often put a preamble (instrument, date, operator) above the header, so the
+header is found from the data upward instead of assumed to be row one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .types import Column, Provenance
+from .units import looks_like_unit, split_unit
+
+# Rows read from one table. Enough for any plot or fit the report makes;
+# protects memory and time on multi-gigabyte logger dumps.
+MAX_ROWS = 200_000
+
+_NUMBER = re.compile(r"^[+-]?(?:\d+(?:[.]\d*)?|[.]\d+)(?:[eE][+-]?\d+)?$")
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+(?:[eE][+-]?\d+)?$")
+_DATE_OR_TIME = re.compile(
+    r"^\d{1,4}[-/:.]\d{1,2}(?:[-/:.]\d{1,4})?(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$"
+)
+_SPECIAL = {"nan", "inf", "-inf", "+inf", "na", "n/a"}
+
+
+def is_number(cell: object, decimal_comma: bool = False) -> bool:
+    if isinstance(cell, bool):
+        return False
+    if isinstance(cell, (int, float, np.integer, np.floating)):
+        return True
+    text = str(cell).strip()
+    if _NUMBER.match(text) or text.lower() in _SPECIAL:
+        return True
+    return decimal_comma and bool(_DECIMAL_COMMA.match(text))
+
+
+def is_value(cell: object, decimal_comma: bool = False) -> bool:
+    """A data-like cell: a number, or a date/time stamp."""
+    if is_number(cell, decimal_comma):
+        return True
+    if hasattr(cell, "year") or isinstance(cell, (np.datetime64, pd.Timestamp)):
+        return True
+    return bool(_DATE_OR_TIME.match(str(cell).strip()))
+
+
+def is_empty(cell: object) -> bool:
+    if cell is None:
+        return True
+    if isinstance(cell, float) and np.isnan(cell):
+        return True
+    return str(cell).strip() == ""
+
+
+def is_data_row(cells: Sequence[object], decimal_comma: bool = False) -> bool:
+    """At least half of the non-empty cells are values, and at least one is a number."""
+    filled = [c for c in cells if not is_empty(c)]
+    if not filled:
+        return False
+    values = sum(1 for c in filled if is_value(c, decimal_comma))
+    numbers = sum(1 for c in filled if is_number(c, decimal_comma))
+    return numbers >= 1 and values * 2 >= len(filled)
+
+
+@dataclass
+class HeaderInfo:
+    data_start: int  # index of the first data row in the given rows
+    header: list[str] | None = None
+    units: list[str] | None = None
+    preamble: list[str] = field(default_factory=list)
+
+
+def locate_header(
+    rows: Sequence[Sequence[object]], decimal_comma: bool = False
+) -> HeaderInfo | None:
+    """Find the first run of data rows and the header (and units row) just above it.
+
+    Returns None when the rows hold no data at all.
+    """
+    flags = [is_data_row(r, decimal_comma) for r in rows]
+    start = None
+    for i, flag in enumerate(flags):
+        # Two data rows in a row, or a last lone row, start the data; a single
+        # numeric line in a preamble ("Samples: 500") does not.
+        if flag and (i + 1 >= len(flags) or flags[i + 1] or all(is_empty(c) for c in rows[i + 1])):
+            start = i
+            break
+    if start is None:
+        return None
+    above = [i for i in range(start) if not all(is_empty(c) for c in rows[i])]
+    info = HeaderInfo(data_start=start)
+    if not above:
+        return info
+    last = above[-1]
+    cells = [("" if is_empty(c) else str(c).strip()) for c in rows[last]]
+    filled = [c for c in cells if c]
+    if len(above) >= 2 and filled and all(looks_like_unit(c) for c in filled):
+        prev = above[-2]
+        info.units = cells
+        info.header = [("" if is_empty(c) else str(c).strip()) for c in rows[prev]]
+        pre = above[:-2]
+    else:
+        info.header = cells
+        pre = above[:-1]
+    info.preamble = [" ".join(str(c) for c in rows[i] if not is_empty(c)) for i in pre]
+    return info
+
+
+def _unique(names: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        if name in seen:
+            seen[name] += 1
+            out.append(f"{name}_{seen[name]}")
+        else:
+            seen[name] = 1
+            out.append(name)
+    return out
+
+
+def column_names(
+    n: int, header: list[str] | None, units: list[str] | None
+) -> tuple[list[str], list[str | None]]:
+    names: list[str] = []
+    unit_list: list[str | None] = []
+    for i in range(n):
+        raw = header[i] if header and i < len(header) else ""
+        name, unit = split_unit(raw)
+        if units and i < len(units) and units[i] and not unit:
+            unit = units[i].strip().strip("()[]（）") or None
+        names.append(name or f"col{i + 1}")
+        unit_list.append(unit)
+    return _unique(names), unit_list
+
+
+def to_column_array(series: pd.Series, decimal_comma: bool = False) -> np.ndarray | None:
+    """A float array when the column is (almost) all numbers, else text; None when empty."""
+    if series.dtype.kind in "biuf":
+        values = series.to_numpy(dtype=float)
+        return None if np.all(np.isnan(values)) else values
+    text = series.astype("string").str.strip()
+    filled = text.notna() & (text != "")
+    if not filled.any():
+        return None
+    candidate = text.str.replace(",", ".", regex=False) if decimal_comma else text
+    numbers = pd.to_numeric(candidate.where(filled), errors="coerce")
+    if numbers[filled].notna().mean() >= 0.9:
+        return numbers.to_numpy(dtype=float, na_value=np.nan)
+    return np.asarray(text.fillna("").tolist(), dtype=str)
+
+
+def frame_to_columns(
+    frame: pd.DataFrame,
+    names: list[str],
+    units: list[str | None],
+    provenance: Provenance,
+    decimal_comma: bool = False,
+) -> list[Column]:
+    """Typed columns from a frame of data rows; empty columns are dropped."""
+    columns: list[Column] = []
+    for i in range(frame.shape[1]):
+        values = to_column_array(frame.iloc[:, i], decimal_comma)
+        if values is None:
+            continue
+        name = names[i] if i < len(names) else f"col{i + 1}"
+        prov = Provenance(provenance.file, provenance.sheet, provenance.variable, name)
+        columns.append(
+            Column(
+                name=name, values=values, provenance=prov, unit=units[i] if i < len(units) else None
+            )
+        )
+    if columns:
+        # Rows where every numeric column is empty are spacer lines, not data.
+        numeric = [c.values for c in columns if c.values.dtype.kind == "f"]
+        if numeric:
+            keep = ~np.all(np.isnan(np.vstack(numeric)), axis=0)
+            if not keep.all():
+                for col in columns:
+                    col.values = col.values[keep]
+    return columns
+
+
+def preamble_metadata(lines: list[str]) -> dict[str, str]:
+    """Key-value lines above a table ("Instrument: Keithley 2400", "T = 293 K")."""
+    out: dict[str, str] = {}
+    for line in lines[:50]:
+        match = re.match(r"^\s*([^:=：]{1,40}?)\s*[:=：]\s*(.+?)\s*$", line)
+        if match and match[1] not in out:
+            out[match[1]] = match[2][:200]
+    return out
