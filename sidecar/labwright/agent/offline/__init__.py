@@ -1,0 +1,38 @@
+"""The offline writer: a report from data alone, without any LLM.
+
+Public surface (imported lazily, so the plot worker, which runs as
+`python -m labwright.agent.offline.plot_worker`, does not pay for pandas and
+scipy at start-up):
+
+- `build_offline(folder, out_dir, *, lang=None, tex_available=None)` -> events
+- `plan_offline(*, tex_available)` -> the milestone list
+- `check_folder(folder)` -> one sentence, or None when the folder is usable
+- `plan_figures`, `fit_xy`, `summary_table`, `Ledger` for reuse by the agent
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "build_offline": "labwright.agent.offline.build",
+    "plan_offline": "labwright.agent.offline.build",
+    "check_folder": "labwright.agent.offline.build",
+    "OfflineStage": "labwright.agent.offline.build",
+    "plan_figures": "labwright.agent.offline.figures",
+    "FigurePlan": "labwright.agent.offline.figures",
+    "fit_xy": "labwright.agent.offline.fits",
+    "FitResult": "labwright.agent.offline.fits",
+    "summary_table": "labwright.agent.offline.tables",
+    "Ledger": "labwright.agent.offline.provenance",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(module), name)

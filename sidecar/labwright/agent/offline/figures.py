@@ -1,0 +1,228 @@
+"""Deterministic choice of one figure per dataset (and per image).
+
+The rules, in order, for a table:
+- the x column is the first numeric column that is sorted (either direction),
+  has at least 3 distinct values and is not a bare row counter (1, 2, 3, ...
+  without a unit);
+- with an x column, the other numeric columns are grouped by unit (one figure
+  per unit, at most `MAX_SERIES` curves each); each y gets a least-squares fit
+  (see fits.py). A group in which some curve is fitted is an x-y scatter with
+  the fitted curve; otherwise it is a line plot when x looks like time or is
+  densely sampled (>= `DENSE`), a scatter when it does not;
+- without an x column, the first numeric non-counter column is a histogram;
+- a "matrix" dataset is a heatmap; a MATLAB "figure" is redrawn line by line;
+- an image is shown as it is (converted to PNG when TeX cannot include it).
+
+The choice is data only (no rendering) so the LLM pipeline can reuse it, and
+`to_job` turns it into the plain JSON + arrays the plot worker draws.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from labwright.agent.offline.fits import FitResult, fit_xy
+from labwright.ingest.types import Column, Dataset, ImageInfo, Provenance
+
+FigureKind = Literal["xy", "line", "histogram", "heatmap", "image", "redraw"]
+
+MAX_SERIES = 4
+DENSE = 60
+_TIME_NAMES = ("t", "time", "zeit", "时间", "time_s", "t_s", "timestamp")
+_TIME_UNITS = ("s", "ms", "us", "µs", "μs", "ns", "min", "h")
+# Formats XeLaTeX (xdvipdfmx) includes directly; anything else is converted.
+TEX_IMAGE_FORMATS = {"PNG": ".png", "JPEG": ".jpg", "PDF": ".pdf"}
+
+
+@dataclass
+class Series:
+    y: Column
+    x: Column | None
+    fit: FitResult | None = None
+
+
+@dataclass
+class FigurePlan:
+    key: str  # generated file stem, e.g. "fig03"
+    kind: FigureKind
+    source: str  # file relative to the data folder
+    title: str  # dataset or image name (raw text, escape before printing)
+    dataset: Dataset | None = None
+    image: ImageInfo | None = None
+    x: Column | None = None
+    series: list[Series] = field(default_factory=list)
+
+    @property
+    def file_name(self) -> str:
+        if self.kind == "image" and self.image is not None:
+            ext = TEX_IMAGE_FORMATS.get(self.image.format.upper(), ".png")
+            return f"{self.key}{ext}"
+        return f"{self.key}.png"
+
+    @property
+    def fits(self) -> list[Series]:
+        return [s for s in self.series if s.fit is not None]
+
+
+def _finite(values: np.ndarray) -> np.ndarray:
+    v = np.asarray(values, dtype=float)
+    return v[np.isfinite(v)]
+
+
+def is_counter(col: Column) -> bool:
+    """1, 2, 3, ... (or 0, 1, 2, ...) without a unit: a row number, not a variable."""
+    if col.unit or not col.is_numeric:
+        return False
+    v = np.asarray(col.values, dtype=float)
+    if v.size < 2 or not np.all(np.isfinite(v)):
+        return False
+    return bool(np.all(np.diff(v) == 1) and v[0] in (0.0, 1.0))
+
+
+def _is_sorted_x(col: Column) -> bool:
+    v = np.asarray(col.values, dtype=float)
+    if v.size < 3 or not np.all(np.isfinite(v)) or np.unique(v).size < 3:
+        return False
+    d = np.diff(v)
+    return bool(np.all(d >= 0) or np.all(d <= 0))
+
+
+def _looks_like_time(col: Column) -> bool:
+    unit = (col.unit or "").strip().lower()
+    return col.name.strip().lower() in _TIME_NAMES or unit in _TIME_UNITS
+
+
+def choose_x(ds: Dataset) -> Column | None:
+    for col in ds.numeric_columns:
+        if not is_counter(col) and _is_sorted_x(col):
+            return col
+    return None
+
+
+def _group_by_unit(cols: list[Column]) -> list[list[Column]]:
+    groups: dict[str, list[Column]] = {}
+    for col in cols:
+        groups.setdefault(col.unit or "", []).append(col)
+    return [g[:MAX_SERIES] for g in groups.values()]
+
+
+def plan_dataset(ds: Dataset, next_key: Any) -> list[FigurePlan]:
+    """Figures for one dataset; `next_key()` hands out file stems in order."""
+    if ds.kind == "matrix" and ds.matrix is not None and np.asarray(ds.matrix).ndim == 2:
+        return [FigurePlan(next_key(), "heatmap", ds.source, ds.name, dataset=ds)]
+    if ds.kind == "figure":
+        series = []
+        for x_name, y_name in ds.pairs:
+            try:
+                series.append(Series(y=ds.column(y_name), x=ds.column(x_name)))
+            except KeyError:
+                continue
+        if series:
+            return [FigurePlan(next_key(), "redraw", ds.source, ds.name, dataset=ds, series=series)]
+        return []
+    numeric = [c for c in ds.numeric_columns if _finite(c.values).size > 0]
+    x = choose_x(ds)
+    if x is None:
+        ys = [c for c in numeric if not is_counter(c)]
+        if ys and _finite(ys[0].values).size >= 2:
+            return [
+                FigurePlan(
+                    next_key(),
+                    "histogram",
+                    ds.source,
+                    ds.name,
+                    dataset=ds,
+                    series=[Series(ys[0], None)],
+                )
+            ]
+        return []
+    ys = [c for c in numeric if c is not x and not is_counter(c)]
+    plans = []
+    for group in _group_by_unit(ys):
+        series = [Series(y=c, x=x, fit=fit_xy(x.values, c.values)) for c in group]
+        if any(s.fit for s in series):
+            kind: FigureKind = "xy"
+        elif _looks_like_time(x) or len(x.values) >= DENSE:
+            kind = "line"
+        else:
+            kind = "xy"
+        plans.append(
+            FigurePlan(next_key(), kind, ds.source, ds.name, dataset=ds, x=x, series=series)
+        )
+    return plans
+
+
+def plan_figures(datasets: list[Dataset], images: list[ImageInfo]) -> list[FigurePlan]:
+    counter = iter(range(1, 10_000))
+
+    def next_key() -> str:
+        return f"fig{next(counter):02d}"
+
+    plans: list[FigurePlan] = []
+    for ds in datasets:
+        plans.extend(plan_dataset(ds, next_key))
+    for img in images:
+        plans.append(FigurePlan(next_key(), "image", img.source, img.source, image=img))
+    return plans
+
+
+def _label(col: Column | None, fallback: str = "") -> str:
+    return col.label if col is not None else fallback
+
+
+def to_job(plans: list[FigurePlan], folder: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The plot worker's input: JSON-able specs plus named arrays (saved as .npz
+    without pickles). Fitted curves are evaluated here, so the worker needs
+    nothing but numpy and matplotlib."""
+    arrays: dict[str, np.ndarray] = {}
+    specs: list[dict[str, Any]] = []
+    for plan in plans:
+        spec: dict[str, Any] = {"key": plan.key, "kind": plan.kind, "file": plan.file_name}
+        if plan.kind == "image" and plan.image is not None:
+            spec["src"] = str(_within(folder, plan.image.source))
+            spec["format"] = plan.image.format
+        elif plan.kind == "heatmap" and plan.dataset is not None:
+            arrays[f"{plan.key}_m"] = np.asarray(plan.dataset.matrix, dtype=float)
+            spec["title"] = plan.title
+        else:
+            spec["xlabel"] = _label(
+                plan.x, plan.dataset.labels.get("xlabel", "") if plan.dataset else ""
+            )
+            spec["ylabel"] = plan.series[0].y.label if plan.series and plan.kind != "redraw" else ""
+            if plan.kind == "redraw" and plan.dataset is not None:
+                spec["xlabel"] = plan.dataset.labels.get("xlabel", "")
+                spec["ylabel"] = plan.dataset.labels.get("ylabel", "")
+                spec["title"] = plan.dataset.labels.get("title", "")
+            if plan.kind == "histogram":
+                spec["xlabel"] = plan.series[0].y.label
+                spec["ylabel"] = ""
+            curves = []
+            for i, s in enumerate(plan.series):
+                name = f"{plan.key}_{i}"
+                arrays[name + "_y"] = np.asarray(s.y.values, dtype=float)
+                if s.x is not None:
+                    arrays[name + "_x"] = np.asarray(s.x.values, dtype=float)
+                curve: dict[str, Any] = {"name": name, "label": s.y.label}
+                if s.fit is not None and s.x is not None:
+                    xs = _finite(s.x.values)
+                    grid = np.linspace(xs.min(), xs.max(), 200)
+                    arrays[name + "_fx"] = grid
+                    arrays[name + "_fy"] = s.fit.predict(grid)
+                    curve["fit"] = True
+                curves.append(curve)
+            spec["curves"] = curves
+        specs.append(spec)
+    return {"figures": specs}, arrays
+
+
+def _within(folder: str, rel: str) -> str:
+    from pathlib import Path
+
+    return str(Path(folder) / rel)
+
+
+def column_provenance(col: Column) -> Provenance:
+    return col.provenance

@@ -1,0 +1,159 @@
+"""One formatter for every number the offline writer prints.
+
+A number reaches the report only through `Ledger.num` (or its siblings), which
+formats a computed value and records, in the same call, where it came from:
+the file, sheet/variable and column, and the computation. The ledger is saved
+as provenance.json next to the report, so a reader (or a test) can trace each
+printed number back to data. Formatting and recording in one place is the
+point: a number cannot be printed without leaving a trace.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from labwright.ingest.types import Provenance
+
+# Plain decimal notation inside this magnitude range, scientific outside it.
+_SCI_LOW = 1e-3
+_SCI_HIGH = 1e5
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One printed number: exactly as it appears in the .tex, and its origin."""
+
+    printed: str
+    value: float
+    computation: str
+    file: str | None = None
+    sheet: str | None = None
+    variable: str | None = None
+    column: str | None = None
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A passage quoted verbatim from a document in the folder (the aim)."""
+
+    file: str
+    text: str
+
+
+@dataclass
+class Ledger:
+    entries: list[Entry] = field(default_factory=list)
+    quotes: list[Quote] = field(default_factory=list)
+
+    # -- formatting + recording -------------------------------------------------
+    def num(
+        self, value: float, source: Provenance | None, computation: str, *, sig: int = 4
+    ) -> str:
+        """`value` rounded to `sig` significant figures, as LaTeX math source."""
+        return self._record(format_sig(float(value), sig), value, source, computation)
+
+    def count(self, value: int, source: Provenance | None, computation: str) -> str:
+        """An integer count (rows, files), printed without a decimal point."""
+        return self._record(str(int(value)), float(value), source, computation)
+
+    def measured(
+        self, value: float, sigma: float, source: Provenance | None, computation: str
+    ) -> str:
+        """`value \\pm sigma`, sigma to two significant figures and the value to
+        the same decimal place (the usual convention for a fitted parameter)."""
+        value_text, sigma_text = format_with_uncertainty(float(value), float(sigma))
+        v = self._record(value_text, value, source, computation)
+        s = self._record(sigma_text, sigma, source, f"standard uncertainty of {computation}")
+        return f"{v} \\pm {s}"
+
+    def quote(self, file: str, text: str) -> None:
+        self.quotes.append(Quote(file=file, text=text))
+
+    def _record(
+        self, printed: str, value: float, source: Provenance | None, computation: str
+    ) -> str:
+        src = source or Provenance(file="")
+        self.entries.append(
+            Entry(
+                printed=printed,
+                value=float(value),
+                computation=computation,
+                file=src.file or None,
+                sheet=src.sheet,
+                variable=src.variable,
+                column=src.column,
+            )
+        )
+        return printed
+
+    # -- output -------------------------------------------------------------------
+    def printed_set(self) -> set[str]:
+        return {e.printed for e in self.entries}
+
+    def to_dict(self) -> dict[str, Any]:
+        def clean(e: Entry) -> dict[str, Any]:
+            d = asdict(e)
+            if not math.isfinite(d["value"]):
+                d["value"] = str(d["value"])
+            return {k: v for k, v in d.items() if v is not None}
+
+        return {
+            "numbers": [clean(e) for e in self.entries],
+            "quotes": [asdict(q) for q in self.quotes],
+        }
+
+    def save(self, path: Path) -> None:
+        path.write_text(
+            json.dumps(self.to_dict(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
+
+
+def _sci(mantissa: str, exponent: int) -> str:
+    return f"{mantissa}\\times10^{{{exponent}}}"
+
+
+def format_sig(value: float, sig: int = 4) -> str:
+    """Round to `sig` significant figures; plain notation for moderate
+    magnitudes, `m\\times10^{e}` otherwise. Trailing zeros are kept only as far
+    as `sig` asks (2.50 stays 2.50 with sig=3), which is what a reader expects."""
+    if not math.isfinite(value):
+        return "\\text{n/a}"
+    if value == 0:
+        return "0"
+    exponent = math.floor(math.log10(abs(value)))
+    if _SCI_LOW <= abs(value) < _SCI_HIGH:
+        decimals = max(sig - 1 - exponent, 0)
+        text = f"{round(value, decimals):.{decimals}f}"
+        return "0" if float(text) == 0 else text
+    mantissa = value / 10.0**exponent
+    text = f"{mantissa:.{sig - 1}f}"
+    if abs(float(text)) >= 10:  # rounding carried into the next decade
+        exponent += 1
+        text = f"{value / 10.0**exponent:.{sig - 1}f}"
+    return _sci(text, exponent)
+
+
+def format_with_uncertainty(value: float, sigma: float) -> tuple[str, str]:
+    """Both texts with matching precision, decided by sigma's two leading digits."""
+    if not (math.isfinite(value) and math.isfinite(sigma)) or sigma <= 0:
+        return format_sig(value, 4), format_sig(sigma, 2) if math.isfinite(sigma) else "\\text{n/a}"
+    exp_sigma = math.floor(math.log10(sigma))
+    big = max(abs(value), sigma)
+    if _SCI_LOW <= big < _SCI_HIGH and exp_sigma >= -6:
+        decimals = max(1 - exp_sigma, 0)
+        v = f"{round(value, decimals):.{decimals}f}"
+        s = f"{round(sigma, decimals):.{decimals}f}"
+        if float(s) == 0:
+            s = format_sig(sigma, 2)
+        if float(v) == 0:
+            v = "0"
+        return v, s
+    # Scientific: both in the value's exponent, sigma with 2 significant figures.
+    exp_value = math.floor(math.log10(abs(value))) if value != 0 else exp_sigma
+    digits = max(exp_value - exp_sigma + 1, 1)
+    mantissa = f"{value / 10.0**exp_value:.{digits}f}"
+    return _sci(mantissa, exp_value), format_sig(sigma, 2)

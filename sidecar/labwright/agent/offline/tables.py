@@ -1,0 +1,133 @@
+"""Summary tables: n, mean, standard deviation, min and max of each column.
+
+Every number goes through the ledger with the column's provenance, so the
+table's numbers are traceable like the text's. Names and units from the files
+are escaped and wrapped in \\lwtext (text quoted from the material).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from labwright.agent.offline.phrases import phrase
+from labwright.agent.offline.provenance import Ledger
+from labwright.ingest.types import Column, Dataset, Provenance
+from labwright.latex.template import latex_escape
+
+MAX_ROWS = 40
+_PREVIEW_ROWS = 8
+_PREVIEW_COLS = 6
+
+
+def src_text(text: str) -> str:
+    """Text taken verbatim from the material (a name, a unit, a reason)."""
+    return f"\\lwtext{{{latex_escape(text)}}}"
+
+
+def src_file(path: str) -> str:
+    """A file path from the data folder."""
+    return f"\\lwfile{{{latex_escape(path)}}}"
+
+
+def dataset_title(ds: Dataset) -> str:
+    """The dataset as a reader identifies it: the file, plus sheet/variable if any."""
+    base = ds.source.rsplit("/", 1)[-1]
+    if ds.name and ds.name not in (ds.source, base, base.rsplit(".", 1)[0]):
+        return f"{src_file(ds.source)} ({src_text(ds.name)})"
+    return src_file(ds.source)
+
+
+@dataclass(frozen=True)
+class Stats:
+    n: int
+    mean: float
+    std: float
+    min: float
+    max: float
+
+
+def stats(values: np.ndarray) -> Stats | None:
+    v = np.asarray(values, dtype=float).ravel()
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return None
+    std = float(np.std(v, ddof=1)) if v.size > 1 else float("nan")
+    return Stats(int(v.size), float(v.mean()), std, float(v.min()), float(v.max()))
+
+
+def _row(label: str, st: Stats, prov: Provenance, ledger: Ledger) -> str:
+    cells = [
+        label,
+        f"${ledger.count(st.n, prov, 'number of finite values')}$",
+        f"${ledger.num(st.mean, prov, 'mean')}$",
+        f"${ledger.num(st.std, prov, 'sample standard deviation (ddof=1)')}$"
+        if np.isfinite(st.std)
+        else "--",
+        f"${ledger.num(st.min, prov, 'minimum')}$",
+        f"${ledger.num(st.max, prov, 'maximum')}$",
+    ]
+    return " & ".join(cells) + r" \\"
+
+
+def _column_label(col: Column) -> str:
+    label = src_text(col.name)
+    if col.unit:
+        label += f" ({src_text(col.unit)})"
+    return label
+
+
+def summary_rows(ds: Dataset, ledger: Ledger, lang: str) -> list[str]:
+    rows: list[str] = []
+    if ds.kind == "matrix" and ds.matrix is not None:
+        st = stats(np.asarray(ds.matrix))
+        prov = ds.provenance or Provenance(file=ds.source, variable=ds.name)
+        if st:
+            rows.append(_row(phrase(lang, "matrix_row"), st, prov, ledger))
+        return rows
+    for col in ds.numeric_columns[:MAX_ROWS]:
+        st = stats(col.values)
+        if st:
+            rows.append(_row(_column_label(col), st, col.provenance, ledger))
+    return rows
+
+
+def _float(body: str, caption: str) -> str:
+    return (
+        f"\\begin{{table}}[H]\n\\centering\\small\n\\caption{{{caption}}}\n{body}\n\\end{{table}}\n"
+    )
+
+
+def summary_table(ds: Dataset, ledger: Ledger, lang: str) -> str:
+    """A table float for one dataset ("" when it has nothing to summarise)."""
+    rows = summary_rows(ds, ledger, lang)
+    caption = phrase(lang, "table_caption", name=dataset_title(ds))
+    if not rows:
+        return preview_table(ds, caption)
+    head = " & ".join(
+        phrase(lang, k)
+        for k in ("col_quantity", "col_n", "col_mean", "col_std", "col_min", "col_max")
+    )
+    body = (
+        "\\begin{tabular}{lrrrrr}\n\\toprule\n"
+        f"{head} \\\\\n\\midrule\n" + "\n".join(rows) + "\n\\bottomrule\n\\end{tabular}"
+    )
+    return _float(body, caption)
+
+
+def preview_table(ds: Dataset, caption: str) -> str:
+    """First rows of a dataset without numeric columns, verbatim."""
+    cols = ds.columns[:_PREVIEW_COLS]
+    if not cols:
+        return ""
+    head = " & ".join(src_text(c.name) for c in cols) + r" \\"
+    lines = []
+    for i in range(min(ds.n_rows, _PREVIEW_ROWS)):
+        lines.append(" & ".join(src_text(str(c.values[i])) for c in cols) + r" \\")
+    body = (
+        f"\\begin{{tabular}}{{{'l' * len(cols)}}}\n\\toprule\n{head}\n\\midrule\n"
+        + "\n".join(lines)
+        + "\n\\bottomrule\n\\end{tabular}"
+    )
+    return _float(body, caption)

@@ -1,0 +1,358 @@
+"""Assemble the report's text from facts only.
+
+Aim and method are quoted verbatim from the folder's notes (the quotes are
+recorded in the ledger); the material list names every file that was read;
+results describe each table and figure with numbers from the ledger; the
+discussion and conclusion are author boxes, never generated prose. Anything
+taken from the folder (names, units, quotes) is LaTeX-escaped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from labwright.agent.offline.figures import FigurePlan, Series
+from labwright.agent.offline.fits import MIN_R2
+from labwright.agent.offline.language import find_aim, find_method, find_title
+from labwright.agent.offline.phrases import phrase
+from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.render import FigureResult
+from labwright.agent.offline.tables import (
+    dataset_title,
+    src_file,
+    src_text,
+    stats,
+    summary_table,
+)
+from labwright.ingest.types import Column, Dataset, Inventory, Provenance, ReadResult
+from labwright.latex.template import latex_escape
+
+FIGURE_DIR = "figures"
+
+#: Defined in the preamble slot: \lwfile for paths, \lwtext for any other text
+#: taken verbatim from the material. Keeping quoted material inside these two
+#: macros lets the provenance check tell quoted text from computed numbers.
+PREAMBLE = (
+    "\\providecommand{\\lwfile}[1]{\\texorpdfstring{\\texttt{#1}}{#1}}\n"
+    "\\providecommand{\\lwtext}[1]{#1}"
+)
+
+
+@dataclass
+class ReportInput:
+    lang: str
+    folder_name: str
+    read: ReadResult
+    plans: list[FigurePlan]
+    figures: dict[str, FigureResult] = field(default_factory=dict)
+    inventory: Inventory | None = None
+
+
+def _quote(ledger: Ledger, source: str, text: str) -> str:
+    ledger.quote(source, text)
+    return f"\\begin{{quote}}\n{latex_escape(text)}\n\\end{{quote}}\n"
+
+
+def _aim(inp: ReportInput, ledger: Ledger) -> str:
+    out = f"\\section{{{phrase(inp.lang, 'sec_aim')}}}\n"
+    aim = find_aim(inp.read.documents)
+    if aim is None:
+        return (
+            out + f"\\begin{{authorbox}}\n{phrase(inp.lang, 'aim_missing')}\n\\end{{authorbox}}\n"
+        )
+    out += phrase(inp.lang, "aim_quoted", file=src_file(aim.source)) + "\n"
+    return out + _quote(ledger, aim.source, aim.text)
+
+
+def _columns_list(ds: Dataset) -> str:
+    names = [src_text(c.label) for c in ds.columns[:12]]
+    if len(ds.columns) > 12:
+        names.append("\\ldots")
+    return ", ".join(names)
+
+
+def _material_items(inp: ReportInput, ledger: Ledger) -> list[str]:
+    lang = inp.lang
+    items: list[str] = []
+    for ds in inp.read.datasets:
+        prov = ds.provenance or Provenance(file=ds.source)
+        if ds.kind == "matrix" and ds.matrix is not None:
+            m = np.asarray(ds.matrix)
+            rows = ledger.count(m.shape[0], prov, "matrix rows")
+            cols = ledger.count(m.shape[1] if m.ndim > 1 else 1, prov, "matrix columns")
+            items.append(phrase(lang, "item_matrix", file=dataset_title(ds), rows=rows, cols=cols))
+        elif ds.kind == "figure":
+            lines = ledger.count(len(ds.pairs), prov, "lines in the figure")
+            items.append(phrase(lang, "item_figure", file=dataset_title(ds), lines=lines))
+        else:
+            rows = ledger.count(ds.n_rows, prov, "number of rows")
+            items.append(
+                phrase(
+                    lang, "item_table", file=dataset_title(ds), rows=rows, columns=_columns_list(ds)
+                )
+            )
+    for img in inp.read.images:
+        prov = Provenance(file=img.source)
+        items.append(
+            phrase(
+                lang,
+                "item_image",
+                file=src_file(img.source),
+                w=ledger.count(img.width, prov, "image width in pixels"),
+                h=ledger.count(img.height, prov, "image height in pixels"),
+                fmt=src_text(img.format),
+            )
+        )
+    for doc in inp.read.documents:
+        items.append(phrase(lang, "item_doc", file=src_file(doc.source)))
+    return items
+
+
+def _method(inp: ReportInput, ledger: Ledger) -> str:
+    lang = inp.lang
+    out = f"\\section{{{phrase(lang, 'sec_method')}}}\n"
+    if inp.inventory is not None:
+        n_files = len(inp.inventory.files)
+        n = ledger.count(n_files, Provenance(file="."), "files in the folder inventory")
+    else:
+        n = ledger.count(
+            len(inp.read.datasets) + len(inp.read.images) + len(inp.read.documents),
+            Provenance(file="."),
+            "files read",
+        )
+    out += phrase(lang, "material", folder=src_file(inp.folder_name), n=f"${n}$") + "\n"
+    items = _material_items(inp, ledger)
+    if items:
+        out += "\\begin{itemize}\n" + "".join(f"\\item {i}\n" for i in items) + "\\end{itemize}\n"
+    passages = find_method(inp.read.documents)
+    for p in passages:
+        out += phrase(lang, "method_quoted", file=src_file(p.source)) + "\n"
+        out += _quote(ledger, p.source, p.text)
+    if not passages:
+        out += f"\\begin{{authorbox}}\n{phrase(lang, 'method_missing')}\n\\end{{authorbox}}\n"
+    return out
+
+
+def _unit_of(col: Column | None) -> str:
+    return col.unit or "" if col is not None else ""
+
+
+def _param_units(key: str, x: Column | None, y: Column) -> list[str]:
+    ux, uy = _unit_of(x), _unit_of(y)
+    if key == "linear":
+        return [f"{uy}/{ux}" if uy and ux else uy if uy else "", uy]
+    if key == "exponential":
+        return [uy, ux]
+    if key == "quadratic":
+        return ["", "", uy]
+    return ["", ""]
+
+
+def _fit_sentence(lang: str, s: Series, ledger: Ledger) -> str:
+    fit = s.fit
+    assert fit is not None and s.x is not None
+    prov = s.y.provenance
+    what = f"{fit.model.key} least-squares fit of {s.y.name} against {s.x.name}"
+    params = []
+    for sym, value, sigma, unit in zip(
+        fit.model.params, fit.params, fit.sigmas, _param_units(fit.model.key, s.x, s.y), strict=True
+    ):
+        text = f"${sym} = {ledger.measured(value, sigma, prov, f'parameter {sym} of the {what}')}$"
+        if unit:
+            text += f"~{src_text(unit)}"
+        params.append(text)
+    return phrase(
+        lang,
+        "res_fit",
+        y=src_text(s.y.name),
+        x=src_text(s.x.name),
+        formula=fit.model.formula,
+        n=f"${ledger.count(fit.n, prov, f'points in the {what}')}$",
+        params=", ".join(params),
+        r2=ledger.num(fit.r2, prov, f"coefficient of determination of the {what}", sig=4),
+    )
+
+
+def _figure_float(plan: FigurePlan, caption: str) -> str:
+    opts = "width=0.8\\linewidth,height=0.4\\textheight,keepaspectratio"
+    return (
+        "\\begin{figure}[H]\n\\centering\n"
+        f"\\includegraphics[{opts}]{{{FIGURE_DIR}/{plan.file_name}}}\n"
+        f"\\caption{{{caption}}}\n\\end{{figure}}\n"
+    )
+
+
+def _figure_caption(lang: str, plan: FigurePlan) -> str:
+    file = src_file(plan.source)
+    if plan.kind == "image":
+        return phrase(lang, "fig_image", file=file)
+    if plan.kind == "heatmap":
+        return phrase(lang, "fig_heatmap", file=file, name=src_text(plan.title))
+    if plan.kind == "redraw":
+        return phrase(lang, "fig_redraw", file=file)
+    ys = ", ".join(src_text(s.y.label) for s in plan.series)
+    if plan.kind == "histogram":
+        return phrase(lang, "fig_hist", y=ys, file=file)
+    assert plan.x is not None
+    cap = phrase(
+        lang,
+        "fig_xy" if plan.kind == "xy" else "fig_line",
+        y=ys,
+        x=src_text(plan.x.label),
+        file=file,
+    )
+    return cap + (phrase(lang, "fig_fitted") if plan.fits else "")
+
+
+def _figure_text(inp: ReportInput, plan: FigurePlan, ledger: Ledger) -> str:
+    lang = inp.lang
+    out = ""
+    if plan.kind == "image" and plan.image is not None:
+        prov = Provenance(file=plan.image.source)
+        out += phrase(
+            lang,
+            "res_image",
+            file=src_file(plan.source),
+            w=f"${ledger.count(plan.image.width, prov, 'image width in pixels')}$",
+            h=f"${ledger.count(plan.image.height, prov, 'image height in pixels')}$",
+        )
+    elif plan.kind == "heatmap" and plan.dataset is not None:
+        m = np.asarray(plan.dataset.matrix, dtype=float)
+        prov = plan.dataset.provenance or Provenance(file=plan.source, variable=plan.title)
+        st = stats(m)
+        if st is not None:
+            out += phrase(
+                lang,
+                "res_heatmap",
+                name=src_text(plan.title),
+                rows=f"${ledger.count(m.shape[0], prov, 'matrix rows')}$",
+                cols=f"${ledger.count(m.shape[1], prov, 'matrix columns')}$",
+                min=f"${ledger.num(st.min, prov, 'minimum')}$",
+                max=f"${ledger.num(st.max, prov, 'maximum')}$",
+            )
+    elif plan.kind == "redraw":
+        prov = Provenance(file=plan.source)
+        out += phrase(
+            lang,
+            "res_redraw",
+            file=src_file(plan.source),
+            lines=f"${ledger.count(len(plan.series), prov, 'lines in the figure')}$",
+        )
+    elif plan.kind == "histogram":
+        col = plan.series[0].y
+        st = stats(col.values)
+        if st is not None and np.isfinite(st.std):
+            out += phrase(
+                lang,
+                "res_hist",
+                y=src_text(col.label),
+                n=f"${ledger.count(st.n, col.provenance, 'number of finite values')}$",
+                mean=f"${ledger.num(st.mean, col.provenance, 'mean')}$",
+                std=f"${ledger.num(st.std, col.provenance, 'sample standard deviation (ddof=1)')}$",
+            )
+    else:
+        sentences = []
+        for s in plan.series:
+            if s.fit is not None:
+                sentences.append(_fit_sentence(lang, s, ledger))
+            elif s.x is not None:
+                threshold = ledger.num(
+                    MIN_R2, None, "R^2 threshold for reporting a fit (constant)", sig=2
+                )
+                sentences.append(
+                    phrase(
+                        lang,
+                        "res_nofit",
+                        y=src_text(s.y.name),
+                        x=src_text(s.x.name),
+                        min_r2=threshold,
+                    )
+                )
+        out += "\n\n".join(sentences)
+    out += "\n"
+    result = inp.figures.get(plan.key)
+    if result is not None and result.ok:
+        out += _figure_float(plan, _figure_caption(lang, plan))
+    else:
+        reason = result.error if result is not None else "not rendered"
+        out += (
+            phrase(lang, "fig_failed", file=src_file(plan.source), reason=src_text(reason)) + "\n"
+        )
+    return out
+
+
+def _results(inp: ReportInput, ledger: Ledger) -> str:
+    lang = inp.lang
+    out = f"\\section{{{phrase(lang, 'sec_results')}}}\n"
+    by_dataset: dict[int, list[FigurePlan]] = {}
+    for plan in inp.plans:
+        if plan.dataset is not None:
+            by_dataset.setdefault(id(plan.dataset), []).append(plan)
+    for ds in inp.read.datasets:
+        out += f"\\subsection{{{dataset_title(ds)}}}\n"
+        table = summary_table(ds, ledger, lang)
+        if table:
+            if ds.numeric_columns or ds.kind == "matrix":
+                out += phrase(lang, "res_table", name=dataset_title(ds)) + "\n"
+            else:
+                out += phrase(lang, "res_text_only", name=dataset_title(ds)) + "\n"
+            out += table
+        for plan in by_dataset.get(id(ds), []):
+            out += _figure_text(inp, plan, ledger) + "\n"
+    for plan in inp.plans:
+        if plan.kind == "image":
+            out += f"\\subsection{{{src_file(plan.source)}}}\n"
+            out += _figure_text(inp, plan, ledger) + "\n"
+    return out
+
+
+def _author_sections(lang: str) -> str:
+    out = ""
+    for sec, hint in (("sec_discussion", "discussion_hint"), ("sec_conclusion", "conclusion_hint")):
+        out += f"\\section{{{phrase(lang, sec)}}}\n"
+        out += f"\\begin{{authorbox}}\n{phrase(lang, hint)}\n\\end{{authorbox}}\n"
+    return out
+
+
+def _unread(inp: ReportInput) -> str:
+    if not inp.read.skipped:
+        return ""
+    out = f"\\section*{{{phrase(inp.lang, 'sec_unread')}}}\n{phrase(inp.lang, 'unread_intro')}\n"
+    out += "\\begin{itemize}\n"
+    for sk in inp.read.skipped:
+        out += f"\\item {src_file(sk.source)}: {src_text(sk.reason)}\n"
+    return out + "\\end{itemize}\n"
+
+
+def title_of(inp: ReportInput) -> str:
+    found = find_title(inp.read.documents)
+    if found:
+        return latex_escape(found)
+    return phrase(inp.lang, "title_fallback", folder=latex_escape(inp.folder_name))
+
+
+def assemble(inp: ReportInput, ledger: Ledger) -> dict[str, str]:
+    """Template fields (see labwright.latex.template.SLOTS) for the report."""
+    body = "".join(
+        [
+            _aim(inp, ledger),
+            _method(inp, ledger),
+            _results(inp, ledger),
+            _author_sections(inp.lang),
+            _unread(inp),
+        ]
+    )
+    return {
+        "preamble": PREAMBLE,
+        "title": title_of(inp),
+        "author": "",
+        "date": "\\today",
+        "body": body,
+    }
+
+
+def folder_display_name(folder: Path) -> str:
+    return folder.resolve().name or str(folder)
