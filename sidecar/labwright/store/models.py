@@ -44,7 +44,7 @@ class VersionInfo:
     origin: str
     run_id: int | None
     sha256: str
-    size: int  # characters of content
+    size_bytes: int  # UTF-8 bytes of content
     created_at: datetime
 
 

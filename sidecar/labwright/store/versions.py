@@ -17,7 +17,7 @@ from labwright.store.models import VERSION_ORIGINS, Version, VersionInfo
 
 _INFO_COLUMNS = (
     "id, session_id, version_no, change_summary, parent_id, origin, run_id, sha256,"
-    " length(content) AS size, created_at"
+    " length(CAST(content AS BLOB)) AS size_bytes, created_at"
 )
 
 
@@ -35,7 +35,7 @@ def _info_fields(row: sqlite3.Row) -> dict[str, object]:
         "origin": row["origin"],
         "run_id": row["run_id"],
         "sha256": row["sha256"],
-        "size": row["size"],
+        "size_bytes": row["size_bytes"],
         "created_at": parse_time(row["created_at"]),
     }
 
