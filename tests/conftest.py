@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+# LLM fixtures for every test dir: fake_llm, and the autouse guard against real model calls.
+from labwright.testing.pytest_plugin import fake_llm, llm_isolation  # noqa: F401
+
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex
 _real_getaddrinfo = socket.getaddrinfo
