@@ -185,10 +185,10 @@ def _build(
     for sk in read.skipped:
         yield Warning_(message=f"{sk.source}: {sk.reason}")
     if not read.datasets and not read.images:
-        msg = "No readable data was found in the folder"
-        if read.skipped:
-            msg += " (" + "; ".join(f"{s.source}: {s.reason}" for s in read.skipped[:3]) + ")"
-        msg += "; add CSV, Excel, MATLAB, NumPy, JSON or image files and try again."
+        msg = (
+            f"No readable data was found in the folder {folder_display_name(folder)}; add CSV, "
+            "Excel, MATLAB, NumPy, JSON or image files and try again."
+        )
         yield Error(message=msg, action="Add data files to the folder.")
         yield Done(ok=False, problems=[msg])
         return

@@ -1,0 +1,248 @@
+"""`labwright` on the command line: build, doctor (and serve, registered by the server).
+
+Subcommands are registered in `COMMANDS`: name -> (help, "module:configure").
+`configure(parser)` adds the arguments and sets `parser.set_defaults(run=...)`;
+it is imported only when the command line is parsed, and must itself import
+nothing heavy (the handler imports what it needs), so `labwright --help`
+stays fast. Adding a subcommand is one line in `COMMANDS`.
+
+Exit codes: 0 done, 1 report produced with problems, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from importlib import import_module
+from pathlib import Path
+from typing import TextIO
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+EXIT_BAD_INPUT = 2
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "build": (
+        "Turn a folder of experiment data into a PDF report.",
+        "labwright.cli:configure_build",
+    ),
+    "doctor": ("Check the TeX engine, fonts and packages.", "labwright.cli:configure_doctor"),
+}
+
+#: The frozen binary re-launches itself with this to run the plot worker.
+_PLOT_WORKER = "_plot-worker"  # same as labwright.agent.offline.render.WORKER_SUBCOMMAND
+
+
+# --- build ---------------------------------------------------------------------
+
+
+def configure_build(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("folder", type=Path, help="the folder that holds the experiment's files")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        help="the PDF to write (default: ./<folder-name>-report.pdf in the current directory)",
+    )
+    parser.add_argument(
+        "--zip", type=Path, default=None, help="also write an Overleaf-ready zip here"
+    )
+    parser.add_argument(
+        "--lang",
+        choices=("en", "zh"),
+        default=None,
+        help="report language (default: from the notes)",
+    )
+    parser.add_argument(
+        "--keep-build", action="store_true", help="keep the build folder (main.tex, log) afterwards"
+    )
+    parser.set_defaults(run=run_build)
+
+
+class _Progress:
+    """Milestones as `[i/N] label`: one rewritten line on a terminal, plain
+    lines otherwise (logs, CI, pipes)."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total = total
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.index = 0
+        self._open = False
+
+    def milestone(self, label: str) -> None:
+        self.index += 1
+        text = f"[{self.index}/{self.total}] {label}"
+        if self.tty:
+            self.stream.write("\r\033[K" + text)
+            self._open = True
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def note(self, text: str) -> None:
+        if self._open:
+            self.stream.write("\n")
+            self._open = False
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self._open:
+            self.stream.write("\n")
+            self._open = False
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from labwright.agent.events import Done, Error, Milestone, Warning_
+    from labwright.agent.offline.build import check_folder, plan_offline
+
+    folder: Path = args.folder
+    problem = check_folder(folder)
+    if problem:
+        _say(problem)
+        return EXIT_BAD_INPUT
+    output: Path = args.output or Path.cwd() / f"{folder.resolve().name}-report.pdf"
+    for target in (output, args.zip):
+        if target is not None and _inside(target, folder):
+            _say(
+                f"{target} lies inside the data folder, which Labwright never writes to; "
+                "choose an output path outside it."
+            )
+            return EXIT_BAD_INPUT
+    if output.suffix.lower() != ".pdf":
+        _say(f"{output} does not end in .pdf; give the PDF's file name with -o.")
+        return EXIT_BAD_INPUT
+
+    from labwright.agent.offline.build import build_offline
+    from labwright.latex.engine import resolve_engine
+
+    tex = resolve_engine().available
+    total = len(plan_offline(tex_available=tex)) + (1 if args.zip else 0)
+    progress = _Progress(total, sys.stderr)
+    build_dir = Path(tempfile.mkdtemp(prefix="labwright-build-"))
+    done: Done | None = None
+    try:
+        for event in build_offline(folder, build_dir, lang=args.lang, tex_available=tex):
+            if isinstance(event, Milestone):
+                progress.milestone(event.label)
+            elif isinstance(event, Warning_):
+                progress.note(f"  warning: {event.message}")
+            elif isinstance(event, Error):
+                progress.note(f"  error: {event.message}")
+            elif isinstance(event, Done):
+                done = event
+        progress.finish()
+        if done is None or done.tex_path is None:
+            # build_offline already said why, in one sentence.
+            return EXIT_BAD_INPUT
+        return _deliver(done, build_dir, output, args.zip, progress)
+    finally:
+        keep = args.keep_build or done is None or not done.ok
+        if keep and done is not None and done.tex_path is not None:
+            _say(f"Build folder (main.tex, main.log): {build_dir}")
+        else:
+            shutil.rmtree(build_dir, ignore_errors=True)
+
+
+def _deliver(
+    done: object, build_dir: Path, output: Path, zip_path: Path | None, progress: _Progress
+) -> int:
+    from labwright.agent.events import Done
+    from labwright.agent.offline.build import PROVENANCE_JSON
+
+    assert isinstance(done, Done) and done.tex_path is not None
+    code = EXIT_OK if done.ok else EXIT_PROBLEMS
+    if zip_path is not None:
+        from labwright.export import ExportError, export_overleaf_zip
+
+        progress.milestone("Writing the Overleaf zip")
+        progress.finish()
+        try:
+            zip_path.parent.mkdir(parents=True, exist_ok=True)
+            export_overleaf_zip(Path(done.tex_path), zip_path)
+            _say(f"Overleaf zip: {zip_path}")
+        except (ExportError, OSError) as exc:
+            _say(f"The Overleaf zip could not be written: {exc}")
+            code = EXIT_PROBLEMS
+    provenance = output.with_name(output.stem + ".provenance.json")
+    if done.pdf_path:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(done.pdf_path, output)
+        shutil.copyfile(build_dir / PROVENANCE_JSON, provenance)
+        _say(f"Report: {output}")
+        _say(f"Number provenance: {provenance}")
+    else:
+        _say("No PDF was produced.")
+    for p in done.problems:
+        _say(f"Problem: {p}")
+    return code
+
+
+# --- doctor --------------------------------------------------------------------
+
+
+def configure_doctor(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(run=run_doctor)
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    from labwright.latex import doctor
+
+    return int(doctor.main() or 0)
+
+
+# --- entry ---------------------------------------------------------------------
+
+
+def _resolve(spec: str) -> object:
+    module, _, attr = spec.partition(":")
+    return getattr(import_module(module), attr)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="labwright", description="Turn a folder of raw experiment data into a LaTeX report."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (help_text, spec) in COMMANDS.items():
+        configure = _resolve(spec)
+        configure(sub.add_parser(name, help=help_text, description=help_text))  # type: ignore[operator]
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == [_PLOT_WORKER]:
+        from labwright.agent.offline.plot_worker import run
+
+        return run()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        _say("Stopped.")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""The Overleaf export: a zip that compiles as it is.
+
+The archive holds main.tex, the class file it names, the figures it
+includes, the .bib files it cites from and a `latexmkrc` selecting XeLaTeX
+(`$pdf_mode = 5`), which Overleaf and a local `latexmk` both honour.
+
+What goes in is derived from the document itself, and every member is
+checked with lstat: a regular file (never a symlink, never followed), inside
+the build directory, with a name of the shape Labwright generates. Arc names
+are ours; nothing from the user's folder names a member. Timestamps are
+fixed so the same build gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+LATEXMKRC = (
+    "# Written by Labwright: compile with XeLaTeX (fontspec, xeCJK).\n"
+    "$pdf_mode = 5;\n"
+    "$postscript_mode = 0;\n"
+    "$dvi_mode = 0;\n"
+)
+_FIXED_TIME = (2026, 1, 1, 0, 0, 0)
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
+_INCLUDE = re.compile(r"\\includegraphics\s*(?:\[[^\]]*\])?\s*\{([^{}]+)\}")
+_CLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{([^{}]+)\}")
+_BIB = re.compile(r"\\bibliography\s*\{([^{}]+)\}")
+_GRAPHIC_EXT = (".pdf", ".png", ".jpg", ".jpeg")
+
+
+class ExportError(ValueError):
+    """The build cannot be exported (one plain sentence)."""
+
+
+@dataclass(frozen=True)
+class Member:
+    arcname: str
+    path: Path
+
+
+def _check_rel(rel: str) -> str:
+    parts = rel.split("/")
+    if (
+        not parts
+        or not all(_SAFE_NAME.match(p) for p in parts)
+        or any(p in (".", "..") for p in parts)
+    ):
+        raise ExportError(f"{rel!r} is not a file name Labwright generates, so it is not exported.")
+    return rel
+
+
+def _regular_file(path: Path, root: Path) -> Path:
+    """lstat, not stat: a symlink is refused, never followed."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError as exc:
+        raise ExportError(f"{path.name} is missing from the build; rebuild the report.") from exc
+    if not stat.S_ISREG(st.st_mode):
+        raise ExportError(f"{path.name} is not a regular file, so it is not exported.")
+    # The parent chain must not escape either (figures/ could be a symlink).
+    if os.path.realpath(path.parent) != os.path.join(
+        os.path.realpath(root), *path.relative_to(root).parts[:-1]
+    ):
+        raise ExportError(
+            f"{path.name} does not lie inside the build folder, so it is not exported."
+        )
+    return path
+
+
+def _graphic(rel: str, root: Path) -> str:
+    if Path(rel).suffix.lower() in _GRAPHIC_EXT:
+        return rel
+    for ext in _GRAPHIC_EXT:
+        if os.path.lexists(root / (rel + ext)):
+            return rel + ext
+    return rel
+
+
+def members_of(tex_path: Path) -> list[Member]:
+    """The files a build's main .tex needs, checked, in a stable order."""
+    root = tex_path.parent
+    source = tex_path.read_text(encoding="utf-8")
+    wanted: list[str] = [_check_rel(tex_path.name)]
+    for m in _CLASS.finditer(source):
+        name = m.group(1).strip() + ".cls"
+        if os.path.lexists(root / name):  # a standard class (article) is not ours to ship
+            wanted.append(_check_rel(name))
+    for m in _BIB.finditer(source):
+        for stem in m.group(1).split(","):
+            stem = stem.strip()
+            if stem:
+                wanted.append(_check_rel(stem if stem.endswith(".bib") else stem + ".bib"))
+    for m in _INCLUDE.finditer(source):
+        wanted.append(_check_rel(_graphic(m.group(1).strip(), root)))
+    seen: set[str] = set()
+    out: list[Member] = []
+    for rel in wanted:
+        if rel in seen:
+            continue
+        seen.add(rel)
+        out.append(Member(rel, _regular_file(root / rel, root)))
+    return out
+
+
+def export_overleaf_zip(tex_path: Path, zip_path: Path) -> Path:
+    """Write the Overleaf zip for the build whose document is `tex_path`.
+
+    Written to a temporary name first and renamed, so a failed export never
+    leaves a half-written zip under the requested name."""
+    tex_path = Path(tex_path)
+    zip_path = Path(zip_path)
+    members = members_of(tex_path)
+    tmp = zip_path.with_name(zip_path.name + ".part")
+    try:
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for member in members:
+                info = zipfile.ZipInfo(member.arcname, date_time=_FIXED_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                zf.writestr(info, member.path.read_bytes())
+            info = zipfile.ZipInfo("latexmkrc", date_time=_FIXED_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, LATEXMKRC)
+        os.replace(tmp, zip_path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return zip_path
