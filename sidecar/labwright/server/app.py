@@ -1,0 +1,92 @@
+"""The FastAPI app factory: routes under /api, all behind the access guard.
+
+`create_app(settings)` builds one app for one launch (one token, one port).
+Interactive docs (/docs, /redoc) are off: they would need to load scripts from
+a CDN and cannot send the bearer header on their own. The OpenAPI schema is at
+/api/openapi.json, behind the token like every other route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPBearer
+from fastapi.staticfiles import StaticFiles
+
+from labwright import __version__
+from labwright.config import data_dir
+from labwright.server.context import AppContext
+from labwright.server.live import LiveHub
+from labwright.server.pipeline import default_pipeline
+from labwright.server.routes import ROUTERS
+from labwright.server.runs import RunManager
+from labwright.server.security import API_PREFIX, AccessGuard, AccessPolicy
+from labwright.server.settings import ServerSettings
+from labwright.store import Store
+from labwright.store.errors import ConflictError, NotFoundError, StoreError
+
+# Documents the bearer scheme in the OpenAPI schema (the guard does the checking;
+# auto_error=False so this never answers on its own).
+_bearer = HTTPBearer(auto_error=False, description="The per-launch token.")
+
+
+def create_app(settings: ServerSettings) -> FastAPI:
+    data = data_dir(settings.home)
+    store = Store.open(data)
+    hub = LiveHub()
+    runs = RunManager(store, data, settings.pipeline or default_pipeline, hub)
+    ctx = AppContext(settings=settings, data=data, store=store, hub=hub, runs=runs)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        runs.shutdown("the sidecar stopped")
+        store.close()
+
+    app = FastAPI(
+        title="Labwright sidecar",
+        version=__version__,
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
+        lifespan=lifespan,
+        dependencies=[Depends(_bearer)],
+    )
+    app.state.ctx = ctx
+    app.state.runs = runs
+    for router in ROUTERS:
+        app.include_router(router, prefix=API_PREFIX)
+    _install_error_handlers(app)
+
+    public_app = None
+    if settings.ui_dir is not None and settings.ui_dir.is_dir():
+        public_app = StaticFiles(directory=settings.ui_dir, html=True, follow_symlink=False)
+    policy = AccessPolicy(
+        token=settings.token,
+        port=settings.port,
+        max_body=settings.max_body,
+        public_ui=public_app is not None,
+    )
+    app.add_middleware(AccessGuard, policy=policy, public_app=public_app)
+    return app
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    """Store errors carry a user-facing sentence already; map them to their status."""
+
+    async def not_found(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+
+    async def conflict(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=409)
+
+    async def invalid(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    app.add_exception_handler(NotFoundError, not_found)
+    app.add_exception_handler(ConflictError, conflict)
+    app.add_exception_handler(StoreError, invalid)

@@ -1,0 +1,95 @@
+"""Where a version's built files live, and safe lookups inside that directory.
+
+A run builds into `sessions/<id>/builds/run-<run>/`; when it yields a version,
+that directory becomes `builds/v<version_no>/`. Versions made without a build
+(a restore, an accepted edit) borrow the files of their nearest ancestor that
+has one, except the PDF, which only a version's own build can vouch for.
+
+Lookups never join client input onto a path: names are matched against a
+listing of the directory, and every candidate is checked with lstat, so a
+symlink placed in a build directory is never followed.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from labwright.config import DataDir
+from labwright.store import Store
+from labwright.store.models import VersionInfo
+
+PDF_NAME = "report.pdf"
+FIGURES_DIR = "figures"
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".pdf", ".svg", ".eps"})
+_MAX_ANCESTORS = 1000
+
+
+def version_dir(data: DataDir, session_id: int, version_no: int) -> Path:
+    return data.session_paths(session_id).builds / f"v{int(version_no)}"
+
+
+def run_dir(data: DataDir, session_id: int, run_id: int) -> Path:
+    return data.session_paths(session_id).builds / f"run-{int(run_id)}"
+
+
+def is_regular_file(path: Path) -> bool:
+    """A regular file that is not a symlink (lstat, never stat)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def is_real_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def own_pdf(data: DataDir, version: VersionInfo) -> Path | None:
+    pdf = version_dir(data, version.session_id, version.version_no) / PDF_NAME
+    return pdf if is_real_dir(pdf.parent) and is_regular_file(pdf) else None
+
+
+def build_dir_for(store: Store, data: DataDir, version: VersionInfo) -> Path | None:
+    """The version's own build directory, else its nearest ancestor's."""
+    current: VersionInfo | None = version
+    for _ in range(_MAX_ANCESTORS):
+        if current is None:
+            return None
+        candidate = version_dir(data, current.session_id, current.version_no)
+        if is_real_dir(candidate):
+            return candidate
+        current = store.get_version(current.parent_id) if current.parent_id else None
+    return None
+
+
+def list_figures(build: Path | None) -> list[Path]:
+    """Figure files of a build, regular files only, sorted by name."""
+    if build is None:
+        return []
+    folder = build / FIGURES_DIR
+    if not is_real_dir(folder):
+        return []
+    found = []
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            path = Path(entry.path)
+            if (
+                entry.is_file(follow_symlinks=False)
+                and not entry.name.startswith(".")
+                and path.suffix.lower() in IMAGE_SUFFIXES
+            ):
+                found.append(path)
+    return sorted(found, key=lambda p: p.name)
+
+
+def find_figure(build: Path | None, name: str) -> Path | None:
+    """The figure called exactly `name`, matched against the listing (never joined)."""
+    for path in list_figures(build):
+        if path.name == name:
+            return path
+    return None

@@ -1,0 +1,56 @@
+"""Versions: immutable, listed per session; restoring one forks it as the newest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, status
+
+from labwright.server.artifacts import own_pdf
+from labwright.server.context import AppContext, Ctx
+from labwright.server.schemas import ErrorBody, Id, VersionOut, VersionSummary
+from labwright.store.models import Version, VersionInfo
+
+router = APIRouter(prefix="/sessions/{session_id}/versions", tags=["versions"])
+
+_NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
+
+
+def version_summary(ctx: AppContext, v: VersionInfo) -> VersionSummary:
+    return VersionSummary(
+        id=v.id,
+        version_no=v.version_no,
+        change_summary=v.change_summary,
+        parent_id=v.parent_id,
+        origin=v.origin,
+        run_id=v.run_id,
+        size=v.size_bytes,
+        created_at=v.created_at,
+        has_pdf=own_pdf(ctx.data, v) is not None,
+    )
+
+
+def version_out(ctx: AppContext, v: Version) -> VersionOut:
+    return VersionOut(**version_summary(ctx, v).model_dump(), content=v.content)
+
+
+@router.get("", response_model=list[VersionSummary], responses=_NOT_FOUND)
+def list_versions(session_id: Id, ctx: Ctx) -> list[VersionSummary]:
+    return [version_summary(ctx, v) for v in ctx.store.list_versions(session_id)]
+
+
+@router.get("/{version_no}", response_model=VersionOut, responses=_NOT_FOUND)
+def get_version(session_id: Id, version_no: Id, ctx: Ctx) -> VersionOut:
+    return version_out(ctx, ctx.store.get_version_by_no(session_id, version_no))
+
+
+@router.post(
+    "/{version_no}/restore",
+    status_code=status.HTTP_201_CREATED,
+    response_model=VersionOut,
+    responses=_NOT_FOUND,
+    summary="Restore a version as a new latest version (a fork; nothing is overwritten)",
+)
+def restore_version(session_id: Id, version_no: Id, ctx: Ctx) -> VersionOut:
+    source = ctx.store.get_version_by_no(session_id, version_no)
+    return version_out(ctx, ctx.store.restore_version(source.id))

@@ -1,0 +1,253 @@
+"""Runs: start a pipeline in a worker thread, persist its events, wake the streams.
+
+Whether a run may start is decided by the store, atomically (one active run
+per session); this module never checks-then-starts on its own. Each event is
+appended to the store *before* live streams are woken, so a stream that reads
+the store after a wake-up sees it, and a stream that reconnects later replays
+it from the same rows: there is one ordered log, not a log plus a side channel.
+
+Every run ends with a `done` event, whatever happened (finished, failed,
+cancelled, interrupted by shutdown), so a client following the stream always
+sees an end.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from labwright.agent.events import Done, Error, Event, UsageRecorded
+from labwright.config import DataDir
+from labwright.server.artifacts import PDF_NAME, run_dir, version_dir
+from labwright.server.live import LiveHub
+from labwright.server.settings import Pipeline, PipelineRequest
+from labwright.store import Store
+from labwright.store.errors import RunStateError
+from labwright.store.models import Run
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Active:
+    thread: threading.Thread
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+
+class RunManager:
+    def __init__(self, store: Store, data: DataDir, pipeline: Pipeline, hub: LiveHub) -> None:
+        self.store = store
+        self.data = data
+        self.pipeline = pipeline
+        self.hub = hub
+        # Guards `_closing` and every write that ends or extends a run, so a
+        # shutdown and a worker can never both write a final event.
+        self._lock = threading.RLock()
+        self._active: dict[int, _Active] = {}
+        self._closing = False
+
+    # --- public -------------------------------------------------------------
+
+    def start(self, session_id: int, language: str | None) -> Run:
+        """Create the run (the store refuses a second active one) and start its thread."""
+        session = self.store.get_session(session_id)
+        run = self.store.start_run(session_id, kind="offline", status="queued")
+        active = _Active(
+            threading.Thread(
+                target=self._work,
+                args=(run.id, session.id, Path(session.source_path), language or None),
+                name=f"labwright-run-{run.id}",
+                daemon=True,
+            )
+        )
+        with self._lock:
+            if self._closing:
+                self._finish(
+                    run.id, "interrupted", "The app is shutting down; start the run again."
+                )
+                return self.store.get_run(run.id)
+            self._active[run.id] = active
+        active.thread.start()
+        return self.store.get_run(run.id)
+
+    def cancel(self, run_id: int) -> Run:
+        run = self.store.get_run(run_id)
+        if not run.active:
+            raise RunStateError("This run has already ended; start a new run instead.")
+        self.store.request_cancel(run_id)
+        with self._lock:
+            active = self._active.get(run_id)
+        if active is not None:
+            active.cancel.set()
+        else:
+            # No thread owns it (left by another process): end it here.
+            self._finish(run_id, "cancelled", "The run was cancelled.")
+        return self.store.get_run(run_id)
+
+    def shutdown(self, reason: str) -> None:
+        """Mark every active run interrupted now; worker threads stop at their next event."""
+        with self._lock:
+            if self._closing:
+                return
+            self._closing = True
+            active = dict(self._active)
+        for run_id, item in active.items():
+            item.cancel.set()
+            self._finish(
+                run_id, "interrupted", f"The run stopped because {reason}; start it again."
+            )
+        self.hub.notify_all()
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for worker threads (tests, orderly shutdown)."""
+        with self._lock:
+            threads = [a.thread for a in self._active.values()]
+        for thread in threads:
+            thread.join(timeout)
+
+    # --- worker -------------------------------------------------------------
+
+    def _emit(self, run_id: int, event: Event) -> bool:
+        """Persist then wake. False when the run is no longer ours to write (shut down)."""
+        with self._lock:
+            if self._closing:
+                return False
+            self.store.append_event(run_id, event)
+        self.hub.notify(run_id)
+        return True
+
+    def _finish(self, run_id: int, status: str, message: str) -> None:
+        """Final events and status in one place; a second finish is a no-op."""
+        try:
+            with self._lock:
+                run = self.store.get_run(run_id)
+                if not run.active:
+                    return
+                if status == "interrupted":
+                    self.store.interrupt_run(run_id, message)
+                elif status == "done":
+                    self.store.finish_run(run_id, "done")
+                else:
+                    self.store.append_event(run_id, Error(message=message))
+                    self.store.append_event(run_id, Done(ok=False, problems=[message]))
+                    self.store.finish_run(run_id, status, error=message)
+        except RunStateError:
+            pass
+        finally:
+            self.hub.notify(run_id)
+
+    def _work(self, run_id: int, session_id: int, folder: Path, language: str | None) -> None:
+        item = self._active[run_id]
+        self.data.session_paths(session_id, create=True)
+        out_dir = run_dir(self.data, session_id, run_id)
+        status, message = "failed", "The run ended without a report; see the log above."
+        events: Iterator[Event] | None = None
+        try:
+            self.store.mark_running(run_id)
+            self.hub.notify(run_id)
+            events = self.pipeline(PipelineRequest(folder=folder, out_dir=out_dir, lang=language))
+            for event in events:
+                if item.cancel.is_set():
+                    status, message = "cancelled", "The run was cancelled."
+                    break
+                if isinstance(event, Done):
+                    event = self._register(run_id, session_id, out_dir, event)
+                    status = "done"
+                elif isinstance(event, UsageRecorded):
+                    self.store.record_usage(
+                        session_id,
+                        model=event.model,
+                        prompt_tokens=event.prompt_tokens,
+                        cached_tokens=event.cached_tokens,
+                        completion_tokens=event.completion_tokens,
+                        cost=event.cost,
+                        step=event.step,
+                        run_id=run_id,
+                    )
+                if not self._emit(run_id, event):
+                    return  # shutdown already marked the run interrupted
+            else:
+                if item.cancel.is_set() and status != "done":
+                    status, message = "cancelled", "The run was cancelled."
+        except Exception as exc:  # the pipeline must never take the server down
+            log.exception("run %s failed", run_id)
+            status, message = (
+                "failed",
+                f"The run failed ({type(exc).__name__}); try again or report it.",
+            )
+        finally:
+            close = getattr(events, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:
+                    log.exception("closing the pipeline of run %s failed", run_id)
+            with self._lock:
+                self._active.pop(run_id, None)
+                if not self._closing:
+                    self._finish(run_id, status, message)
+
+    def _register(self, run_id: int, session_id: int, out_dir: Path, done: Done) -> Done:
+        """Turn a finished build into an immutable version and keep its files beside it.
+
+        The run's build directory becomes the version's (one rename, same file
+        system); the PDF is kept under a fixed name so lookups never take a
+        name from anywhere else.
+        """
+        if not done.tex_path:
+            return done
+        tex = Path(done.tex_path)
+        pdf = Path(done.pdf_path) if done.pdf_path else None
+        version = self.store.add_version(
+            session_id,
+            tex.read_text(encoding="utf-8"),
+            origin="generated",
+            summary="Report generated from the data folder.",
+            run_id=run_id,
+        )
+        target = version_dir(self.data, session_id, version.version_no)
+
+        def inside(path: Path) -> Path | None:
+            for a, b in ((path, out_dir), (path.resolve(), out_dir.resolve())):
+                try:
+                    return a.relative_to(b)
+                except ValueError:
+                    continue
+            return None
+
+        rel = {p: inside(p) for p in (tex, pdf) if p is not None}
+        if target.exists():  # left by a crash between rename and commit of an older run
+            shutil.rmtree(target)
+        if out_dir.is_dir():
+            shutil.move(str(out_dir), str(target))
+        else:
+            target.mkdir(parents=True)
+
+        def relocated(path: Path) -> Path:
+            relative = rel.get(path)
+            if relative is not None:
+                return target / relative
+            copy = target / path.name  # written outside the run directory: copy it in
+            if path.is_file() and not copy.exists():
+                shutil.copyfile(path, copy)
+            return copy
+
+        new_tex = relocated(tex)
+        final_pdf: Path | None = None
+        if pdf is not None:
+            moved = relocated(pdf)
+            if moved.is_file():
+                final_pdf = target / PDF_NAME
+                if moved != final_pdf:
+                    shutil.copyfile(moved, final_pdf)
+        return done.model_copy(
+            update={
+                "version_no": version.version_no,
+                "pdf_path": str(final_pdf) if final_pdf else None,
+                "tex_path": str(new_tex),
+            }
+        )

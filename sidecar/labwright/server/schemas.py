@@ -1,0 +1,194 @@
+"""Request and response bodies of the HTTP API.
+
+These are the API's contract (they generate the OpenAPI schema the UI's
+TypeScript types come from), kept apart from the store's records so the wire
+format changes only on purpose. Request models forbid unknown fields: a typo in
+a client is an error, not a silently ignored setting.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import Path as PathParam
+from pydantic import BaseModel, ConfigDict, Field
+
+# Ids in paths are bounded so an absurd number is a 422, not an overflow in SQLite.
+MAX_ID = 2**53
+Id = Annotated[int, PathParam(ge=1, le=MAX_ID)]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorBody(BaseModel):
+    detail: str
+
+
+class Health(BaseModel):
+    status: Literal["ok"] = "ok"
+    version: str
+    api: int = 1
+
+
+# --- sessions ---------------------------------------------------------------
+
+
+class SessionCreate(_Request):
+    path: str = Field(
+        min_length=1, max_length=4096, description="An existing folder on this machine."
+    )
+    title: str = Field(default="", max_length=300)
+    language: Literal["", "en", "zh"] = ""
+
+
+class SessionOut(BaseModel):
+    id: int
+    source_path: str
+    title: str
+    language: str
+    genre: str
+    created_at: datetime
+    file_count: int
+
+
+class InventoryEntry(BaseModel):
+    path: str
+    size: int | None = None
+    sha256: str | None = None
+    bucket: str | None = None
+    note: str | None = None
+
+
+class SessionDetail(SessionOut):
+    inventory: list[InventoryEntry]
+
+
+# --- runs -------------------------------------------------------------------
+
+
+class RunStart(_Request):
+    language: Literal["", "en", "zh"] = ""
+
+
+class RunOut(BaseModel):
+    id: int
+    session_id: int
+    kind: str
+    status: str
+    error: str
+    cancel_requested: bool
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    plan: Any = None
+
+
+class RunEventOut(BaseModel):
+    """One persisted event, as an SSE `data:` payload and in JSON listings."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    created_at: datetime
+
+
+# --- versions and proposals --------------------------------------------------
+
+
+class VersionSummary(BaseModel):
+    id: int
+    version_no: int
+    change_summary: str
+    parent_id: int | None
+    origin: str
+    run_id: int | None
+    size: int
+    created_at: datetime
+    has_pdf: bool
+
+
+class VersionOut(VersionSummary):
+    content: str
+
+
+class ProposalOut(BaseModel):
+    id: int
+    session_id: int
+    base_version_id: int
+    char_start: int
+    char_end: int
+    old_text: str
+    new_text: str
+    status: str
+    scope: str
+    target: str
+    summary: str
+    created_at: datetime
+    decided_at: datetime | None
+    result_version_id: int | None
+
+
+class FigureOut(BaseModel):
+    name: str
+    size: int
+    url: str
+
+
+# --- settings ----------------------------------------------------------------
+
+
+class ProviderOut(BaseModel):
+    id: str
+    label: str
+    base_url: str
+    models: dict[str, str]
+    local: bool
+    needs_key: bool
+    has_key: bool = Field(description="Whether a key is stored; the key itself is never returned.")
+
+
+class LLMSettingsOut(BaseModel):
+    provider: str
+    base_url: str | None
+    models: dict[str, str]
+    offline: bool
+    local_detection: bool
+    providers: list[ProviderOut]
+
+
+class LLMSettingsIn(_Request):
+    provider: str = Field(max_length=64)
+    base_url: str | None = Field(default=None, max_length=2048)
+    models: dict[Literal["main", "cheap", "vision"], str] = Field(default_factory=dict)
+    offline: bool = False
+    local_detection: bool = False
+
+
+class KeyIn(_Request):
+    api_key: str = Field(min_length=1, max_length=4096)
+
+
+# --- usage and diagnostics ---------------------------------------------------
+
+
+class UsageOut(BaseModel):
+    calls: int
+    prompt_tokens: int
+    cached_tokens: int
+    completion_tokens: int
+    cost: float
+    by_step: dict[str, float] = Field(default_factory=dict, description="Cost per pipeline step.")
+
+
+class DiagnosticsOut(BaseModel):
+    """The last compile of a session, in plain sentences (one finding, one action each)."""
+
+    run_id: int | None
+    version_no: int | None
+    compiled: bool = Field(description="Whether a PDF came out of the last compile.")
+    degraded: bool = Field(description="True when the PDF is not what the source says.")
+    error_count: int
+    messages: list[str]

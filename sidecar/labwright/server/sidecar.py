@@ -1,0 +1,186 @@
+"""`labwright serve`: run the API as the desktop shell's sidecar, or for a browser.
+
+Sidecar mode (`--port 0`): the parent writes a random per-launch token as the
+first line of our stdin, we bind 127.0.0.1 on a port the OS picks, and print
+exactly one JSON handshake line on stdout once connections are accepted. After
+that stdin stays open; end-of-file means the parent is gone (it crashed or was
+killed without cleaning up), so running work is marked interrupted and the
+process exits. `--parent-pid` adds a second watchdog for parents that keep the
+pipe open while dying (e.g. a wedged shell).
+
+The token never travels through argv or the environment (both are visible to
+other local users via `ps` / `/proc`), and never appears in a log line.
+
+Browser mode (`--open`): we make the token ourselves and open the browser at a
+URL whose fragment carries it (`#token=...`): fragments are never sent to a
+server, so it cannot end up in any request log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+import uvicorn
+
+from labwright import __version__
+from labwright.server.app import create_app
+from labwright.server.settings import ServerSettings
+
+MIN_TOKEN_CHARS = 32  # 256 bits as hex is 64 chars, as url-safe base64 43; refuse anything weak.
+_PARENT_POLL_SECONDS = 1.0
+
+
+def _bind_loopback(port: int) -> socket.socket:
+    """Bind 127.0.0.1 only; never 0.0.0.0, so no other machine can connect."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if sys.platform != "win32":
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
+def read_token(stream: IO[bytes]) -> str | None:
+    """The first stdin line, stripped; None when it is absent or too weak to trust."""
+    line = stream.readline(4096)
+    token = line.decode("ascii", errors="replace").strip()
+    if len(token) < MIN_TOKEN_CHARS or not token.isprintable() or " " in token:
+        return None
+    return token
+
+
+def _parent_alive(pid: int) -> bool:
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows CI only
+        import ctypes
+
+        synchronize, wait_timeout = 0x00100000, 0x00000102
+        handle = ctypes.windll.kernel32.OpenProcess(synchronize, False, pid)
+        if not handle:
+            return False
+        try:
+            return ctypes.windll.kernel32.WaitForSingleObject(handle, 0) == wait_timeout
+        finally:
+            ctypes.windll.kernel32.CloseHandle(handle)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class _Sidecar(uvicorn.Server):
+    """A uvicorn server that prints the handshake only once it really accepts connections."""
+
+    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._on_started = on_started
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started:
+            self._on_started()
+
+
+def serve(
+    *,
+    port: int = 0,
+    parent_pid: int | None = None,
+    open_browser: bool = False,
+    ui_dir: Path | None = None,
+    stdin: IO[bytes] | None = None,
+    stdout: IO[str] | None = None,
+) -> int:
+    """Run until the parent goes away (sidecar) or until interrupted (browser). Returns an exit code."""
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdout = stdout if stdout is not None else sys.stdout
+    if open_browser:
+        token = secrets.token_urlsafe(32)
+    else:
+        read = read_token(stdin)
+        if read is None:
+            print(
+                "No access token arrived on stdin; start the sidecar from the Labwright window.",
+                file=sys.stderr,
+            )
+            return 2
+        token = read
+
+    sock = _bind_loopback(port)
+    bound_port = sock.getsockname()[1]
+    settings = ServerSettings(
+        token=token,
+        port=bound_port,
+        ui_dir=ui_dir if ui_dir is not None else (_default_ui_dir() if open_browser else None),
+    )
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,  # request lines are not needed and must never carry secrets
+        timeout_graceful_shutdown=2,
+        lifespan="on",
+    )
+
+    def on_started() -> None:
+        handshake = {"port": bound_port, "version": __version__, "pid": os.getpid()}
+        stdout.write(json.dumps(handshake) + "\n")
+        stdout.flush()
+        if open_browser:
+            url = f"http://127.0.0.1:{bound_port}/#token={token}"
+            print(f"Labwright is running at http://127.0.0.1:{bound_port}/", file=sys.stderr)
+            webbrowser.open(url)
+
+    server = _Sidecar(config, on_started)
+
+    def stop(reason: str) -> None:
+        app.state.runs.shutdown(reason)
+        server.should_exit = True
+
+    if not open_browser:
+        threading.Thread(target=_watch_stdin, args=(stdin, stop), daemon=True).start()
+    if parent_pid is not None:
+        threading.Thread(target=_watch_parent, args=(parent_pid, stop), daemon=True).start()
+
+    try:
+        asyncio.run(server.serve(sockets=[sock]))
+    finally:
+        app.state.runs.shutdown("the sidecar stopped")
+        sock.close()
+    return 0
+
+
+def _watch_stdin(stream: IO[bytes], stop: Callable[[str], None]) -> None:
+    """Block on stdin; EOF (or a read error) means the parent closed our pipe."""
+    try:
+        while stream.readline():
+            pass  # Lines after the token are reserved; ignore them.
+    except (OSError, ValueError):
+        pass
+    stop("the Labwright window closed")
+
+
+def _watch_parent(pid: int, stop: Callable[[str], None]) -> None:
+    while _parent_alive(pid):
+        time.sleep(_PARENT_POLL_SECONDS)
+    stop("the Labwright window went away")
+
+
+def _default_ui_dir() -> Path | None:
+    from labwright.resources import resource_root
+
+    candidate = resource_root() / "ui" / "dist"
+    return candidate if candidate.is_dir() else None

@@ -1,0 +1,209 @@
+"""Fixtures for the server tests: an app per test, a test keychain, a scripted pipeline.
+
+The scripted pipeline stands in for the offline writer where a test is about
+the server's own behaviour (concurrency, resume, cancellation): it yields real
+events from `labwright.agent.events` and can be held at a gate so a test
+controls exactly when a run advances. The real offline writer is exercised by
+the real-process test (test_process.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import keyring
+import keyring.backend
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from labwright.agent.events import Done, Event, Milestone, Step
+from labwright.server.app import create_app
+from labwright.server.settings import Pipeline, PipelineRequest, ServerSettings
+
+PORT = 48123  # in-process tests never bind it; it only has to match the Host header
+BASE = f"http://127.0.0.1:{PORT}"
+
+
+class MemoryKeyring(keyring.backend.KeyringBackend):
+    """A keychain that lives in this test's memory: the real one is never touched."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.items.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.items[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.items.pop((service, username), None)
+
+
+@pytest.fixture(autouse=True)
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        keyring.set_keyring(previous)
+
+
+@dataclass
+class ScriptedPipeline:
+    """Yields `steps` progress events, then writes a tiny .tex and PDF and yields done.
+
+    With `gate` set, it waits for the gate before every event after the first,
+    so a test can hold a run in the "running" state as long as it needs.
+    """
+
+    steps: int = 5
+    gate: threading.Event | None = None
+    started: threading.Event = field(default_factory=threading.Event)
+    fail: bool = False
+
+    def __call__(self, request: PipelineRequest) -> Iterator[Event]:
+        total = self.steps + 1
+        yield Milestone(index=1, total=total, stage="scan", label="Reading the folder")
+        self.started.set()
+        for i in range(self.steps):
+            if self.gate is not None:
+                self.gate.wait(10)
+            yield Step(stage="scan", message=f"step {i + 1} of {request.folder.name}")
+        if self.fail:
+            raise RuntimeError("scripted failure")
+        request.out_dir.mkdir(parents=True, exist_ok=True)
+        tex = request.out_dir / "report.tex"
+        tex.write_text(
+            "\\documentclass{article}\n\\begin{document}\nHello.\n\\end{document}\n",
+            encoding="utf-8",
+        )
+        figures = request.out_dir / "figures"
+        figures.mkdir(exist_ok=True)
+        (figures / "fig1.png").write_bytes(_PNG)
+        pdf = request.out_dir / "report.pdf"
+        pdf.write_bytes(b"%PDF-1.4\n% scripted\n%%EOF\n")
+        yield Milestone(index=total, total=total, stage="compile", label="Compiling")
+        yield Done(ok=True, pdf_path=str(pdf), tex_path=str(tex))
+
+
+# A valid 1x1 PNG.
+_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000005000174a0e3f10000000049454e44ae426082"
+)
+
+
+@pytest.fixture
+def token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+@pytest.fixture
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+AppFactory = Callable[..., tuple[FastAPI, TestClient]]
+
+
+@pytest.fixture
+def make_client(token: str, tmp_path: Path) -> Iterator[AppFactory]:
+    """Build an app (optionally with a pipeline) and a TestClient aimed at 127.0.0.1:PORT."""
+    made: list[tuple[FastAPI, TestClient]] = []
+
+    def factory(pipeline: Pipeline | None = None, **kw: object) -> tuple[FastAPI, TestClient]:
+        settings = ServerSettings(token=token, port=PORT, pipeline=pipeline, **kw)  # type: ignore[arg-type]
+        app = create_app(settings)
+        client = TestClient(app, base_url=BASE)
+        made.append((app, client))
+        return app, client
+
+    yield factory
+    for app, client in made:
+        app.state.runs.shutdown("the test ended")
+        app.state.runs.join(5)
+        client.close()
+        app.state.ctx.store.close()
+
+
+@pytest.fixture
+def data_folder(tmp_path: Path) -> Path:
+    """A small data folder the tests own (never the repository's examples)."""
+    folder = tmp_path / "experiment"
+    folder.mkdir()
+    (folder / "data.csv").write_text("t (s),x (m)\n0,0\n1,1.1\n2,3.9\n", encoding="utf-8")
+    (folder / "notes.md").write_text("Aim: measure x over time.\n", encoding="utf-8")
+    return folder
+
+
+def free_loopback_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    return sock
+
+
+@dataclass
+class World:
+    """Ids of one session with a finished run, a built version and a pending proposal."""
+
+    session_id: int
+    run_id: int
+    version_no: int
+    proposal_id: int
+    figure: str = "fig1.png"
+    provider: str = "deepseek"
+
+    def params(self) -> dict[str, object]:
+        return {
+            "session_id": self.session_id,
+            "run_id": self.run_id,
+            "version_no": self.version_no,
+            "proposal_id": self.proposal_id,
+            "name": self.figure,
+            "provider": self.provider,
+        }
+
+
+CONTENT = (
+    "\\documentclass{article}\n\\begin{document}\n\\section{Results}\nThe period is 2.01 s.\n"
+    "\\end{document}\n"
+)
+
+
+def seed_world(app: FastAPI, folder: Path) -> World:
+    """Put a realistic state into the app's store directly (no HTTP involved)."""
+    from labwright.server.artifacts import version_dir
+
+    store = app.state.ctx.store
+    data = app.state.ctx.data
+    session = store.create_session(
+        str(folder), inventory=[{"path": "data.csv", "size": 10, "bucket": "data"}], title="t"
+    )
+    run = store.start_run(session.id, kind="offline")
+    store.append_event(run.id, Milestone(index=1, total=1, stage="scan"))
+    store.append_event(run.id, Done(ok=True))
+    store.finish_run(run.id, "done")
+    version = store.add_version(session.id, CONTENT, run_id=run.id)
+    vdir = version_dir(data, session.id, version.version_no)
+    (vdir / "figures").mkdir(parents=True)
+    (vdir / "figures" / "fig1.png").write_bytes(_PNG)
+    (vdir / "report.pdf").write_bytes(b"%PDF-1.4\n% seeded\n%%EOF\n")
+    (vdir / "report.log").write_text(
+        "This is XeTeX\n! Undefined control sequence.\nl.5 \\foo\n", encoding="utf-8"
+    )
+    start = CONTENT.index("2.01")
+    proposal = store.propose_edit(session.id, version.id, start, start + 4, "2.02")
+    return World(session.id, run.id, version.version_no, proposal.id)
