@@ -1,0 +1,37 @@
+"""Fixtures for the compiling tests (issue 2): a real XeLaTeX, PDF text."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from labwright.latex.engine import TexEngine, resolve_engine
+
+
+@pytest.fixture(scope="session")
+def tex_engine() -> TexEngine:
+    engine = resolve_engine()
+    if not engine.available:
+        pytest.skip("no XeLaTeX on this machine (run `labwright doctor`)")
+    return engine
+
+
+def pdf_text(pdf: Path) -> str:
+    """Text layer of a PDF: pdftotext when present (best with CJK), else pypdf."""
+    exe = shutil.which("pdftotext")
+    if exe:
+        out = subprocess.run([exe, "-enc", "UTF-8", str(pdf), "-"], capture_output=True, check=True)
+        return out.stdout.decode("utf-8", errors="replace")
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() or "" for page in PdfReader(pdf).pages)
+
+
+def minimal_doc(body: str, preamble: str = "") -> str:
+    """A plain article (no template), so pass counts depend only on `body`."""
+    return (
+        f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"
+    )

@@ -1,0 +1,175 @@
+"""A document must not read outside its build directory, write outside it,
+or run a command -- with the sanitizer and, more importantly, without it
+(the engine's environment alone must hold). Each test asserts the effect did
+not happen: no marker file, no byte of the secret in the PDF text or the log."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from labwright.latex.compile import CompileResult, compile_source
+from labwright.latex.engine import TexEngine
+from tests.latex.conftest import minimal_doc, pdf_text
+
+PASSWD = Path("/etc/passwd")
+
+
+@pytest.fixture
+def secret(tmp_path: Path) -> Path:
+    """A file outside every build directory with a recognisable content."""
+    path = tmp_path / "secret.txt"
+    path.write_text("TOPSECRET-7f3a9c\n", encoding="utf-8")
+    return path
+
+
+def _compile(tmp_path: Path, engine: TexEngine, body: str, sanitize: bool) -> CompileResult:
+    return compile_source(
+        minimal_doc(body),
+        build_root=tmp_path / "builds",
+        apply_sanitizer=sanitize,
+        engine=engine,
+        max_passes=1,
+        wall_budget_s=120,
+    )
+
+
+def _all_text(result: CompileResult) -> str:
+    text = result.log_text
+    if result.pdf is not None:
+        text += pdf_text(result.pdf)
+    return text
+
+
+def _passwd_leaks(text: str) -> bool:
+    lines = [
+        ln for ln in PASSWD.read_text(encoding="utf-8", errors="replace").splitlines() if ":" in ln
+    ]
+    # Any full line of /etc/passwd (e.g. "root:x:0:0:root:/root:/bin/bash").
+    return any(ln in text for ln in lines[:5]) or "root:x:0:0" in text
+
+
+both = pytest.mark.parametrize("sanitize", [False, True], ids=["raw", "sanitized"])
+
+
+@pytest.mark.skipif(not PASSWD.is_file(), reason="no /etc/passwd on this OS")
+@both
+def test_input_etc_passwd_is_not_read(
+    tmp_path: Path, tex_engine: TexEngine, sanitize: bool
+) -> None:
+    body = "\\IfFileExists{/etc/passwd}{\\input{/etc/passwd}}{NOTREAD}"
+    result = _compile(tmp_path, tex_engine, body, sanitize)
+    assert result.pdf is not None
+    text = _all_text(result)
+    assert "NOTREAD" in pdf_text(result.pdf)
+    assert not _passwd_leaks(text)
+
+
+@pytest.mark.skipif(not PASSWD.is_file(), reason="no /etc/passwd on this OS")
+@both
+def test_plain_input_of_etc_passwd_fails_without_leaking(
+    tmp_path: Path, tex_engine: TexEngine, sanitize: bool
+) -> None:
+    result = _compile(tmp_path, tex_engine, "before \\input{/etc/passwd} after", sanitize)
+    assert not _passwd_leaks(_all_text(result))
+    assert result.status != "clean"
+
+
+@both
+def test_openin_absolute_and_parent_paths_are_refused(
+    tmp_path: Path, tex_engine: TexEngine, secret: Path, sanitize: bool
+) -> None:
+    # The build dir is tmp/builds/build-*, so ../../secret.txt is the secret too.
+    body = (
+        "\\newread\\r\n"
+        f"\\openin\\r={secret.as_posix()} \\ifeof\\r ABSNOPEN\\else\\read\\r to\\x LEAK\\x\\fi\\closein\\r\n"
+        "\\openin\\r=../../secret.txt \\ifeof\\r RELNOPEN\\else\\read\\r to\\y LEAK\\y\\fi\\closein\\r\n"
+    )
+    result = _compile(tmp_path, tex_engine, body, sanitize)
+    assert result.pdf is not None
+    shown = pdf_text(result.pdf)
+    assert "ABSNOPEN" in shown and "RELNOPEN" in shown
+    assert "TOPSECRET" not in _all_text(result)
+
+
+@both
+def test_openout_outside_build_dir_writes_nothing(
+    tmp_path: Path, tex_engine: TexEngine, sanitize: bool
+) -> None:
+    outside = tmp_path / "abs-escape.txt"
+    body = (
+        "\\newwrite\\w\n"
+        "\\immediate\\openout\\w=../escape.txt \\immediate\\write\\w{pwned}\\immediate\\closeout\\w\n"
+        f"\\immediate\\openout\\w={outside.as_posix()} \\immediate\\write\\w{{pwned}}\\immediate\\closeout\\w\n"
+        "done"
+    )
+    result = _compile(tmp_path, tex_engine, body, sanitize)
+    assert not (tmp_path / "builds" / "escape.txt").exists()
+    assert not (tmp_path / "escape.txt").exists()
+    assert not outside.exists()
+    # Nothing at all appeared beside the build directory.
+    assert sorted(p.name for p in (tmp_path / "builds").iterdir()) == [result.build_dir.name]
+
+
+@both
+def test_write18_runs_nothing(tmp_path: Path, tex_engine: TexEngine, sanitize: bool) -> None:
+    marker = tmp_path / "marker"
+    body = (
+        f"\\immediate\\write18{{touch {marker.as_posix()}}}\n"
+        "\\immediate\\write18{touch local-marker}\n"
+        f"\\write18{{touch {marker.as_posix()}}}\n"
+        "text"
+    )
+    result = _compile(tmp_path, tex_engine, body, sanitize)
+    assert result.pdf is not None
+    assert not marker.exists()
+    assert not (result.build_dir / "local-marker").exists()
+    if sanitize:
+        assert any(c.rule == "exec-primitive" for c in result.sanitized)
+
+
+@both
+def test_piped_input_runs_nothing(tmp_path: Path, tex_engine: TexEngine, sanitize: bool) -> None:
+    marker = tmp_path / "pipe-marker"
+    body = f'\\input{{|"touch {marker.as_posix()}"}}\n\\input|"touch {marker.as_posix()}" \ntext'
+    result = _compile(tmp_path, tex_engine, body, sanitize)
+    assert not marker.exists()
+    if sanitize:
+        assert result.pdf is not None
+
+
+@both
+def test_catcode_disguised_write18_runs_nothing(
+    tmp_path: Path, tex_engine: TexEngine, sanitize: bool
+) -> None:
+    marker = tmp_path / "catcode-marker"
+    body = f"{{\\catcode`\\|=0 |immediate|write18{{touch {marker.as_posix()}}}}}\n^^5cimmediate^^5cwrite18{{touch {marker.as_posix()}}}\ntext"
+    _compile(tmp_path, tex_engine, body, sanitize)
+    assert not marker.exists()
+
+
+@pytest.mark.skipif(not PASSWD.is_file(), reason="no /etc/passwd on this OS")
+def test_permissive_parent_environment_does_not_widen_access(
+    tmp_path: Path, tex_engine: TexEngine, secret: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Settings in the caller's environment that would open the door
+    (TEXMFOUTPUT=/, openin_any=a, shell_escape=t, TEXINPUTS) never reach the child."""
+    marker = tmp_path / "env-marker"
+    monkeypatch.setenv("TEXMFOUTPUT", "/")
+    monkeypatch.setenv("openin_any", "a")
+    monkeypatch.setenv("openout_any", "a")
+    monkeypatch.setenv("shell_escape", "t")
+    monkeypatch.setenv("TEXINPUTS", f"{secret.parent}{os.pathsep}")
+    body = (
+        "\\IfFileExists{/etc/passwd}{\\input{/etc/passwd}}{NOTREAD}\n"
+        "\\IfFileExists{secret.txt}{\\input{secret.txt}}{NOSECRET}\n"
+        f"\\immediate\\write18{{touch {marker.as_posix()}}}\n"
+    )
+    result = _compile(tmp_path, tex_engine, body, sanitize=False)
+    assert result.pdf is not None
+    text = _all_text(result)
+    assert "NOTREAD" in text and "NOSECRET" in text
+    assert "TOPSECRET" not in text and not _passwd_leaks(text)
+    assert not marker.exists()
