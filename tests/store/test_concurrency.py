@@ -144,3 +144,20 @@ def test_reader_follows_a_writer_thread(store: Store, session: Session) -> None:
     t.join(timeout=60)
     assert not t.is_alive()
     assert seen == list(range(1, total + 1))
+
+
+def test_connections_of_finished_threads_are_closed(store: Store, session: Session) -> None:
+    """A pipeline thread per run must not leave an open connection behind."""
+    import gc
+
+    baseline = store._pool.open_connections()
+    threads = [
+        threading.Thread(target=lambda: store.add_version(session.id, "x")) for _ in range(10)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    gc.collect()
+    assert store._pool.open_connections() == baseline
+    assert len(store.list_versions(session.id)) == 10

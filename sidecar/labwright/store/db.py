@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -53,34 +54,48 @@ def connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+class _Holder:
+    """Owns one thread's connection; when the thread ends, its thread-local
+    slot is dropped, the holder is collected and the finalizer closes the
+    connection (a pipeline thread per run must not leak file handles)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.close = weakref.finalize(self, conn.close)
+
+
 class ConnectionPool:
     """Hands each thread its own connection and closes them all at the end."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
+        self._holders: weakref.WeakSet[_Holder] = weakref.WeakSet()
         self._lock = threading.Lock()
         self._closed = False
 
     def get(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            if self._closed:
-                raise RuntimeError("the store is closed")
-            conn = connect(self.path)
-            self._local.conn = conn
+        holder: _Holder | None = getattr(self._local, "holder", None)
+        if holder is None:
             with self._lock:
-                self._all.append(conn)
-        return conn
+                if self._closed:
+                    raise RuntimeError("the store is closed")
+                holder = _Holder(connect(self.path))
+                self._holders.add(holder)
+            self._local.holder = holder
+        return holder.conn
+
+    def open_connections(self) -> int:
+        """How many threads hold a live connection (for tests and diagnostics)."""
+        return sum(1 for h in list(self._holders) if h.close.alive)
 
     def close_all(self) -> None:
         with self._lock:
             self._closed = True
-            conns, self._all = self._all, []
-        for conn in conns:
+            holders = list(self._holders)
+        for holder in holders:
             try:
-                conn.close()
+                holder.close()
             except sqlite3.Error:
                 pass
 
