@@ -1,1 +1,24 @@
-"""labwright.sandbox"""
+"""labwright.sandbox: run plotting code that a model wrote, confined by the OS.
+
+Layer 1 (`policy`) rejects and teaches; Layer 2 (`confine`) is the boundary:
+Landlock + seccomp + rlimits on Linux, Seatbelt on macOS, a job object with a
+low-integrity token on Windows. `make_figure` is the agent's tool;
+`run_trusted_figure` runs our own plotting code through the same child.
+"""
+
+from .confine import ConfinementUnavailable, confine, confinement_available
+from .figure import FigureResult, make_figure, run_trusted_figure
+from .limits import Limits
+from .policy import PolicyError, check_and_compile
+
+__all__ = [
+    "ConfinementUnavailable",
+    "FigureResult",
+    "Limits",
+    "PolicyError",
+    "check_and_compile",
+    "confine",
+    "confinement_available",
+    "make_figure",
+    "run_trusted_figure",
+]

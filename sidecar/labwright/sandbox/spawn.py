@@ -1,0 +1,105 @@
+"""Starting a fresh sandbox child: `python -I script`, or the frozen executable
+re-launching itself with LABWRIGHT_PYRUN naming the script.
+
+A frozen app has no `python`; `sys.executable` is the app, which would start
+the server if given `-I script`. `labwright/__main__.py` looks for
+LABWRIGHT_PYRUN before anything else and runs only that script.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .env import scrubbed_env
+
+PYRUN_ENV = "LABWRIGHT_PYRUN"
+
+_CHILD_BOOTSTRAP = "from labwright.sandbox.child import main\nmain({job!r})\n"
+_ZYGOTE_BOOTSTRAP = "from labwright.sandbox.zygote import main\nmain()\n"
+
+
+def is_frozen() -> bool:
+    return bool(getattr(sys, "frozen", False))
+
+
+def python_command(script: Path, env: dict[str, str]) -> list[str]:
+    """The argv that runs `script` in a fresh interpreter; may add to `env`."""
+    if is_frozen():
+        env[PYRUN_ENV] = str(script)
+        return [sys.executable]
+    return [sys.executable, "-I", str(script)]
+
+
+def write_bootstrap(work_dir: Path, *, job_path: Path | None = None) -> Path:
+    script = work_dir / ("run_child.py" if job_path else "run_zygote.py")
+    text = _CHILD_BOOTSTRAP.format(job=str(job_path)) if job_path else _ZYGOTE_BOOTSTRAP
+    script.write_text(text, encoding="utf-8")
+    return script
+
+
+@dataclass
+class ProcessOutcome:
+    returncode: int | None
+    timed_out: bool
+
+
+def popen_kwargs() -> dict[str, object]:
+    if sys.platform == "win32":
+        flags = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW  # type: ignore[attr-defined]
+        return {"creationflags": flags}
+    return {"start_new_session": True}
+
+
+def kill_tree(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the child's whole session/process group (it leads its own)."""
+    if sys.platform == "win32":
+        proc.kill()
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.kill()
+    except ProcessLookupError:
+        pass
+
+
+def run_cold(job_path: Path, work_dir: Path, wall_seconds: float) -> ProcessOutcome:
+    """Spawn a fresh interpreter for one job, with stdout/stderr into files in
+    the work directory (the child's file-size limit bounds them)."""
+    env = scrubbed_env(work_dir)
+    script = write_bootstrap(work_dir, job_path=job_path)
+    cmd = python_command(script, env)
+    from .job import STDERR_FILE, STDOUT_FILE
+
+    with (
+        open(work_dir / STDOUT_FILE, "wb") as out,
+        open(work_dir / STDERR_FILE, "wb") as err,
+    ):
+        proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            cwd=str(work_dir),
+            env=env,
+            close_fds=True,
+            **popen_kwargs(),  # type: ignore[arg-type]
+        )
+    deadline = time.monotonic() + wall_seconds
+    try:
+        proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    # Kill the group even after a normal exit: nothing may outlive the run.
+    kill_tree(proc)
+    proc.wait()
+    return ProcessOutcome(None if timed_out else proc.returncode, timed_out)

@@ -1,0 +1,119 @@
+"""The fork-server's zygote: a trusted process that has already imported the
+plotting stack and forks one child per request.
+
+It starts from the scrubbed environment, so it holds no secrets that a child
+could inherit. It never runs untrusted code itself: each forked child leaves
+the zygote's session, rewires its stdio to files in its own work directory,
+closes every other descriptor (including the request pipes), and then goes
+through exactly the cold child's `run_job` — confinement first.
+
+Protocol on stdin/stdout: one JSON line per request {"job": path,
+"wall": seconds} and one JSON line per reply {"returncode": n|null,
+"timed_out": bool}. The zygote's own fd 1 is redirected to stderr so that
+import-time prints cannot corrupt the protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+
+
+def _warm_up() -> None:
+    from .child import WARM_PREIMPORTS, preimport
+
+    preimport(WARM_PREIMPORTS)
+    import io
+
+    import matplotlib.pyplot as plt
+
+    # Render text once so the font list and the Agg text path are warm.
+    fig, ax = plt.subplots()
+    ax.set_title("warm $x^2$")
+    fig.savefig(io.BytesIO(), format="png")
+    plt.close(fig)
+
+
+def _child(job_path: str, stdout_path: str, stderr_path: str) -> None:
+    code = 2
+    try:
+        os.setsid()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        fd_in = os.open(os.devnull, os.O_RDONLY)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        fd_out = os.open(stdout_path, flags, 0o600)
+        fd_err = os.open(stderr_path, flags, 0o600)
+        os.dup2(fd_in, 0)
+        os.dup2(fd_out, 1)
+        os.dup2(fd_err, 2)
+        os.closerange(3, 65536)
+        from .child import run_job
+
+        code = run_job(job_path)
+    except BaseException:  # noqa: BLE001 - nothing may escape into the zygote loop
+        code = 2
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+
+
+def _wait(pid: int, wall: float) -> tuple[int | None, bool]:
+    deadline = time.monotonic() + wall
+    delay = 0.002
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status), False
+        if time.monotonic() >= deadline:
+            for kill in (
+                lambda: os.killpg(pid, signal.SIGKILL),
+                lambda: os.kill(pid, signal.SIGKILL),
+            ):
+                try:
+                    kill()
+                except OSError:
+                    pass
+            os.waitpid(pid, 0)
+            return None, True
+        time.sleep(delay)
+        delay = min(delay * 2, 0.02)
+
+
+def main() -> None:
+    proto_out = os.dup(1)
+    os.dup2(2, 1)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the backend
+    _warm_up()
+    from .job import STDERR_FILE, STDOUT_FILE, Job
+
+    os.write(proto_out, b'{"ready": true}\n')
+    stdin = sys.stdin.buffer
+    while True:
+        line = stdin.readline()
+        if not line:
+            os._exit(0)
+        try:
+            request = json.loads(line)
+            job_path = str(request["job"])
+            wall = float(request["wall"])
+            work = Job.load(job_path).work_dir
+        except Exception as exc:  # noqa: BLE001
+            os.write(proto_out, (json.dumps({"error": str(exc)}) + "\n").encode())
+            continue
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            _child(job_path, os.path.join(work, STDOUT_FILE), os.path.join(work, STDERR_FILE))
+        returncode, timed_out = _wait(pid, wall)
+        reply = {"returncode": returncode, "timed_out": timed_out}
+        os.write(proto_out, (json.dumps(reply) + "\n").encode())
