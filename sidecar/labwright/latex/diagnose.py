@@ -28,17 +28,18 @@ _CITATION = re.compile(r"Citation [`'](?P<key>[^']+)' (?:on page \S+ )?undefined
 _REFERENCE = re.compile(r"Reference [`'](?P<key>[^']+)' on page \S+ undefined")
 _OVERFULL = re.compile(r"^Overfull \\[hv]box")
 _MISSING_CHAR = re.compile(
-    r"^Missing character: There is no (?P<char>.+?)(?: \(U\+[0-9A-F]+\))? in font (?P<font>[^!]+)!"
+    r"^Missing character: There is no (?P<char>.+?)(?: \((?:U\+|\")[0-9A-Fa-f]+\))? in font (?P<font>[^!]+)!"
 )
+_PICTURE = re.compile(r"Unable to load picture or PDF file '(?P<name>[^']+)'")
 _FONT_NOT_FOUND = re.compile(
-    r'The font "(?P<font>[^"]+)" cannot be\s+found|Font \\\S+="?(?P<font2>[^"=]+?)"?(?: at [\d.]+pt)? not loadable'
+    r'The font "(?P<font>[^"]+)" cannot be\s+found|Font \\?\S+="(?P<font2>[^"]+)"(?: at [\d.]+pt)? not loadable'
 )
 _RERUN = re.compile(
     r"Rerun to get|Label\(s\) may have changed|Please rerun LaTeX|Rerun LaTeX|"
     r"Please \(re\)run BibTeX|rerunfilecheck Warning: File .* has changed"
 )
 _FATAL = re.compile(
-    r"^!\s+==> Fatal error occurred|^\*\*\* \(job aborted|^! Emergency stop|No pages of output"
+    r"^!\s+==> Fatal error occurred|^\*\*\* \((?:job aborted|cannot \\read)|^! Emergency stop|No pages of output"
 )
 _PACKAGE_EXT = (".sty", ".cls", ".def", ".cfg", ".fd", ".clo", ".ldf", ".bst")
 _IMAGE_EXT = (".png", ".jpg", ".jpeg", ".pdf", ".eps", ".bmp", ".gif", ".tif", ".tiff", ".svg")
@@ -94,11 +95,11 @@ def _add(items: list[str], value: str) -> None:
         items.append(value)
 
 
-def _classify_missing(name: str, following: str, diag: Diagnostics) -> None:
+def _classify_missing(name: str, following: str, context: str, diag: Diagnostics) -> None:
     lower = name.lower()
     if lower.endswith(_PACKAGE_EXT):
         _add(diag.missing_packages, name)
-    elif lower.endswith(_IMAGE_EXT) or _GRAPHICS_HINT in following:
+    elif lower.endswith(_IMAGE_EXT) or _GRAPHICS_HINT in following or "includegraphics" in context:
         _add(diag.missing_figures, name)
     else:
         _add(diag.missing_files, name)
@@ -115,7 +116,7 @@ def diagnose(log_text: str, *, placeholder_figures: Iterable[str] = ()) -> Diagn
     lines = log_text.splitlines()
     for i, raw in enumerate(lines):
         line = raw.rstrip()
-        following = "\n".join(lines[i + 1 : i + 8])
+        following = "\n".join(lines[i + 1 : i + 16])
         m = _FILE_LINE_ERROR.match(line)
         bang = _BANG_ERROR.match(line) if not m else None
         if m or bang:
@@ -137,7 +138,9 @@ def diagnose(log_text: str, *, placeholder_figures: Iterable[str] = ()) -> Diagn
                 diag.fatal = True
             nf = _NOT_FOUND.search(msg)
             if nf:
-                _classify_missing(nf.group("name"), following, diag)
+                _classify_missing(nf.group("name"), following, context, diag)
+            if pic := _PICTURE.search(msg):
+                _add(diag.missing_figures, pic.group("name"))
             fm = _FONT_NOT_FOUND.search(msg)
             if fm:
                 _add(diag.missing_fonts, (fm.group("font") or fm.group("font2") or "").strip())
@@ -151,7 +154,10 @@ def diagnose(log_text: str, *, placeholder_figures: Iterable[str] = ()) -> Diagn
         elif _OVERFULL.match(line):
             diag.overfull_boxes += 1
         elif mc := _MISSING_CHAR.match(line):
-            _add(diag.missing_characters, mc.group("char"))
+            # nullfont: a consequence of a font that failed to load (reported
+            # as a missing font), not a glyph gap of a working font.
+            if mc.group("font").strip() != "nullfont":
+                _add(diag.missing_characters, mc.group("char"))
         elif fm := _FONT_NOT_FOUND.search(line):
             _add(diag.missing_fonts, (fm.group("font") or fm.group("font2") or "").strip())
         if _RERUN.search(line):
@@ -177,6 +183,10 @@ _KNOWN_ERRORS: tuple[tuple[str, str], ...] = (
     ),
     ("Missing $ inserted", "A math symbol was used outside math mode"),
     ("Extra alignment tab", "A table row has more columns than the table declares"),
+    (
+        "File ended while scanning",
+        "A definition or argument was never closed (often a % hiding a closing brace)",
+    ),
     ("Runaway argument", "A brace was left open, so LaTeX read past the end of a command"),
     (
         "Extended mathchar used as mathchar",
@@ -232,30 +242,32 @@ def humanize(diag: Diagnostics) -> list[str]:
         )
     if diag.undefined_citations:
         out.append(
-            f"{_plural(len(diag.undefined_citations), 'citation is', 'citations are')} undefined and print as [?]: "
+            f"{_plural(len(diag.undefined_citations), 'citation is', 'citations are')} undefined (shown as [?]): "
             f"{_names(diag.undefined_citations)}. Add the entries to the .bib file or remove the \\cite."
         )
     if diag.undefined_references:
         out.append(
-            f"{_plural(len(diag.undefined_references), 'cross-reference points', 'cross-references point')} "
-            f"nowhere and print as ??: {_names(diag.undefined_references)}. "
+            f"{_plural(len(diag.undefined_references), 'cross-reference has', 'cross-references have')} "
+            f"no target (shown as ??): {_names(diag.undefined_references)}. "
             "Add the matching \\label or remove the \\ref."
         )
-    seen: set[str] = set()
-    shown_errors = [
-        e
-        for e in diag.errors
-        if not _NOT_FOUND.search(e.message) and not e.message.startswith("Emergency")
-    ]
-    for err in shown_errors[:5]:
-        sentence = _explain(err)
-        if sentence in seen:
+    # Errors already told above (missing file, picture or font) are not repeated,
+    # and the same explanation is given once.
+    sentences: list[str] = []
+    for err in diag.errors:
+        msg = err.message
+        if _NOT_FOUND.search(msg) or _PICTURE.search(msg) or _FONT_NOT_FOUND.search(msg):
             continue
-        seen.add(sentence)
+        if msg.startswith("Emergency"):
+            continue
+        sentence = _explain(err)
+        if sentence not in sentences:
+            sentences.append(sentence)
+    for sentence in sentences[:5]:
         out.append(f"{sentence} Check that spot in the source, or ask for a repair.")
-    if len(shown_errors) > 5:
+    if len(sentences) > 5:
         out.append(
-            f"{len(shown_errors) - 5} further LaTeX errors follow. Open the log to see them all."
+            f"{len(sentences) - 5} further LaTeX errors follow. Open the log to see them all."
         )
     if diag.overfull_boxes:
         out.append(
