@@ -56,6 +56,7 @@ _TERMINATOR = re.compile(
     r"\\(?:appendix|backmatter|printbibliography|printindex|bibliographystyle|bibliography"
     r"|begin[ \t]*\{thebibliography\}|end[ \t]*\{document\})(?![A-Za-z@])"
 )
+_DOCUMENTCLASS = re.compile(r"\\documentclass(?![A-Za-z@])")
 _BEGIN_DOCUMENT = re.compile(r"\\begin[ \t]*\{document\}")
 _END_DOCUMENT = re.compile(r"\\end[ \t]*\{document\}")
 _PSEUDO = re.compile(
@@ -232,11 +233,24 @@ def title_slug(title: str) -> str:
 
 
 def _body_bounds(masked: str) -> tuple[int, int]:
-    begin = _BEGIN_DOCUMENT.search(masked)
-    body_start = begin.end() if begin else 0
-    end = _END_DOCUMENT.search(masked, body_start)
-    body_end = end.start() if end else len(masked)
-    return body_start, body_end
+    """The document body; the whole text for a fragment or an included file.
+
+    A text is a full document when its first ``\\documentclass`` precedes its
+    first heading. Chapter files of real manuals show ``\\documentclass`` and
+    ``\\begin{document}`` inside example listings of custom environments that
+    masking does not know; those come after the file's own headings.
+    """
+    docclass = _DOCUMENTCLASS.search(masked)
+    if docclass is None:
+        return 0, len(masked)
+    first_heading = _HEADING.search(masked, 0, docclass.start())
+    if first_heading is not None:
+        return 0, len(masked)
+    begin = _BEGIN_DOCUMENT.search(masked, docclass.end())
+    if begin is None:
+        return len(masked), len(masked)  # a preamble only: no body at all
+    end = _END_DOCUMENT.search(masked, begin.end())
+    return begin.end(), (end.start() if end else len(masked))
 
 
 def _terminators(masked: str, start: int, end: int, headings: list[HeadingMatch]) -> list[int]:
