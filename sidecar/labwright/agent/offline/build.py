@@ -19,8 +19,9 @@ from pathlib import Path
 
 from labwright.agent.events import Done, Error, Event, FigureMade, Milestone, Step, Warning_
 from labwright.agent.offline.figures import TEX_IMAGE_FORMATS, FigurePlan, plan_figures
+from labwright.agent.offline.fits import MODELS
 from labwright.agent.offline.language import detect_lang
-from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.provenance import Ledger, unsourced_numbers
 from labwright.agent.offline.render import FigureResult, PlotWorker
 from labwright.agent.offline.text import FIGURE_DIR, ReportInput, assemble, folder_display_name
 
@@ -241,6 +242,10 @@ def _build(
     tex_path = out_dir / MAIN_TEX
     tex_path.write_text(cleaned.text, encoding="utf-8")
     ledger.save(out_dir / PROVENANCE_JSON)
+    # Self-check: a number without a ledger entry is a bug in this writer.
+    formulas = tuple(m.formula for m in MODELS.values())
+    for token in unsourced_numbers(cleaned.text, ledger.to_dict(), formulas):
+        yield Warning_(message=f"The number {token} in the report has no provenance entry.")
     yield Step(
         stage="draft", message=f"{len(ledger.entries)} numbers recorded in {PROVENANCE_JSON}"
     )

@@ -144,7 +144,9 @@ def fit_xy(x: np.ndarray, y: np.ndarray) -> FitResult | None:
         return None
     best = min(results, key=lambda r: r.aicc)
     for r in results:  # results are in preference order
-        if r.aicc <= best.aicc + _AICC_TIE:
+        # The R^2 clause covers exact (noise-free) data, where AICc compares
+        # logarithms of rounding errors and would pick at random.
+        if r.aicc <= best.aicc + _AICC_TIE or r.r2 >= best.r2 - 1e-9:
             best = r
             break
     return best if best.r2 >= MIN_R2 else None

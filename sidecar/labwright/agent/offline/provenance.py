@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,3 +158,74 @@ def format_with_uncertainty(value: float, sigma: float) -> tuple[str, str]:
     digits = max(exp_value - exp_sigma + 1, 1)
     mantissa = f"{value / 10.0**exp_value:.{digits}f}"
     return _sci(mantissa, exp_value), format_sig(sigma, 2)
+
+
+# --- checking a document against its ledger ------------------------------------------
+
+#: A number as the formatter prints it (optionally in scientific form).
+NUMBER_TOKEN = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:\\times10\^\{-?\d+\})?")
+_QUOTED_MACROS = ("\\lwfile{", "\\lwtext{")
+_QUOTE_ENV = re.compile(r"\\begin\{quote\}\n(.*?)\n\\end\{quote\}", re.S)
+_STRUCTURAL = re.compile(
+    r"\\includegraphics\s*\[[^\]]*\]\s*\{[^{}]*\}"  # file names and sizes
+    r"|\\begin\{tabular\}\{[^{}]*\}"  # column specs
+    r"|[\d.]+\\(?:linewidth|textheight|textwidth)"  # lengths
+    r"|R\^2"
+)
+
+
+def _drop_braced(text: str, opener: str) -> str:
+    """Remove `opener...}` groups, honouring nested braces and escaped \\{ \\}."""
+    out: list[str] = []
+    i = 0
+    while True:
+        j = text.find(opener, i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        out.append(text[i:j])
+        k = j + len(opener)
+        depth = 1
+        while k < len(text) and depth:
+            ch = text[k]
+            if ch == "\\":
+                k += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(ch, 0)
+            k += 1
+        i = k
+
+
+def unsourced_numbers(
+    tex: str, record: dict[str, Any], fixed_text: tuple[str, ...] = ()
+) -> list[str]:
+    """Numbers in the document body that the provenance record does not account for.
+
+    Quoted material is set aside first: \\lwfile/\\lwtext arguments (names
+    from the folder) and quote environments, each of which must be a quote the
+    record holds verbatim. `fixed_text` lists code constants to ignore (the
+    model formulas, whose exponents are not measurements). Returns the
+    offending tokens, plus "quote:..." for a quote the record lacks.
+    """
+    from labwright.latex.template import latex_escape
+
+    start = tex.find("\\begin{document}")
+    body = tex[start:] if start >= 0 else tex
+    body = re.sub(r"(?<!\\)%.*", "", body)
+    quotes = {latex_escape(q["text"]) for q in record.get("quotes", [])}
+    bad: list[str] = []
+
+    def take_quote(m: re.Match[str]) -> str:
+        if m.group(1) not in quotes:
+            bad.append("quote:" + m.group(1)[:60])
+        return " "
+
+    body = _QUOTE_ENV.sub(take_quote, body)
+    for opener in _QUOTED_MACROS:
+        body = _drop_braced(body, opener)
+    for text in fixed_text:
+        body = body.replace(text, " ")
+    body = _STRUCTURAL.sub(" ", body)
+    printed = {e["printed"] for e in record.get("numbers", [])}
+    bad += [tok for tok in NUMBER_TOKEN.findall(body) if tok not in printed]
+    return bad

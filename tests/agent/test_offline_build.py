@@ -1,0 +1,123 @@
+"""build_offline as a whole: events, the no-TeX path, bad inputs, read-only folder."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from labwright.agent.events import Done, Error, FigureMade, Milestone, Warning_
+from labwright.agent.offline import build_offline, check_folder, plan_offline
+from labwright.agent.offline.fits import MODELS
+from labwright.agent.offline.provenance import unsourced_numbers
+from labwright.latex.engine import resolve_engine
+
+needs_tex = pytest.mark.skipif(
+    not resolve_engine().available, reason="needs XeLaTeX (see labwright doctor)"
+)
+
+
+def _folder(root: Path, notes: str = "# Cooling\n\nAim: measure the cooling constant.\n") -> Path:
+    folder = root / "cooling run"
+    folder.mkdir()
+    rng = np.random.default_rng(5)
+    t = np.arange(0, 600, 20.0)
+    temp = 60 * np.exp(-t / 300) + rng.normal(0, 0.2, t.size)
+    lines = ["t (s),dT (K)"] + [f"{a:.0f},{b:.3f}" for a, b in zip(t, temp, strict=True)]
+    (folder / "cooling_1.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "notes.md").write_text(notes, encoding="utf-8")
+    return folder
+
+
+def _hashes(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_plan_is_fixed_before_the_run() -> None:
+    assert [s.stage for s in plan_offline(tex_available=True)] == [
+        "scan",
+        "analyse",
+        "figures",
+        "draft",
+        "compile",
+    ]
+    assert "compile" not in [s.stage for s in plan_offline(tex_available=False)]
+
+
+def test_without_tex_the_source_is_written_and_numbers_are_sourced(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    before = _hashes(folder)
+    out = tmp_path / "out"
+    events = list(build_offline(folder, out, tex_available=False))
+    milestones = [e for e in events if isinstance(e, Milestone)]
+    assert [m.index for m in milestones] == [1, 2, 3, 4]
+    assert {m.total for m in milestones} == {4}
+    assert isinstance(events[0], Milestone)
+    done = events[-1]
+    assert isinstance(done, Done) and not done.ok and done.pdf_path is None
+    assert done.tex_path is not None and Path(done.tex_path).is_file()
+    assert any("No TeX engine" in p for p in done.problems)
+    assert [e for e in events if isinstance(e, FigureMade)]
+    assert not [e for e in events if isinstance(e, Warning_) and "provenance" in e.message]
+    tex = Path(done.tex_path).read_text(encoding="utf-8")
+    record = json.loads((out / "provenance.json").read_text(encoding="utf-8"))
+    assert unsourced_numbers(tex, record, tuple(m.formula for m in MODELS.values())) == []
+    assert "A e^{-x/\\tau}" in tex  # the exponential law was found
+    assert (out / "labwright-report.cls").is_file()
+    assert _hashes(folder) == before
+
+
+def test_lang_argument_overrides_the_notes(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    events = list(build_offline(folder, tmp_path / "out", lang="zh", tex_available=False))
+    tex = Path(events[-1].tex_path).read_text(encoding="utf-8")  # type: ignore[union-attr, arg-type]
+    assert "\\documentclass[zh]" in tex and "实验目的" in tex
+
+
+@pytest.mark.parametrize("case", ["missing", "empty", "file", "unreadable"])
+def test_bad_input_ends_with_one_error_and_no_output(tmp_path: Path, case: str) -> None:
+    folder = tmp_path / "in"
+    if case == "empty":
+        folder.mkdir()
+    elif case == "file":
+        folder.write_text("x", encoding="utf-8")
+    elif case == "unreadable":
+        folder.mkdir()
+        (folder / "data.csv").write_bytes(bytes(range(256)) * 8)
+    out = tmp_path / "out"
+    events = list(build_offline(folder, out, tex_available=False))
+    errors = [e for e in events if isinstance(e, Error)]
+    assert len(errors) == 1 and errors[0].message.endswith(".")
+    done = events[-1]
+    assert isinstance(done, Done) and done.tex_path is None and not done.ok
+    assert not out.exists()
+
+
+def test_output_inside_the_data_folder_is_refused(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    before = _hashes(folder)
+    events = list(build_offline(folder, folder / "report", tex_available=False))
+    assert isinstance(events[-1], Done) and events[-1].tex_path is None
+    assert _hashes(folder) == before and not (folder / "report").exists()
+
+
+def test_check_folder_sentences(tmp_path: Path) -> None:
+    assert check_folder(tmp_path / "nope") is not None
+    assert check_folder(_folder(tmp_path)) is None
+
+
+@needs_tex
+@pytest.mark.smoke
+def test_compiles_to_a_clean_pdf(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    events = list(build_offline(folder, tmp_path / "out"))
+    done = events[-1]
+    assert isinstance(done, Done) and done.ok, done.problems
+    assert done.pdf_path and Path(done.pdf_path).read_bytes()[:5] == b"%PDF-"

@@ -1,0 +1,120 @@
+"""Figure choice rules, and the real plot worker drawing them in one subprocess."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from labwright.agent.offline.figures import choose_x, is_counter, plan_figures
+from labwright.agent.offline.render import PlotWorker
+from labwright.ingest.types import Column, Dataset, ImageInfo, Provenance
+
+
+def col(name: str, values: object, unit: str | None = None, file: str = "d.csv") -> Column:
+    return Column(name, np.asarray(values), Provenance(file=file, column=name), unit)
+
+
+def table(*cols: Column, name: str = "d") -> Dataset:
+    return Dataset(name=name, source=cols[0].provenance.file, kind="table", columns=list(cols))
+
+
+def test_counter_is_not_an_x_and_gives_a_histogram() -> None:
+    rng = np.random.default_rng(0)
+    ds = table(col("trial", np.arange(1, 21)), col("t_10", 14.2 + rng.normal(0, 0.1, 20), "s"))
+    assert is_counter(ds.columns[0])
+    assert choose_x(ds) is None
+    (plan,) = plan_figures([ds], [])
+    assert plan.kind == "histogram" and plan.series[0].y.name == "t_10"
+
+
+def test_sorted_x_with_a_law_gives_a_fitted_scatter() -> None:
+    x = np.linspace(0.2, 1.0, 9)
+    ds = table(col("L", x, "m"), col("T2", 4.02 * x, "s^2"))
+    (plan,) = plan_figures([ds], [])
+    assert plan.kind == "xy" and plan.x is not None and plan.x.name == "L"
+    assert plan.series[0].fit is not None and plan.series[0].fit.model.key == "linear"
+
+
+def test_dense_time_series_without_law_is_a_line_plot() -> None:
+    rng = np.random.default_rng(1)
+    t = np.arange(0, 200.0)
+    ds = table(col("t", t, "s"), col("T", 20 + rng.normal(0, 0.5, t.size), "K"))
+    (plan,) = plan_figures([ds], [])
+    assert plan.kind == "line" and plan.series[0].fit is None
+
+
+def test_one_figure_per_unit_group() -> None:
+    x = np.linspace(1, 2, 10)
+    ds = table(
+        col("L", x, "m"), col("T", x**0.5, "s"), col("t10", 10 * x**0.5, "s"), col("E", x**2, "J")
+    )
+    plans = plan_figures([ds], [])
+    assert [[s.y.name for s in p.series] for p in plans] == [["T", "t10"], ["E"]]
+    assert [p.key for p in plans] == ["fig01", "fig02"]
+
+
+def test_matrix_figure_and_image_kinds() -> None:
+    m = Dataset(name="map", source="m.npy", kind="matrix", matrix=np.arange(12.0).reshape(3, 4))
+    fig = Dataset(
+        name="ax1",
+        source="plot.fig",
+        kind="figure",
+        columns=[col("x1", [0, 1, 2], file="plot.fig"), col("y1", [1, 3, 2], file="plot.fig")],
+        pairs=[("x1", "y1")],
+    )
+    img = ImageInfo(source="photo.tif", format="TIFF", width=10, height=5, mode="RGB")
+    kinds = [p.kind for p in plan_figures([m, fig], [img])]
+    assert kinds == ["heatmap", "redraw", "image"]
+    assert plan_figures([], [img])[0].file_name == "fig01.png"  # TIFF is converted
+
+
+def test_text_only_dataset_has_no_figure() -> None:
+    ds = table(col("sample", np.array(["a", "b", "c"])))
+    assert plan_figures([ds], []) == []
+
+
+def test_worker_draws_every_kind(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from PIL import Image
+
+    folder = tmp_path / "data"
+    folder.mkdir()
+    Image.new("RGB", (20, 10), (200, 10, 10)).save(folder / "photo.bmp")
+    rng = np.random.default_rng(2)
+    x = np.linspace(0, 5, 30)
+    datasets = [
+        table(col("t", x, "s"), col("U", 9 * np.exp(-x) + rng.normal(0, 0.01, x.size), "V")),
+        table(col("n", np.arange(1, 31)), col("波长", 500 + rng.normal(0, 1, 30), "nm")),
+        Dataset(name="map", source="m.npy", kind="matrix", matrix=rng.random((8, 9))),
+    ]
+    images = [ImageInfo(source="photo.bmp", format="BMP", width=20, height=10, mode="RGB")]
+    plans = plan_figures(datasets, images)
+    out = tmp_path / "figs"
+    with PlotWorker() as worker:
+        results = list(worker.render(plans, folder, out))
+    assert [r.key for r in results] == [p.key for p in plans]
+    assert all(r.ok for r in results), [r.error for r in results]
+    for r in results:
+        assert r.path is not None and r.path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The worker's job files are cleaned up; only figures remain.
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.file_name for p in plans)
+
+
+def test_worker_reports_a_broken_figure_and_draws_the_rest(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "broken.png").write_bytes(b"not a png")
+    x = np.linspace(1, 3, 10)
+    plans = plan_figures(
+        [table(col("x", x, "m"), col("y", 2 * x, "m"))],
+        [ImageInfo(source="broken.png", format="GIF", width=1, height=1, mode="RGB")],
+    )
+    with PlotWorker() as worker:
+        results = {r.key: r for r in worker.render(plans, folder, tmp_path / "out")}
+    assert results["fig01"].ok
+    assert not results["fig02"].ok and results["fig02"].error
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_degenerate_columns_do_not_crash(n: int) -> None:
+    ds = table(col("x", np.arange(n, dtype=float), "m"), col("y", np.arange(n, dtype=float), "m"))
+    assert plan_figures([ds], []) == []

@@ -1,0 +1,62 @@
+"""Summary tables: the statistics are right, recorded, and names are escaped."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from labwright.agent.offline.provenance import Ledger, unsourced_numbers
+from labwright.agent.offline.tables import stats, summary_table
+from labwright.ingest.types import Column, Dataset, Provenance
+
+
+def _ds(name: str, values: np.ndarray, unit: str | None = "s") -> Dataset:
+    col = Column(name, values, Provenance(file="r_1.csv", column=name), unit)
+    return Dataset(name="r_1", source="r_1.csv", kind="table", columns=[col])
+
+
+def test_stats_match_numpy_and_skip_nan() -> None:
+    v = np.array([1.0, 2.0, np.nan, 4.0])
+    st = stats(v)
+    assert st is not None
+    assert st.n == 3
+    assert st.mean == np.nanmean(v)
+    assert st.std == np.std([1.0, 2.0, 4.0], ddof=1)
+    assert (st.min, st.max) == (1.0, 4.0)
+    assert stats(np.array([np.nan])) is None
+
+
+def test_table_numbers_are_in_the_ledger_with_the_column_provenance() -> None:
+    ledger = Ledger()
+    tex = summary_table(_ds("t_10", np.array([14.1, 14.3, 14.2])), ledger, "en")
+    assert "\\begin{table}[H]" in tex and "\\toprule" in tex
+    assert "$14.20$" in tex  # the mean, 4 significant figures
+    means = [e for e in ledger.entries if e.computation == "mean"]
+    assert means and means[0].file == "r_1.csv" and means[0].column == "t_10"
+    doc = "\\begin{document}\n" + tex
+    assert unsourced_numbers(doc, ledger.to_dict()) == []
+
+
+def test_names_from_files_are_escaped() -> None:
+    ledger = Ledger()
+    tex = summary_table(_ds("50% & $x_1#", np.array([1.0, 2.0])), ledger, "en")
+    assert "\\lwtext{50\\% \\& \\$x\\_1\\#}" in tex
+
+
+def test_single_value_has_no_standard_deviation() -> None:
+    tex = summary_table(_ds("x", np.array([3.0])), Ledger(), "en")
+    assert " -- " in tex
+
+
+def test_text_only_dataset_gets_a_preview_table() -> None:
+    col = Column("sample", np.array(["A1", "B2"], dtype=object), Provenance(file="s.csv"))
+    ds = Dataset(name="s", source="s.csv", kind="table", columns=[col])
+    tex = summary_table(ds, Ledger(), "zh")
+    assert "\\lwtext{A1}" in tex and "数据概要" in tex
+
+
+def test_matrix_row() -> None:
+    ds = Dataset(name="m", source="m.npy", kind="matrix", matrix=np.arange(6.0).reshape(2, 3))
+    ledger = Ledger()
+    tex = summary_table(ds, ledger, "en")
+    assert "all elements" in tex
+    assert {e.printed for e in ledger.entries} >= {"6", "2.500", "0", "5.000"}
