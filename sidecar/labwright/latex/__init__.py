@@ -19,6 +19,7 @@ from labwright.latex.split import SectionChange, split_aligned  # noqa: F401
 # Compiling (issue 2): templates, sanitizer, compile, diagnose.
 from labwright.latex.compile import CompileResult, compile_source, compile_tex  # noqa: F401
 from labwright.latex.diagnose import Diagnostics, diagnose, humanize  # noqa: F401
+from labwright.latex.doctor import DoctorReport, run_doctor  # noqa: F401
 from labwright.latex.engine import TexEngine, resolve_engine  # noqa: F401
 from labwright.latex.sanitize import Change, SanitizeResult, sanitize  # noqa: F401
 from labwright.latex.template import latex_escape, render_template, template_files  # noqa: F401
