@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "labwright.cli:configure_build",
     ),
     "doctor": ("Check the TeX engine, fonts and packages.", "labwright.cli:configure_doctor"),
+    "serve": ("Run the local API for the Labwright window.", "labwright.server.cli:configure_serve"),
 }
 
 #: The frozen binary re-launches itself with this to run the plot worker.
@@ -198,13 +199,20 @@ def _deliver(
 
 
 def configure_doctor(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--quick", action="store_true", help="skip the two test compiles (English and Chinese)"
+    )
     parser.set_defaults(run=run_doctor)
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    from labwright.latex import doctor
+    """Exit 0 when everything a build needs is there, 1 otherwise."""
+    from labwright.latex.doctor import run_doctor as doctor
 
-    return int(doctor.main() or 0)
+    report = doctor(probe=not args.quick)
+    for line in report.lines():
+        print(line)
+    return EXIT_OK if report.ok else EXIT_PROBLEMS
 
 
 # --- entry ---------------------------------------------------------------------

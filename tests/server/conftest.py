@@ -84,19 +84,22 @@ class ScriptedPipeline:
         if self.fail:
             raise RuntimeError("scripted failure")
         request.out_dir.mkdir(parents=True, exist_ok=True)
-        tex = request.out_dir / "report.tex"
-        tex.write_text(
-            "\\documentclass{article}\n\\begin{document}\nHello.\n\\end{document}\n",
-            encoding="utf-8",
-        )
+        tex = request.out_dir / "main.tex"
+        tex.write_text(CONTENT, encoding="utf-8")
         figures = request.out_dir / "figures"
         figures.mkdir(exist_ok=True)
         (figures / "fig1.png").write_bytes(_PNG)
-        pdf = request.out_dir / "report.pdf"
+        pdf = request.out_dir / "main.pdf"
         pdf.write_bytes(b"%PDF-1.4\n% scripted\n%%EOF\n")
         yield Milestone(index=total, total=total, stage="compile", label="Compiling")
         yield Done(ok=True, pdf_path=str(pdf), tex_path=str(tex))
 
+
+CONTENT = (
+    "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+    "\\section{Results}\nThe period is 2.01 s.\n"
+    "\\includegraphics{figures/fig1.png}\n\\end{document}\n"
+)
 
 # A valid 1x1 PNG.
 _PNG = bytes.fromhex(
@@ -177,15 +180,9 @@ class World:
         }
 
 
-CONTENT = (
-    "\\documentclass{article}\n\\begin{document}\n\\section{Results}\nThe period is 2.01 s.\n"
-    "\\end{document}\n"
-)
-
-
 def seed_world(app: FastAPI, folder: Path) -> World:
     """Put a realistic state into the app's store directly (no HTTP involved)."""
-    from labwright.server.artifacts import version_dir
+    from labwright.server.artifacts import run_dir
 
     store = app.state.ctx.store
     data = app.state.ctx.data
@@ -197,10 +194,11 @@ def seed_world(app: FastAPI, folder: Path) -> World:
     store.append_event(run.id, Done(ok=True))
     store.finish_run(run.id, "done")
     version = store.add_version(session.id, CONTENT, run_id=run.id)
-    vdir = version_dir(data, session.id, version.version_no)
+    vdir = run_dir(data, session.id, run.id)
     (vdir / "figures").mkdir(parents=True)
     (vdir / "figures" / "fig1.png").write_bytes(_PNG)
     (vdir / "report.pdf").write_bytes(b"%PDF-1.4\n% seeded\n%%EOF\n")
+    (vdir / "main.tex").write_text(CONTENT, encoding="utf-8")
     (vdir / "report.log").write_text(
         "This is XeTeX\n! Undefined control sequence.\nl.5 \\foo\n", encoding="utf-8"
     )

@@ -1,9 +1,10 @@
 """Where a version's built files live, and safe lookups inside that directory.
 
-A run builds into `sessions/<id>/builds/run-<run>/`; when it yields a version,
-that directory becomes `builds/v<version_no>/`. Versions made without a build
-(a restore, an accepted edit) borrow the files of their nearest ancestor that
-has one, except the PDF, which only a version's own build can vouch for.
+A run builds into `sessions/<id>/builds/run-<run>/`, and the version it yields
+keeps that directory as its own (nothing is moved, so the paths in the run's
+persisted events stay true). Versions made without a build (a restore, an
+accepted edit) borrow the files of their nearest ancestor that has one, except
+the PDF, which only a version's own build can vouch for.
 
 Lookups never join client input onto a path: names are matched against a
 listing of the directory, and every candidate is checked with lstat, so a
@@ -26,12 +27,15 @@ IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".pdf", ".svg", ".eps"})
 _MAX_ANCESTORS = 1000
 
 
-def version_dir(data: DataDir, session_id: int, version_no: int) -> Path:
-    return data.session_paths(session_id).builds / f"v{int(version_no)}"
-
-
 def run_dir(data: DataDir, session_id: int, run_id: int) -> Path:
     return data.session_paths(session_id).builds / f"run-{int(run_id)}"
+
+
+def version_dir(data: DataDir, version: VersionInfo) -> Path | None:
+    """The build directory a version came out of, or None when no run made it."""
+    if version.run_id is None:
+        return None
+    return run_dir(data, version.session_id, version.run_id)
 
 
 def is_regular_file(path: Path) -> bool:
@@ -50,8 +54,24 @@ def is_real_dir(path: Path) -> bool:
 
 
 def own_pdf(data: DataDir, version: VersionInfo) -> Path | None:
-    pdf = version_dir(data, version.session_id, version.version_no) / PDF_NAME
-    return pdf if is_real_dir(pdf.parent) and is_regular_file(pdf) else None
+    build = version_dir(data, version)
+    if build is None or not is_real_dir(build):
+        return None
+    pdf = build / PDF_NAME
+    return pdf if is_regular_file(pdf) else None
+
+
+def pdf_for(store: Store, data: DataDir, version: VersionInfo) -> Path | None:
+    """The version's own PDF, or that of an ancestor with byte-identical content (a restore)."""
+    current: VersionInfo | None = version
+    for _ in range(_MAX_ANCESTORS):
+        if current is None or current.sha256 != version.sha256:
+            return None
+        pdf = own_pdf(data, current)
+        if pdf is not None:
+            return pdf
+        current = store.get_version(current.parent_id) if current.parent_id else None
+    return None
 
 
 def build_dir_for(store: Store, data: DataDir, version: VersionInfo) -> Path | None:
@@ -60,8 +80,8 @@ def build_dir_for(store: Store, data: DataDir, version: VersionInfo) -> Path | N
     for _ in range(_MAX_ANCESTORS):
         if current is None:
             return None
-        candidate = version_dir(data, current.session_id, current.version_no)
-        if is_real_dir(candidate):
+        candidate = version_dir(data, current)
+        if candidate is not None and is_real_dir(candidate):
             return candidate
         current = store.get_version(current.parent_id) if current.parent_id else None
     return None

@@ -1,12 +1,13 @@
 """Exports: an Overleaf-ready zip of a version, built only from files the session owns.
 
-The zip holds `main.tex` (the version's content, from the store), the build's
-own template and bibliography files, its figures, and a `latexmkrc` that
-selects XeLaTeX, so it compiles on Overleaf as it is. Member names are made
-here from our own build directory, never taken from a request. Every member is
-checked with lstat and opened with O_NOFOLLOW where the OS has it, so a
-symlink planted in a build directory (pointing at ~/.ssh, say) is skipped, not
-followed into the archive.
+What goes in is decided by `labwright.export.members_of` (the document's class,
+bibliography and figures, each checked with lstat inside the build directory,
+arc names generated). The server adds one thing: `main.tex` is the version's
+content from the store, not whatever the build directory holds, because a
+version made by an accepted edit or a restore shares its ancestor's build.
+Bytes are read with O_NOFOLLOW where the OS has it, so a file swapped for a
+symlink between the check and the read is still not followed. The zip is built
+in memory: an export request writes nothing.
 """
 
 from __future__ import annotations
@@ -17,16 +18,10 @@ import stat
 import zipfile
 from pathlib import Path
 
-from labwright.server.artifacts import FIGURES_DIR, IMAGE_SUFFIXES, is_real_dir
+from labwright.export import LATEXMKRC, ExportError, members_of
 
 MAIN_TEX = "main.tex"
-LATEXMKRC = "latexmkrc"
-# XeLaTeX through latexmk: Overleaf reads this file to pick the engine.
-LATEXMKRC_TEXT = (
-    "$pdf_mode = 5;\n$xelatex = 'xelatex -interaction=nonstopmode -file-line-error %O %S';\n"
-)
-SOURCE_SUFFIXES = frozenset({".cls", ".sty", ".bib", ".bst", ".tex", ".clo", ".def"})
-_MAX_MEMBERS = 2000
+_FIXED_TIME = (2026, 1, 1, 0, 0, 0)
 _MAX_MEMBER_BYTES = 64 << 20
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
@@ -44,52 +39,21 @@ def read_regular(path: Path, limit: int = _MAX_MEMBER_BYTES) -> bytes | None:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             return None
-        return handle.read(limit + 1)[:limit]
-
-
-def _is_root_document(data: bytes) -> bool:
-    return b"\\documentclass" in data[:4096]
-
-
-def _safe_name(name: str) -> bool:
-    return bool(name) and not name.startswith(".") and "/" not in name and "\\" not in name
+        return handle.read(limit)
 
 
 def overleaf_members(content: str, build: Path | None) -> list[tuple[str, bytes]]:
-    """(archive name, bytes) pairs; the main document always first."""
+    """(arc name, bytes) pairs: main.tex first, then the build's checked members, then latexmkrc."""
     members: list[tuple[str, bytes]] = [(MAIN_TEX, content.encode("utf-8"))]
-    taken = {MAIN_TEX, LATEXMKRC}
-    if build is not None and is_real_dir(build):
-        with os.scandir(build) as entries:
-            top = sorted(entries, key=lambda e: e.name)
-        for entry in top:
-            path = Path(entry.path)
-            if len(members) >= _MAX_MEMBERS:
-                break
-            if entry.name in taken or not _safe_name(entry.name):
+    if build is not None and (build / MAIN_TEX).is_file():
+        for member in members_of(build / MAIN_TEX):
+            if member.arcname == MAIN_TEX:
                 continue
-            if path.suffix.lower() not in SOURCE_SUFFIXES:
-                continue
-            data = read_regular(path)
-            # Another whole document (e.g. the build's own copy of main) is not an input.
-            if data is None or (path.suffix.lower() == ".tex" and _is_root_document(data)):
-                continue
-            members.append((entry.name, data))
-            taken.add(entry.name)
-        figures = build / FIGURES_DIR
-        if is_real_dir(figures):
-            with os.scandir(figures) as entries:
-                pictures = sorted(entries, key=lambda e: e.name)
-            for entry in pictures:
-                path = Path(entry.path)
-                if len(members) >= _MAX_MEMBERS:
-                    break
-                if not _safe_name(entry.name) or path.suffix.lower() not in IMAGE_SUFFIXES:
-                    continue
-                data = read_regular(path)
-                if data is not None:
-                    members.append((f"{FIGURES_DIR}/{entry.name}", data))
-    members.append((LATEXMKRC, LATEXMKRC_TEXT.encode("ascii")))
+            data = read_regular(member.path)
+            if data is None:
+                raise ExportError(f"{member.arcname} is not a regular file, so it is not exported.")
+            members.append((member.arcname, data))
+    members.append(("latexmkrc", LATEXMKRC.encode("utf-8")))
     return members
 
 
@@ -97,8 +61,8 @@ def overleaf_zip(content: str, build: Path | None) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, data in overleaf_members(content, build):
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16  # plain file, never a symlink entry
+            info = zipfile.ZipInfo(name, date_time=_FIXED_TIME)
+            info.external_attr = 0o644 << 16  # a plain file, never a symlink entry
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
     return buffer.getvalue()

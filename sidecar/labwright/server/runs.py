@@ -22,7 +22,7 @@ from pathlib import Path
 
 from labwright.agent.events import Done, Error, Event, UsageRecorded
 from labwright.config import DataDir
-from labwright.server.artifacts import PDF_NAME, run_dir, version_dir
+from labwright.server.artifacts import PDF_NAME, is_regular_file, run_dir
 from labwright.server.live import LiveHub
 from labwright.server.settings import Pipeline, PipelineRequest
 from labwright.store import Store
@@ -192,16 +192,14 @@ class RunManager:
                     self._finish(run_id, status, message)
 
     def _register(self, run_id: int, session_id: int, out_dir: Path, done: Done) -> Done:
-        """Turn a finished build into an immutable version and keep its files beside it.
+        """Turn a finished build into an immutable version; its files stay in the run's directory.
 
-        The run's build directory becomes the version's (one rename, same file
-        system); the PDF is kept under a fixed name so lookups never take a
-        name from anywhere else.
+        The PDF is also kept under a fixed name there, so later lookups never
+        take a file name from anywhere else.
         """
         if not done.tex_path:
             return done
         tex = Path(done.tex_path)
-        pdf = Path(done.pdf_path) if done.pdf_path else None
         version = self.store.add_version(
             session_id,
             tex.read_text(encoding="utf-8"),
@@ -209,45 +207,11 @@ class RunManager:
             summary="Report generated from the data folder.",
             run_id=run_id,
         )
-        target = version_dir(self.data, session_id, version.version_no)
-
-        def inside(path: Path) -> Path | None:
-            for a, b in ((path, out_dir), (path.resolve(), out_dir.resolve())):
-                try:
-                    return a.relative_to(b)
-                except ValueError:
-                    continue
-            return None
-
-        rel = {p: inside(p) for p in (tex, pdf) if p is not None}
-        if target.exists():  # left by a crash between rename and commit of an older run
-            shutil.rmtree(target)
-        if out_dir.is_dir():
-            shutil.move(str(out_dir), str(target))
-        else:
-            target.mkdir(parents=True)
-
-        def relocated(path: Path) -> Path:
-            relative = rel.get(path)
-            if relative is not None:
-                return target / relative
-            copy = target / path.name  # written outside the run directory: copy it in
-            if path.is_file() and not copy.exists():
-                shutil.copyfile(path, copy)
-            return copy
-
-        new_tex = relocated(tex)
-        final_pdf: Path | None = None
-        if pdf is not None:
-            moved = relocated(pdf)
-            if moved.is_file():
-                final_pdf = target / PDF_NAME
-                if moved != final_pdf:
-                    shutil.copyfile(moved, final_pdf)
+        pdf: Path | None = None
+        if done.pdf_path and is_regular_file(Path(done.pdf_path)):
+            pdf = out_dir / PDF_NAME
+            if Path(done.pdf_path) != pdf:
+                shutil.copyfile(done.pdf_path, pdf)
         return done.model_copy(
-            update={
-                "version_no": version.version_no,
-                "pdf_path": str(final_pdf) if final_pdf else None,
-                "tex_path": str(new_tex),
-            }
+            update={"version_no": version.version_no, "pdf_path": str(pdf) if pdf else None}
         )

@@ -106,7 +106,11 @@ def serve(
 ) -> int:
     """Run until the parent goes away (sidecar) or until interrupted (browser). Returns an exit code."""
     stdin = stdin if stdin is not None else sys.stdin.buffer
-    stdout = stdout if stdout is not None else sys.stdout
+    if stdout is None:
+        # The handshake owns stdout: one line, read by the shell. Anything else
+        # printed by any library goes to stderr instead of corrupting it.
+        stdout = sys.stdout
+        sys.stdout = sys.stderr
     if open_browser:
         token = secrets.token_urlsafe(32)
     else:
@@ -159,6 +163,7 @@ def serve(
         asyncio.run(server.serve(sockets=[sock]))
     finally:
         app.state.runs.shutdown("the sidecar stopped")
+        app.state.ctx.store.close()
         sock.close()
     return 0
 

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from labwright.latex.diagnose import diagnose, humanize
-from labwright.server.artifacts import is_real_dir, own_pdf, run_dir, version_dir
+from labwright.server.artifacts import is_real_dir, own_pdf, run_dir
 from labwright.server.context import AppContext, Ctx
 from labwright.server.exports import read_regular
 from labwright.server.schemas import DiagnosticsOut, ErrorBody, Id
@@ -47,11 +47,7 @@ def last_compile(ctx: AppContext, session_id: int) -> DiagnosticsOut:
     run = finished[-1]
     made = [v for v in ctx.store.list_versions(session_id) if v.run_id == run.id]
     version = made[-1] if made else None
-    folder = (
-        version_dir(ctx.data, session_id, version.version_no)
-        if version is not None
-        else run_dir(ctx.data, session_id, run.id)
-    )
+    folder = run_dir(ctx.data, session_id, run.id)
     compiled = version is not None and own_pdf(ctx.data, version) is not None
     log_path = _newest_log(folder)
     data = read_regular(log_path, _LOG_LIMIT) if log_path is not None else None

@@ -13,7 +13,8 @@ from fastapi import APIRouter, HTTPException
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 
-from labwright.server.artifacts import build_dir_for, find_figure, list_figures, own_pdf
+from labwright.export import ExportError
+from labwright.server.artifacts import build_dir_for, find_figure, list_figures, pdf_for
 from labwright.server.context import AppContext, Ctx
 from labwright.server.exports import overleaf_zip, read_regular
 from labwright.server.schemas import ErrorBody, FigureOut, Id
@@ -37,7 +38,7 @@ def _version(ctx: AppContext, session_id: int, version_no: int) -> Version:
 
 
 def _pdf_bytes(ctx: AppContext, version: Version) -> bytes:
-    pdf = own_pdf(ctx.data, version)
+    pdf = pdf_for(ctx.store, ctx.data, version)
     data = read_regular(pdf) if pdf is not None else None
     if data is None:
         raise HTTPException(
@@ -101,11 +102,14 @@ def export_pdf(session_id: Id, version_no: Id, ctx: Ctx) -> Response:
 @router.get(
     "/export/zip",
     response_class=Response,
-    responses=_binary("application/zip"),
+    responses={**_binary("application/zip"), 409: {"model": ErrorBody}},
     summary="An Overleaf-ready zip of this version (main.tex, figures, latexmkrc)",
 )
 def export_zip(session_id: Id, version_no: Id, ctx: Ctx) -> Response:
     version = _version(ctx, session_id, version_no)
-    data = overleaf_zip(version.content, build_dir_for(ctx.store, ctx.data, version))
+    try:
+        data = overleaf_zip(version.content, build_dir_for(ctx.store, ctx.data, version))
+    except ExportError as exc:
+        raise HTTPException(409, f"{exc} Rebuild the report, then export again.") from None
     name = f"labwright-session{session_id}-v{version_no}.zip"
     return Response(data, media_type="application/zip", headers=_attachment(name))

@@ -39,15 +39,19 @@ def session_out(session: Session) -> SessionOut:
 
 def _folder(raw: str) -> Path:
     """The folder must already exist; it is read, never created or written."""
-    path = Path(raw).expanduser()
+    missing = "This folder does not exist; choose an existing folder."
+    try:
+        path = Path(raw).expanduser()
+    except RuntimeError:  # "~someone" whose home cannot be found
+        raise HTTPException(422, missing) from None
     if not path.is_absolute():
         raise HTTPException(
             422, "The folder path must be absolute; drop the folder onto the window."
         )
     try:
         resolved = path.resolve(strict=True)
-    except (OSError, RuntimeError):
-        raise HTTPException(422, "This folder does not exist; choose an existing folder.") from None
+    except (OSError, RuntimeError, ValueError):  # missing, a link loop, or a NUL byte
+        raise HTTPException(422, missing) from None
     if not resolved.is_dir():
         raise HTTPException(
             422, "This path is a file, not a folder; choose the folder that holds it."

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, status
 
-from labwright.server.artifacts import own_pdf
+from labwright.server.artifacts import pdf_for
 from labwright.server.context import AppContext, Ctx
 from labwright.server.schemas import ErrorBody, Id, VersionOut, VersionSummary
 from labwright.store.models import Version, VersionInfo
@@ -26,7 +26,7 @@ def version_summary(ctx: AppContext, v: VersionInfo) -> VersionSummary:
         run_id=v.run_id,
         size=v.size_bytes,
         created_at=v.created_at,
-        has_pdf=own_pdf(ctx.data, v) is not None,
+        has_pdf=pdf_for(ctx.store, ctx.data, v) is not None,
     )
 
 
