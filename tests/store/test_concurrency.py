@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from labwright.store import (
+    AlreadyRunningError,
     DecidedError,
     Session,
     Store,
+    proposals,
+    runs,
+    versions,
 )
 
 THREADS = 8
@@ -38,11 +45,39 @@ def _race(calls: list[Callable[[], Any]]) -> list[Any]:
     return results
 
 
+@pytest.fixture
+def slow_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Widen every check-then-write window so the races really overlap.
+
+    Without this, thread start-up on a busy 2-core machine often serialises the
+    racers by accident and a missing write lock would go unnoticed. Each check
+    below runs after the transaction has begun and before its write.
+    """
+
+    def slowed(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            result = fn(*args, **kwargs)
+            time.sleep(0.01)
+            return result
+
+        return wrapper
+
+    for module, name in (
+        (runs, "require_session"),
+        (versions, "require_session"),
+        (proposals, "_ensure_pending"),
+        (runs, "_select_run"),
+    ):
+        monkeypatch.setattr(module, name, slowed(getattr(module, name)))
+
+
 def _kinds(results: list[Any]) -> Counter[str]:
     return Counter("ok" if not isinstance(r, Exception) else type(r).__name__ for r in results)
 
 
-def test_racing_run_starts_give_exactly_one_run(store: Store, session: Session, home: Path) -> None:
+def test_racing_run_starts_give_exactly_one_run(
+    store: Store, session: Session, home: Path, slow_checks: None
+) -> None:
     other_store = Store.open(home)  # like a second process on the same data directory
     try:
         stores = [store, other_store] * (THREADS // 2)
@@ -58,7 +93,7 @@ def test_racing_run_starts_give_exactly_one_run(store: Store, session: Session, 
 
 
 def test_racing_accepts_of_one_proposal_give_exactly_one_version(
-    store: Store, session: Session
+    store: Store, session: Session, slow_checks: None
 ) -> None:
     base = store.add_version(session.id, "The quick brown fox.")
     for round_no in range(3):
@@ -74,7 +109,7 @@ def test_racing_accepts_of_one_proposal_give_exactly_one_version(
 
 
 def test_racing_accepts_of_sibling_proposals_give_one_winner_rest_stale(
-    store: Store, session: Session
+    store: Store, session: Session, slow_checks: None
 ) -> None:
     base = store.add_version(session.id, "0123456789")
     proposals = [store.propose_edit(session.id, base.id, i, i + 1, "X") for i in range(THREADS)]
@@ -86,11 +121,11 @@ def test_racing_accepts_of_sibling_proposals_give_one_winner_rest_stale(
 
 
 def test_concurrent_appends_number_versions_per_session_without_gaps(
-    store: Store, tmp_path: Path
+    store: Store, tmp_path: Path, slow_checks: None
 ) -> None:
     a = store.create_session(tmp_path)
     b = store.create_session(tmp_path)
-    per_thread = 10
+    per_thread = 6
 
     def writer(session_id: int, tag: int) -> list[int]:
         return [store.add_version(session_id, f"{tag}-{i}").version_no for i in range(per_thread)]
@@ -103,9 +138,11 @@ def test_concurrent_appends_number_versions_per_session_without_gaps(
         assert numbers == list(range(1, THREADS // 2 * per_thread + 1))
 
 
-def test_concurrent_event_appends_are_gap_free(store: Store, session: Session) -> None:
+def test_concurrent_event_appends_are_gap_free(
+    store: Store, session: Session, slow_checks: None
+) -> None:
     run = store.start_run(session.id)
-    per_thread = 25
+    per_thread = 6
 
     def writer(tag: int) -> None:
         for i in range(per_thread):
@@ -161,3 +198,28 @@ def test_connections_of_finished_threads_are_closed(store: Store, session: Sessi
     gc.collect()
     assert store._pool.open_connections() == baseline
     assert len(store.list_versions(session.id)) == 10
+
+
+def test_asyncio_tasks_and_worker_threads_share_the_store(store: Store, session: Session) -> None:
+    """The server calls the store from the event loop and from worker threads at once."""
+    import asyncio
+
+    async def main() -> Counter[str]:
+        async def start_in_thread() -> str:
+            try:
+                await asyncio.to_thread(store.start_run, session.id)
+                return "ok"
+            except AlreadyRunningError:
+                return "busy"
+
+        async def append_on_loop(i: int) -> None:
+            store.add_message(session.id, "user", f"m{i}")  # directly on the loop thread
+            await asyncio.sleep(0)
+
+        results = await asyncio.gather(
+            *(start_in_thread() for _ in range(6)), *(append_on_loop(i) for i in range(6))
+        )
+        return Counter(r for r in results if r is not None)
+
+    assert asyncio.run(main()) == {"ok": 1, "busy": 5}
+    assert len(store.list_messages(session.id)) == 6
