@@ -11,6 +11,7 @@ SIGKILL. A run records its owner token; a lock we can take means its owner is go
 
 from __future__ import annotations
 
+import logging
 import secrets
 import sys
 from pathlib import Path
@@ -28,16 +29,27 @@ if sys.platform == "win32":  # pragma: no cover - exercised on Windows CI only
         return True
 
 else:
+    import errno
     import fcntl
 
     def _try_lock(handle: IO[bytes]) -> bool:
-        # flock locks belong to the open file description, so a second store
-        # opened in the same process still sees the first one's lock as held.
+        """True if we got the lock, False if someone holds it.
+
+        Raises OSError when the file system cannot lock at all (some network
+        mounts); the caller then falls back to treating other owners as gone.
+        flock locks belong to the open file description, so a second store
+        opened in the same process still sees the first one's lock as held.
+        """
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return False
+        except OSError as exc:
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return False
+            raise
         return True
+
+
+log = logging.getLogger(__name__)
 
 
 class OwnerLock:
@@ -48,8 +60,15 @@ class OwnerLock:
         self._dir = locks_dir
         self._path = locks_dir / f"{self.token}.lock"
         self._handle: IO[bytes] | None = open(self._path, "a+b")  # noqa: SIM115
-        if not _try_lock(self._handle):  # a fresh random name: cannot be held by anyone
-            raise RuntimeError(f"could not lock {self._path}")
+        try:
+            # A fresh random name cannot be held by anyone else.
+            self._locking = _try_lock(self._handle)
+        except OSError:
+            self._locking = False
+        if not self._locking:
+            # No usable locks here: liveness of other processes is unknowable,
+            # so recovery falls back to "every other owner is gone".
+            log.warning("file locks unavailable in %s; run recovery assumes one process", locks_dir)
 
     def release(self) -> None:
         if self._handle is not None:
@@ -61,6 +80,8 @@ class OwnerLock:
         """True when the store that wrote `token` is still open somewhere."""
         if token == self.token:
             return True
+        if not self._locking:
+            return False
         if not token or not all(c in "0123456789abcdef" for c in token):
             return False  # written by no live store (or not by us at all)
         path = self._dir / f"{token}.lock"
@@ -69,8 +90,11 @@ class OwnerLock:
         except FileNotFoundError:
             return False
         with handle:
-            if not _try_lock(handle):
-                return True
+            try:
+                if not _try_lock(handle):
+                    return True
+            except OSError:
+                return False
         # We got the lock, so its owner is dead: the file is only litter now.
         path.unlink(missing_ok=True)
         return False
