@@ -238,13 +238,31 @@ def collect(rel: str, base: str, items: Iterable[tuple[str, object]], max_rows: 
     walker = _Walker(rel, base, max_rows)
     walker.walk("", items)
     out = walker.out
-    # Scalars-only levels (parameters such as R and C) join the file's first
-    # table when there is one, so the writer sees them next to the data.
+    # Scalars-only levels (parameters such as R and C) join the table of the
+    # nearest enclosing level (data.info.gain -> the table of `data`), else the
+    # file's first table, so the writer sees them next to the data.
     holders = [d for d in out.datasets if d.columns or d.matrix is not None]
     if holders:
         for dataset in [d for d in out.datasets if not d.columns and d.matrix is None]:
-            prefix = dataset.provenance.variable if dataset.provenance else None
+            path = (dataset.provenance.variable if dataset.provenance else None) or ""
+            target, prefix = _nearest_holder(holders, path)
+            rel = path[len(prefix) :].lstrip(".") if prefix else path
             for key, value in dataset.scalars.items():
-                holders[0].scalars.setdefault(f"{prefix}.{key}" if prefix else key, value)
+                target.scalars.setdefault(f"{rel}.{key}" if rel else key, value)
             out.datasets.remove(dataset)
     return out
+
+
+def _nearest_holder(holders: list[Dataset], path: str) -> tuple[Dataset, str]:
+    best: tuple[int, Dataset, str] | None = None
+    for dataset in holders:
+        if dataset.kind != "table":
+            continue
+        var = (dataset.provenance.variable if dataset.provenance else None) or ""
+        if var == "" or path == var or path.startswith(var + ".") or path.startswith(var + "{"):
+            if best is None or len(var) > best[0]:
+                best = (len(var), dataset, var)
+    if best is None:
+        tables = [d for d in holders if d.kind == "table"] or holders
+        return tables[0], ""
+    return best[1], best[2]

@@ -36,7 +36,6 @@ def _table(path: Path, ctx: ReaderContext, decoded: Decoded, cut: bool) -> list[
         )
     if decoded.lossy:
         dataset.notes.append("Some characters could not be decoded and were replaced.")
-    dataset.metadata.setdefault("encoding", decoded.encoding)
     return [dataset]
 
 

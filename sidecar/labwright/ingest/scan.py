@@ -197,8 +197,8 @@ def scan_folder(root: Path, *, max_files: int = MAX_FILES, max_depth: int = MAX_
             f"{len(unreadable)} item(s) could not be opened ({', '.join(unreadable[:3])}); "
             "check their permissions."
         )
-    for entry in inventory.files:
-        counts[entry.bucket] += 1
+    for listed in inventory.files:
+        counts[listed.bucket] += 1
     counts["files"] = len(inventory.files)
     inventory.counts = {
         k: counts.get(k, 0) for k in ("files", "documents", "images", "data", "other")

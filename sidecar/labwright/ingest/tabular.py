@@ -100,10 +100,19 @@ def locate_header(
     last = above[-1]
     cells = [("" if is_empty(c) else str(c).strip()) for c in rows[last]]
     filled = [c for c in cells if c]
-    if len(above) >= 2 and filled and all(looks_like_unit(c) for c in filled):
-        prev = above[-2]
+    header_above = (
+        [("" if is_empty(c) else str(c).strip()) for c in rows[above[-2]]]
+        if len(above) >= 2
+        else []
+    )
+    if (
+        filled
+        and all(looks_like_unit(c) for c in filled)
+        and sum(1 for c in header_above if c) == len(filled)
+    ):
+        # A units row under the header: both rows have the same filled cells.
         info.units = cells
-        info.header = [("" if is_empty(c) else str(c).strip()) for c in rows[prev]]
+        info.header = header_above
         pre = above[:-2]
     else:
         info.header = cells

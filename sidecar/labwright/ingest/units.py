@@ -38,11 +38,32 @@ def split_unit(header: str) -> tuple[str, str | None]:
     return text, None
 
 
+_BASE_UNITS = frozenset(
+    "s m g V A Ω ohm Hz K Pa N J W T F H C L l mol cd lx lm rad sr bar eV Wb S Gy Sv Bq "
+    "min h d °C degC ℃ ° deg % ‰ ppm dB dBm counts cps a.u. arb au".split()
+)
+_PREFIXES = "yzafpnuµμmcdkMGT"
+
+
+def _is_unit_token(token: str) -> bool:
+    if token in _BASE_UNITS or re.fullmatch(r"[-+]?\d+", token):
+        return True
+    return len(token) > 1 and token[0] in _PREFIXES and token[1:] in _BASE_UNITS
+
+
 def looks_like_unit(cell: str) -> bool:
-    """True for a bare unit cell, as in a units row under the header ("s", "mV", "°C", "(A)")."""
-    text = str(cell).strip().strip("()[]（）")
-    if not text or len(text) > 12 or " " in text:
+    """True for a bare unit cell, as in a units row under the header ("s", "mV", "°C", "m/s^2").
+
+    Bracketed cells ("(A)", "[s]") are units by how they are written; bare cells
+    must be built from known unit symbols, so a header row of short names
+    ("t", "x") is not mistaken for a units row.
+    """
+    text = str(cell).strip()
+    if not text or len(text) > 16:
         return False
-    if _NOT_UNIT.match(text):
-        return False
-    return bool(re.match(r"^[A-Za-zµμ°Ω%‰][A-Za-z0-9µμ°Ω%‰/^*·.\-²³⁻¹]*$", text))
+    if re.fullmatch(r"\(.{1,12}\)|\[.{1,12}\]|（.{1,12}）", text):
+        return not _NOT_UNIT.match(text[1:-1].strip())
+    tokens = [t for t in re.split(r"[/*·^ ]|(?<=[A-Za-zΩ])(?=[-+]?\d)", text) if t]
+    if not tokens or re.fullmatch(r"[-+]?\d+", tokens[0]):
+        return False  # exponents only after a symbol: "m s-1", never "12"
+    return all(_is_unit_token(t.rstrip("²³⁻¹")) for t in tokens)

@@ -1,0 +1,54 @@
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from labwright.ingest import ImageInfo, Skipped, read_file
+
+
+@pytest.mark.parametrize(
+    ("name", "mode", "fmt"),
+    [("a.png", "RGB", "PNG"), ("b.jpg", "RGB", "JPEG"), ("c.png", "L", "PNG")],
+)
+def test_image_info_and_thumbnail(data_dir: Path, name: str, mode: str, fmt: str) -> None:
+    Image.new(mode, (800, 400), color=128 if mode == "L" else (10, 200, 30)).save(data_dir / name)
+    (info,) = read_file(data_dir / name, name)
+    assert isinstance(info, ImageInfo)
+    assert (info.format, info.width, info.height, info.mode) == (fmt, 800, 400, mode)
+    with Image.open(io.BytesIO(info.thumbnail_png)) as thumb:
+        assert thumb.format == "PNG" and max(thumb.size) <= 256
+
+
+def test_16_bit_tiff_gets_a_visible_thumbnail(data_dir: Path) -> None:
+    ramp = (np.arange(64 * 64, dtype=np.uint16).reshape(64, 64) * 16).astype(np.uint16)
+    Image.fromarray(ramp).save(data_dir / "camera.tif")
+    (info,) = read_file(data_dir / "camera.tif", "camera.tif")
+    assert isinstance(info, ImageInfo) and info.mode.startswith("I")
+    with Image.open(io.BytesIO(info.thumbnail_png)) as thumb:
+        values = np.asarray(thumb)
+    assert values.min() == 0 and values.max() == 255
+
+
+@pytest.mark.parametrize(
+    "pixels", [150 * 150, 100 * 100]
+)  # over 2x the limit (error) and over 1x (warning)
+def test_decompression_bomb_is_refused(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, pixels: int
+) -> None:
+    side = int(pixels**0.5)
+    Image.new("L", (side, side)).save(data_dir / "bomb.png")
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 6000)
+    (item,) = read_file(data_dir / "bomb.png", "bomb.png")
+    assert isinstance(item, Skipped) and "too many pixels" in item.reason
+
+
+def test_truncated_and_fake_images_are_skipped(data_dir: Path) -> None:
+    Image.new("RGB", (300, 300), (1, 2, 3)).save(data_dir / "good.png")
+    raw = (data_dir / "good.png").read_bytes()
+    (data_dir / "cut.png").write_bytes(raw[: len(raw) // 2])
+    (data_dir / "fake.jpg").write_text("not an image", encoding="utf-8")
+    for name in ("cut.png", "fake.jpg"):
+        (item,) = read_file(data_dir / name, name)
+        assert isinstance(item, Skipped), name

@@ -1,0 +1,40 @@
+import pytest
+
+from labwright.ingest.units import looks_like_unit, split_unit
+
+
+@pytest.mark.parametrize(
+    ("header", "name", "unit"),
+    [
+        ("t (s)", "t", "s"),
+        ("U/mV", "U", "mV"),
+        ("U / mV", "U", "mV"),
+        ("I [A]", "I", "A"),
+        ("温度 (°C)", "温度", "°C"),
+        ("温度（°C）", "温度", "°C"),
+        ("B {mT}", "B", "mT"),
+        ("Frequency (Hz)", "Frequency", "Hz"),
+        ("  Voltage   (V) ", "Voltage", "V"),
+        ("a (m/s^2)", "a", "m/s^2"),
+        ("time", "time", None),
+        ("Trial (2)", "Trial (2)", None),
+        ("x/y ratio of the two", "x/y ratio of the two", None),
+        ("", "", None),
+    ],
+)
+def test_split_unit(header: str, name: str, unit: str | None) -> None:
+    assert split_unit(header) == (name, unit)
+
+
+@pytest.mark.parametrize(
+    "cell", ["s", "mV", "°C", "(A)", "[Hz]", "m/s", "µA", "%", "m/s^2", "kΩ", "m s-1"]
+)
+def test_units_row_cells(cell: str) -> None:
+    assert looks_like_unit(cell)
+
+
+@pytest.mark.parametrize(
+    "cell", ["t", "x", "time", "Voltage", "12", "a long label", "run 3", "", "(2)"]
+)
+def test_not_unit_cells(cell: str) -> None:
+    assert not looks_like_unit(cell)
