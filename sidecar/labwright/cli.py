@@ -29,7 +29,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "labwright.cli:configure_build",
     ),
     "doctor": ("Check the TeX engine, fonts and packages.", "labwright.cli:configure_doctor"),
-    "serve": ("Run the local API for the Labwright window.", "labwright.server.cli:configure_serve"),
+    "serve": (
+        "Run the local API for the Labwright window.",
+        "labwright.server.cli:configure_serve",
+    ),
 }
 
 #: The frozen binary re-launches itself with this to run the plot worker.
