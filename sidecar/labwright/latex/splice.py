@@ -150,12 +150,14 @@ def apply_fragment(
     ``node`` must come from sectionizing this exact ``content`` (re-sectionize
     after every splice: offsets move). Refusals leave ``content`` untouched.
     """
-    if not (0 <= node.char_start <= node.char_end <= len(content)):
+    current = {(n.anchor, n.key, n.span) for n in sectionize(content).all_nodes()}
+    if (node.anchor, node.key, node.span) not in current:
+        # A node parsed from another version would splice over the wrong bytes.
         return SpliceResult(
             False,
             content,
             (
-                "The section's position does not fit this document; sectionize the current version again.",
+                "The section does not match this version of the document; sectionize the current version again.",
             ),
         )
     old_span = content[node.char_start : node.char_end]
