@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from labwright.store import (
     ConflictError,
@@ -149,3 +151,31 @@ def test_missing_proposal(store: Store) -> None:
         store.accept_proposal(12345)
     with pytest.raises(NotFoundError):
         store.reject_proposal(12345)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    content=st.text(max_size=300),
+    bounds=st.tuples(st.integers(0, 300), st.integers(0, 300)),
+    new_text=st.text(max_size=50),
+)
+def test_accept_keeps_every_character_outside_the_range(
+    store: Store, session: Session, content: str, bounds: tuple[int, int], new_text: str
+) -> None:
+    start, end = sorted(min(b, len(content)) for b in bounds)
+    base = store.add_version(session.id, content)
+    p = store.propose_edit(session.id, base.id, start, end, new_text)
+    result = store.accept_proposal(p.id).content
+    assert result[:start] == content[:start]
+    assert result[len(result) - (len(content) - end) :] == content[end:]
+    assert result[start : start + len(new_text)] == new_text
+    assert len(result) == len(content) - (end - start) + len(new_text)
+
+
+def test_closed_store_refuses_calls(home) -> None:  # type: ignore[no-untyped-def]
+    s = Store.open(home)
+    s.close()
+    with pytest.raises(RuntimeError):
+        s.list_sessions()

@@ -75,6 +75,8 @@ class ConnectionPool:
         self._closed = False
 
     def get(self) -> sqlite3.Connection:
+        if self._closed:
+            raise RuntimeError("the store is closed")
         holder: _Holder | None = getattr(self._local, "holder", None)
         if holder is None:
             with self._lock:
