@@ -204,3 +204,10 @@ def test_missing_figure_document_still_gives_a_readable_pdf(
     assert result.status == "degraded"  # the PDF lacks a figure, and says so
     assert result.diagnostics.missing_figures == ["fig_missing.png"]
     assert result.diagnostics.error_count == 0
+
+
+def test_graphicspath_directories_count_as_present(tmp_path: Path) -> None:
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "decay.png").write_bytes(b"png")
+    src = "\\graphicspath{{figures/}{other/}}\n\\includegraphics{decay.png}\\includegraphics{gone.png}"
+    assert sanitize(src, graphics_root=tmp_path).missing_figures == ["gone.png"]

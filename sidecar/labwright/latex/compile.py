@@ -174,6 +174,17 @@ def _spawn_tex(
     )
 
 
+def _xelatex_argv(engine: TexEngine, tex_name: str) -> list[str]:
+    assert engine.xelatex is not None
+    return [
+        str(engine.xelatex),
+        "-no-shell-escape",
+        "-interaction=nonstopmode",
+        "-file-line-error",
+        tex_name,
+    ]
+
+
 def new_build_dir(root: Path | None = None) -> Path:
     """A fresh, empty directory for one compile (under `root`, else the temp dir)."""
     if root is not None:
@@ -232,13 +243,7 @@ def compile_tex(
     stopped: Literal["cap", "budget", "timeout", "fatal"] | None = None
     log_text = ""
     pdf_path = build_dir / f"{stem}.pdf"
-    xelatex_argv = [
-        str(engine.xelatex),
-        "-no-shell-escape",
-        "-interaction=nonstopmode",
-        "-file-line-error",
-        main_tex.name,
-    ]
+    xelatex_argv = _xelatex_argv(engine, main_tex.name)
 
     def remaining() -> float:
         return wall_budget_s - (time.monotonic() - start)
@@ -372,13 +377,7 @@ def run_fixed_sequence(
     records: list[PassRecord] = []
     for name in sequence:
         if name == "xelatex":
-            argv = [
-                str(engine.xelatex),
-                "-no-shell-escape",
-                "-interaction=nonstopmode",
-                "-file-line-error",
-                main_tex.name,
-            ]
+            argv = _xelatex_argv(engine, main_tex.name)
         else:
             if engine.bibtex is None:
                 continue

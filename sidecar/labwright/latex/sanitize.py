@@ -277,13 +277,30 @@ _CHINESE_DOC = re.compile(
 )
 
 
-def _figure_exists(root: Path, name: str) -> bool:
+_GRAPHICSPATH = re.compile(r"\\graphicspath\s*\{((?:\s*\{[^{}]*\})+)\s*\}")
+
+
+def _graphics_dirs(text: str) -> list[str]:
+    """ "" plus every directory named in \\graphicspath{{a/}{b/}} (graphicx looks there too)."""
+    dirs = [""]
+    for m in _GRAPHICSPATH.finditer(text):
+        dirs += re.findall(r"\{([^{}]*)\}", m.group(1))
+    return dirs
+
+
+def _figure_exists(root: Path, name: str, dirs: list[str]) -> bool:
     rel = Path(name.strip())
     if rel.is_absolute() or ".." in rel.parts:
         return False  # the engine may not read it anyway (paranoid mode)
     candidates = [rel] if rel.suffix.lower() in GRAPHICS_EXTENSIONS else []
     candidates += [rel.with_name(rel.name + ext) for ext in GRAPHICS_EXTENSIONS]
-    return any((root / c).is_file() for c in candidates)
+    for d in dirs:
+        base = Path(d) if d else Path()
+        if base.is_absolute() or ".." in base.parts:
+            continue
+        if any((root / base / c).is_file() for c in candidates):
+            return True
+    return False
 
 
 def placeholder_box(name: str, chinese: bool = False) -> str:
@@ -298,10 +315,11 @@ def placeholder_box(name: str, chinese: bool = False) -> str:
 
 def _placeholder_missing(text: str, root: Path, changes: list[Change]) -> str:
     chinese = bool(_CHINESE_DOC.search(text))
+    dirs = _graphics_dirs(text)
 
     def repl(m: re.Match[str]) -> str:
         name = m.group(1).strip()
-        if _figure_exists(root, name):
+        if _figure_exists(root, name, dirs):
             return m.group(0)
         changes.append(Change("missing-figure", name, _line_of(text, m.start())))
         return placeholder_box(name, chinese)
