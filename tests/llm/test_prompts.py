@@ -170,3 +170,13 @@ def test_build_messages_puts_material_in_a_stable_first_message() -> None:
     assert turn1[-1] == {"role": "user", "content": "make the tone formal"}
     assert "\\documentclass" not in turn1[2]["content"]
     assert prompt_hash(turn1) != prompt_hash(turn2)
+
+
+def test_turn_dependent_focus_goes_last_and_keeps_the_prefix_stable() -> None:
+    system = build_system()
+    one = build_messages(system, "shorten the aim", material="DIGEST", focus="lines about the aim")
+    two = build_messages(system, "fix units", material="DIGEST", focus="lines about units")
+    assert one[0] == two[0]
+    assert "lines about the aim" in one[-1]["content"]
+    assert one[-1]["content"].endswith("shorten the aim")
+    assert "lines about" not in one[0]["content"]

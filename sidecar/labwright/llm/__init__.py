@@ -4,6 +4,13 @@ Everything the pipeline needs is importable from here.
 """
 
 from labwright.llm.client import ChatResult, LLMClient, Message
+from labwright.llm.context import (
+    document_outline,
+    fold_history,
+    is_numeric_row,
+    material_digest,
+    trim_for_revision,
+)
 from labwright.llm.detect import LocalServer, detect_local_servers
 from labwright.llm.errors import (
     LLMAuthError,
@@ -20,6 +27,7 @@ from labwright.llm.errors import (
     ModelCallBlocked,
 )
 from labwright.llm.keys import delete_api_key, get_api_key, has_api_key, set_api_key
+from labwright.llm.prompts import AssembledPrompt, build_messages, build_system, prompt_hash
 from labwright.llm.providers import PRESETS, TIERS, Endpoint, ProviderPreset, Tier, TierModels
 from labwright.llm.retry import RetryPolicy
 from labwright.llm.settings import LLMSettings, load_settings, resolve_endpoint, save_settings
@@ -52,6 +60,15 @@ def client_from_settings(
 
 
 __all__ = [
+    "AssembledPrompt",
+    "build_messages",
+    "build_system",
+    "document_outline",
+    "fold_history",
+    "is_numeric_row",
+    "material_digest",
+    "prompt_hash",
+    "trim_for_revision",
     "ESTIMATE_RULE",
     "PRESETS",
     "TIERS",

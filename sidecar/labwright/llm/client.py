@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import httpx2
 import openai
@@ -342,7 +342,7 @@ class _mapped_errors:
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any
-    ) -> bool:
+    ) -> Literal[False]:
         if exc is None or isinstance(exc, LLMError):
             return False
         mapped = _map_exception(exc)

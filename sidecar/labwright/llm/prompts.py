@@ -119,6 +119,7 @@ def build_system(
 
 
 MATERIAL_HEADING = {"en": "# Material of this session", "zh": "# 本次会话的材料"}
+FOCUS_HEADING = {"en": "# Material relevant to this request", "zh": "# 与本次请求相关的材料"}
 
 
 def build_messages(
@@ -126,23 +127,28 @@ def build_messages(
     request: str,
     *,
     material: str | None = None,
+    focus: str | None = None,
     history: Sequence[dict[str, Any]] = (),
     lang: Lang = "en",
 ) -> list[dict[str, Any]]:
-    """System (+ material) first, then folded history, then this turn's request.
+    """Stable first, variable last: system (+ material), folded history, then this turn.
 
-    The material goes into messages[0] after the system prompt, so for a given
-    tier the whole first message is byte-identical across turns when the
-    material digest is (see context.material_digest): providers with
-    automatic prefix caching (DeepSeek) then bill it at the cache-hit price.
+    `material` goes into messages[0] after the system prompt: pass the
+    material digest, which depends only on the material, so the whole first
+    message is byte-identical across turns and providers with automatic
+    prefix caching (DeepSeek) bill it at the cache-hit price. Anything that
+    depends on this turn, such as material trimmed to the request, goes in
+    `focus`: it is placed in the final user message, so it never breaks the
+    cacheable prefix.
     """
     from labwright.llm.context import fold_history
 
     first = system.text
     if material:
         first = f"{first}{_SEPARATOR}{MATERIAL_HEADING[lang]}\n\n{material}"
+    last = f"{FOCUS_HEADING[lang]}\n\n{focus}{_SEPARATOR}{request}" if focus else request
     return [
         {"role": "system", "content": first},
         *fold_history(history),
-        {"role": "user", "content": request},
+        {"role": "user", "content": last},
     ]

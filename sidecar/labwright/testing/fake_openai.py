@@ -185,6 +185,8 @@ class FakeOpenAI:
     def netloc(self) -> str:
         assert self._server is not None, "server not started"
         host, port = self._server.server_address[:2]
+        if isinstance(host, bytes):
+            host = host.decode()
         return f"{host}:{port}"
 
     @property
