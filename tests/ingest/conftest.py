@@ -84,9 +84,13 @@ def write_fig(
     xlabel: str,
     ylabel: str,
     title: str,
+    image: np.ndarray | None = None,
 ) -> Path:
-    """Write a .fig with one axes holding `lines` ((x or None, y, display name))."""
+    """Write a .fig with one axes holding `lines` ((x or None, y, display name))
+    and, optionally, an image (imagesc) whose CData is `image`."""
     children = []
+    if image is not None:
+        children.append({"type": "image", "handle": 90.0, "properties": {"CData": image}})
     for i, (x, y, display) in enumerate(lines):
         props: dict[str, object] = {
             "YData": np.asarray(y, dtype=float).reshape(1, -1),

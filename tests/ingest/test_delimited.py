@@ -33,6 +33,21 @@ def test_preamble_and_units_row() -> None:
     assert d.metadata["Operator"] == "Li"
 
 
+def test_comment_lines_give_metadata() -> None:
+    d = table("# Sample: A3\n# T = 293 K\nx,y\n1,2\n3,4\n")
+    assert d.metadata == {"Sample": "A3", "T": "293 K"}
+
+
+def test_timestamps_become_elapsed_seconds() -> None:
+    d = table(
+        "time,T (°C)\n2024-05-01 12:00:00,20.1\n2024-05-01 12:00:30,20.4\n2024-05-01 12:01:30,20.9\n"
+    )
+    time = d.column("time")
+    assert time.is_numeric and time.unit == "s"
+    np.testing.assert_allclose(time.values, [0, 30, 90])
+    assert any("2024-05-01 12:00:00" in n for n in d.notes)
+
+
 def test_title_row_is_not_taken_for_units() -> None:
     d = table("Pendulum run\nt,V\n0,1\n1,2\n2,3\n")
     assert summary(d) == [("t", None), ("V", None)]

@@ -36,6 +36,15 @@ def test_fig_lines_and_labels_are_extracted(data_dir: Path) -> None:
     assert fig.column("line1.y").provenance.column == "YData"
 
 
+def test_fig_image_becomes_a_matrix(data_dir: Path) -> None:
+    cdata = np.arange(12.0).reshape(3, 4)
+    path = write_fig(data_dir / "map.fig", [], "x (mm)", "y (mm)", "Intensity", image=cdata)
+    (item,) = read_file(path, "map.fig")
+    assert isinstance(item, Dataset) and item.kind == "matrix" and item.name == "map:image1"
+    np.testing.assert_array_equal(item.matrix, cdata)
+    assert item.labels["title"] == "Intensity"
+
+
 def test_mat_file_named_fig_without_figure_tree(data_dir: Path) -> None:
     path = data_dir / "notafig.fig"
     scipy.io.savemat(path, {"x": np.arange(3.0)})

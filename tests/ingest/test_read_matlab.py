@@ -115,3 +115,15 @@ def test_corrupt_v73_is_skipped(data_dir: Path) -> None:
     bad.write_bytes(good.read_bytes()[:700])
     (item,) = read_file(bad, "bad.mat")
     assert isinstance(item, Skipped)
+
+
+def test_plain_hdf5_is_read_without_transposing(data_dir: Path) -> None:
+    path = data_dir / "scan.h5"
+    with h5py.File(path, "w") as handle:
+        group = handle.create_group("run1")
+        group["t"] = T
+        group["signal"] = V
+        handle["map"] = np.arange(6.0).reshape(2, 3)
+    found = by_name(read_file(path, "scan.h5"))
+    assert sorted(c.name for c in found["scan:run1"].columns) == ["signal", "t"]
+    np.testing.assert_array_equal(found["scan:map"].matrix, np.arange(6.0).reshape(2, 3))

@@ -70,3 +70,12 @@ def test_truncated_npy_and_npz(data_dir: Path) -> None:
         (data_dir / name).write_bytes(raw[: len(raw) // 2])
         (item,) = read_file(data_dir / name, name)
         assert isinstance(item, Skipped), name
+
+
+def test_thousands_of_variables_are_bounded_and_reported_once(data_dir: Path) -> None:
+    np.savez(data_dir / "many.npz", **{f"v{i:05d}": np.arange(3.0) + i for i in range(6000)})
+    items = read_file(data_dir / "many.npz", "many.npz")
+    skipped = [i for i in items if isinstance(i, Skipped)]
+    assert len(skipped) == 1 and "more than 5000 variables" in skipped[0].reason
+    (table,) = [i for i in items if isinstance(i, Dataset)]
+    assert len(table.columns) == 5000

@@ -75,11 +75,12 @@ class _Walker:
         for key, value in items:
             self.nodes += 1
             if self.nodes > _MAX_NODES:
-                self._skip(
-                    container_path,
-                    f"{self.rel} holds more than {_MAX_NODES} variables; the rest were not read.",
-                )
-                return
+                if self.nodes == _MAX_NODES + 1:  # say it once, not once per struct
+                    self._skip(
+                        container_path,
+                        f"{self.rel} holds more than {_MAX_NODES} variables; the rest were not read.",
+                    )
+                break
             if key.startswith("{"):
                 path = f"{container_path}{key}"
                 key = f"{container_path.rsplit('.', 1)[-1]}{key}"

@@ -136,7 +136,7 @@ def read_text_table(
         if len(wide) == n_fields:
             header = wide
     names, units = column_names(n_fields, header, info.units)
-    columns = frame_to_columns(frame, names, units, provenance, dialect.decimal_comma)
+    columns = frame_to_columns(frame, names, units, provenance, dialect.decimal_comma, notes)
     if not any(c.is_numeric for c in columns):
         return None, "has no numeric columns"
     dataset = Dataset(
@@ -147,5 +147,10 @@ def read_text_table(
         provenance=provenance,
         notes=notes,
     )
-    dataset.metadata.update(preamble_metadata(info.preamble))
+    comments = [
+        line.strip().lstrip("#%/!").strip()
+        for line in text.splitlines()[:50]
+        if line.strip().startswith(_COMMENT_PREFIXES)
+    ]
+    dataset.metadata.update(preamble_metadata(info.preamble + comments))
     return dataset, None

@@ -35,7 +35,7 @@ def _sheet_dataset(
         body = body.iloc[:max_rows]
         notes.append(f"Only the first {max_rows:,} rows were read.")
     names, units = column_names(body.shape[1], info.header, info.units)
-    columns = frame_to_columns(body.reset_index(drop=True), names, units, prov)
+    columns = frame_to_columns(body.reset_index(drop=True), names, units, prov, notes=notes)
     if not any(c.is_numeric for c in columns):
         return None
     dataset = Dataset(

@@ -105,6 +105,31 @@ def _labels(axes: object) -> dict[str, str]:
     return labels
 
 
+def _matrices(axes: object, index: int, ctx: ReaderContext, name: str) -> list[Dataset]:
+    """imagesc/pcolor/surf data in the axes: CData of images, ZData of surfaces."""
+    out: list[Dataset] = []
+    for node in _walk(axes, [_MAX_NODES]):
+        kind = _text(_field(node, "type"))
+        prop = {"image": "CData", "surface": "ZData"}.get(kind)
+        if prop is None:
+            continue
+        data = _field(_field(node, "properties"), prop)
+        if not isinstance(data, np.ndarray) or data.ndim != 2 or data.dtype.kind not in "biuf":
+            continue
+        number = sum(1 for d in out if d.labels.get("graphics") == kind) + 1
+        out.append(
+            Dataset(
+                name=f"{name}:{kind}{number}",
+                source=ctx.rel,
+                kind="matrix",
+                matrix=np.asarray(data, dtype=float),
+                provenance=Provenance(ctx.rel, variable=f"axes{index}.{kind}{number}", column=prop),
+                labels={**_labels(axes), "graphics": kind},
+            )
+        )
+    return out
+
+
 def _axes_dataset(axes: object, index: int, ctx: ReaderContext, name: str) -> Dataset | None:
     labels = _labels(axes)
     x_name, x_unit = split_unit(labels.get("xlabel", ""))
@@ -177,6 +202,7 @@ def read_fig(path: Path, ctx: ReaderContext) -> list[Item]:
         dataset = _axes_dataset(node, index, ctx, name)
         if dataset is not None:
             datasets.append(dataset)
+        datasets.extend(_matrices(node, index, ctx, name))
     if not datasets:
-        raise ReadError("is a figure with no plotted lines to extract")
+        raise ReadError("is a figure with no plotted lines or images to extract")
     return list(datasets)

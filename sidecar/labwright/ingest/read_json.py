@@ -39,7 +39,7 @@ def _table(frame: pd.DataFrame, name: str, prov: Provenance, max_rows: int) -> D
         frame = frame.iloc[:max_rows]
         notes.append(f"Only the first {max_rows:,} records were read.")
     names, units = column_names(frame.shape[1], [str(c) for c in frame.columns], None)
-    columns = frame_to_columns(frame.reset_index(drop=True), names, units, prov)
+    columns = frame_to_columns(frame.reset_index(drop=True), names, units, prov, notes=notes)
     if not any(c.is_numeric for c in columns):
         return None
     return Dataset(

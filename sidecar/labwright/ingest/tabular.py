@@ -9,6 +9,7 @@ header is found from the data upward instead of assumed to be row one.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -165,24 +166,64 @@ def to_column_array(series: pd.Series, decimal_comma: bool = False) -> np.ndarra
     return np.asarray(text.fillna("").tolist(), dtype=str)
 
 
+def _elapsed_seconds(series: pd.Series) -> tuple[np.ndarray, str] | None:
+    """Seconds since the first timestamp, when (nearly) every cell is a date or time."""
+    if series.dtype.kind == "M":
+        stamps = pd.to_datetime(series, errors="coerce")
+    else:
+        text = series.astype("string").str.strip()
+        filled = text.notna() & (text != "")
+        if (
+            not filled.any()
+            or text[filled].map(lambda c: bool(_DATE_OR_TIME.match(c))).mean() < 0.9
+        ):
+            return None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            stamps = pd.to_datetime(text.where(filled), errors="coerce")
+    valid = stamps.dropna()
+    if valid.empty or len(valid) < 0.9 * series.notna().sum():
+        return None
+    origin = valid.iloc[0]
+    seconds = (stamps - origin).dt.total_seconds().to_numpy(dtype=float, na_value=np.nan)
+    return seconds, str(origin)
+
+
 def frame_to_columns(
     frame: pd.DataFrame,
     names: list[str],
     units: list[str | None],
     provenance: Provenance,
     decimal_comma: bool = False,
+    notes: list[str] | None = None,
 ) -> list[Column]:
-    """Typed columns from a frame of data rows; empty columns are dropped."""
+    """Typed columns from a frame of data rows; empty columns are dropped.
+
+    Timestamp columns become seconds elapsed since their first value (unit
+    "s"), with the origin recorded in `notes`: a data logger's clock column is
+    the x axis of a time series, and text cannot be plotted or fitted.
+    """
     columns: list[Column] = []
     for i in range(frame.shape[1]):
+        name = names[i] if i < len(names) else f"col{i + 1}"
+        unit = units[i] if i < len(units) else None
         values = to_column_array(frame.iloc[:, i], decimal_comma)
         if values is None:
             continue
-        name = names[i] if i < len(names) else f"col{i + 1}"
+        if values.dtype.kind != "f":
+            elapsed = _elapsed_seconds(frame.iloc[:, i])
+            if elapsed is not None:
+                values, origin = elapsed
+                unit = "s"
+                if notes is not None:
+                    notes.append(f"Column {name} was converted to seconds since {origin}.")
         prov = Provenance(provenance.file, provenance.sheet, provenance.variable, name)
         columns.append(
             Column(
-                name=name, values=values, provenance=prov, unit=units[i] if i < len(units) else None
+                name=name,
+                values=values,
+                provenance=prov,
+                unit=unit,
             )
         )
     if columns:
