@@ -360,3 +360,55 @@ def test_api_key_never_in_logs(
     assert "sk-test-not-a-real-key" not in caplog.text
     assert "sk-test-not-a-real-key" not in str(info.value)
     assert "sk-test-not-a-real-key" not in repr(client.endpoint)
+
+
+def test_cancel_while_waiting_for_a_non_streaming_answer(
+    make_client, fake_llm: FakeOpenAI, ledger: UsageLedger
+) -> None:
+    client = make_client(timeout=30.0)
+    cancel = threading.Event()
+    fake_llm.script(Turn.failing(Hang(30)))
+    timer = threading.Timer(0.2, cancel.set)
+    timer.start()
+    try:
+        with pytest.raises(LLMCancelled):
+            client.chat(USER, cancel=cancel)  # returns long before the 30 s timeout
+    finally:
+        timer.cancel()
+    assert len(fake_llm.chat_requests) == 1
+    assert ledger.records == []  # the hung call produced no answer, so nothing was billed
+
+
+def test_non_streaming_with_cancel_event_still_answers(
+    client: LLMClient, fake_llm: FakeOpenAI
+) -> None:
+    fake_llm.script(Turn.failing(ServerError(500)), Turn("fine"))
+    assert client.chat(USER, cancel=threading.Event()).content == "fine"
+
+
+def test_callback_driven_fake_sees_the_conversation(
+    client: LLMClient, fake_llm: FakeOpenAI
+) -> None:
+    def answer(messages: list[dict], request) -> Turn | str:  # type: ignore[no-untyped-def]
+        last = messages[-1]["content"]
+        if messages[-1]["role"] == "tool":
+            return f"file has {len(last)} characters"
+        return Turn.tool("read_file", {"path": "notes.md"})
+
+    fake_llm.on_messages(answer)
+    conversation = list(USER)
+    first = client.chat(conversation, tools=TOOLS)
+    conversation += [first.as_message()]
+    conversation += [{"role": "tool", "tool_call_id": first.tool_calls[0].id, "content": "x" * 12}]
+    second = client.chat(conversation, tools=TOOLS)
+    assert second.content == "file has 12 characters"
+    assert [len(r.messages) for r in fake_llm.chat_requests] == [1, 3]
+    assert all(r.size > 0 for r in fake_llm.chat_requests)
+
+
+def test_unscripted_request_fails_loudly_without_retry(
+    client: LLMClient, fake_llm: FakeOpenAI
+) -> None:
+    with pytest.raises(LLMBadRequest):
+        client.chat(USER)
+    assert fake_llm.unscripted == 1

@@ -147,7 +147,14 @@ class LLMClient:
                 if stream:
                     result = self._stream_once(kwargs, tier, on_delta, cancel, emitted)
                 else:
-                    result = self._create_once(kwargs, tier)
+                    result = self._create_cancellable(
+                        kwargs,
+                        tier,
+                        cancel,
+                        lambda late: self._record(
+                            late.model, tier, step, prompt_hash, late.usage, late
+                        ),
+                    )
                 result.attempts = attempt
                 self._record(result.model, tier, step, prompt_hash, result.usage, result)
                 return result
@@ -177,6 +184,49 @@ class LLMClient:
                 threading.Event().wait(delay)
 
     # -- one attempt ----------------------------------------------------------
+
+    def _create_cancellable(
+        self,
+        kwargs: dict[str, Any],
+        tier: str,
+        cancel: threading.Event | None,
+        record_late: Callable[[ChatResult], None],
+    ) -> ChatResult:
+        """A non-streaming call that returns at once when `cancel` is set.
+
+        A blocking HTTP read cannot be interrupted from another thread, so the
+        call runs in a worker and we stop waiting for it; a cancelled user must
+        not wait for the timeout. If the abandoned answer still arrives, its
+        usage is recorded anyway, because the provider bills it.
+        """
+        if cancel is None:
+            return self._create_once(kwargs, tier)
+        box: dict[str, Any] = {}
+        done, abandoned = threading.Event(), threading.Event()
+        lock = threading.Lock()
+
+        def work() -> None:
+            try:
+                box["result"] = self._create_once(kwargs, tier)
+            except BaseException as exc:  # handed to the waiting thread below
+                box["error"] = exc
+            with lock:
+                done.set()
+                late = abandoned.is_set()
+            if late and "result" in box:
+                record_late(box["result"])
+
+        threading.Thread(target=work, name="llm-call", daemon=True).start()
+        while not done.wait(0.05):
+            if cancel.is_set():
+                with lock:
+                    if not done.is_set():
+                        abandoned.set()
+                        raise LLMCancelled("cancelled while waiting for the answer")
+        if "error" in box:
+            raise box["error"]
+        result: ChatResult = box["result"]
+        return result
 
     def _create_once(self, kwargs: dict[str, Any], tier: str) -> ChatResult:
         with _mapped_errors():
