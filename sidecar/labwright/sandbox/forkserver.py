@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from .env import scrubbed_env
+from .fontcache import seed_mplconfig
 from .spawn import ProcessOutcome, kill_tree, popen_kwargs, python_command, write_bootstrap
 
 _START_TIMEOUT = 120.0
@@ -51,7 +52,7 @@ class ForkServer:
             return
         self._stop_locked()
         self._dir = Path(tempfile.mkdtemp(prefix="lw-zygote-")).resolve()
-        (self._dir / ".mpl").mkdir()
+        seed_mplconfig(self._dir / ".mpl")
         env = scrubbed_env(self._dir)
         cmd = python_command(write_bootstrap(self._dir), env)
         log = open(self._dir / "zygote.log", "wb")  # noqa: SIM115 - owned by the process

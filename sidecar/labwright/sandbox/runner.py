@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from .confine import python_read_roots, system_read_roots
+from .fontcache import seed_mplconfig
 from .job import CODE_FILE, STDERR_FILE, STDOUT_FILE, Job
 from .limits import Limits
 from .spawn import run_cold
@@ -93,6 +94,7 @@ def run_code(
         limits=limits.to_dict(),
     )
     job_path = job.save()
+    seed_mplconfig(work / ".mpl")
     used = "cold"
     outcome = None
     if mode in ("auto", "fork"):

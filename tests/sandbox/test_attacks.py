@@ -1,0 +1,454 @@
+"""The attack suite: each payload tries to have an effect; none may have one.
+
+Modes: cold spawn and fork-server; with both layers ("full") and with Layer 1
+*and* the audit hook switched off ("os-only"), where the kernel confinement
+alone must contain every payload. Control runs without any confinement prove
+that the tripwires fire, so these tests can fail.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from labwright.sandbox.limits import Limits
+from labwright.sandbox.policy import PolicyError, check_and_compile
+
+from .conftest import Arena, requires_confinement, run_attack
+
+pytestmark = [pytest.mark.smoke, requires_confinement]
+
+_BOMB = Limits(cpu_seconds=3, wall_seconds=8.0, address_space=3 * 1024**3, file_size=16 * 1024**2)
+_DEFAULT = Limits(wall_seconds=40.0)
+
+# (id, class, code, layer-1 must reject)
+PAYLOADS: list[tuple[str, str, str, bool]] = [
+    # --- dangerous modules through attributes of allowed libraries
+    (
+        "mpl-os-system",
+        "module-attr",
+        "import matplotlib\nmatplotlib.os.system('touch exec_marker')",
+        True,
+    ),
+    (
+        "mpl-subprocess",
+        "module-attr",
+        "import matplotlib\nmatplotlib.subprocess.run(['touch', 'exec_marker'])",
+        True,
+    ),
+    (
+        "mpl-shutil-copy",
+        "module-attr",
+        "import matplotlib\nmatplotlib.shutil.copy(srcpath('data.csv'), '@MARK@/copied')",
+        True,
+    ),
+    (
+        "cbook-os-mkdir",
+        "module-attr",
+        "import matplotlib\nmatplotlib.cbook.os.mkdir('@MARK@/dir')",
+        True,
+    ),
+    (
+        "ctypeslib-cdll",
+        "module-attr",
+        "np.ctypeslib.ctypes.CDLL(None).system(b'touch exec_marker')",
+        True,
+    ),
+    (
+        "pd-compat-pickle",
+        "module-attr",
+        "import pandas as pd\npd.compat.pickle_compat.pickle.loads(np.fromfile(srcpath('evil_exec.pkl'), dtype='u1').tobytes())",
+        True,
+    ),
+    (
+        "pd-io-common-os",
+        "module-attr",
+        "import pandas as pd\npd.io.common.os.mkdir('@MARK@/d')",
+        True,
+    ),
+    (
+        "font-manager-subprocess",
+        "module-attr",
+        "import matplotlib.font_manager as fm\nfm.subprocess.check_output(['touch', 'exec_marker'])",
+        True,
+    ),
+    # --- frame / generator / coroutine introspection
+    (
+        "gi-frame-builtins",
+        "introspection",
+        "g = (i for i in [1])\ng.gi_frame.f_builtins['open']('@MARK@/gi', 'w')",
+        True,
+    ),
+    (
+        "f-back-globals",
+        "introspection",
+        "def gen():\n    yield g.gi_frame.f_back.f_globals\ng = gen()\nb = next(g)['__builtins__']\nb['open']('@MARK@/fb', 'w')",
+        True,
+    ),
+    (
+        "cr-frame",
+        "introspection",
+        "async def c():\n    pass\nco = c()\nco.cr_frame.f_builtins['exec'](\"import os; os.system('touch exec_marker')\")",
+        True,
+    ),
+    (
+        "tb-frame",
+        "introspection",
+        "try:\n    1/0\nexcept ZeroDivisionError as e:\n    t = e.__traceback__\n    t.tb_frame.f_builtins['open']('@MARK@/tb', 'w')",
+        True,
+    ),
+    # --- format-string traversal
+    (
+        "format-gi-frame",
+        "format",
+        "g = (i for i in [1])\nprint('{0.gi_frame.f_builtins[open]}'.format(g))\nprint('{0.gi_frame.f_globals}'.format(g))",
+        True,
+    ),
+    (
+        "format-map",
+        "format",
+        "g = (i for i in [1])\nprint('{x.gi_frame.f_globals}'.format_map({'x': g}))",
+        True,
+    ),
+    (
+        "str-format-unbound",
+        "format",
+        "f = str.format\nprint(f('{0.__globals__}', lambda: 0))",
+        True,
+    ),
+    # --- code in strings and pickles
+    (
+        "df-query",
+        "code-in-string",
+        "import pandas as pd\ndf = pd.read_csv(srcpath('data.csv'))\ndf.query(\"x > 0 and @pd.io.common.os.system('touch exec_marker') == 0\", engine='python')",
+        True,
+    ),
+    (
+        "pd-eval",
+        "code-in-string",
+        "import pandas as pd\npd.eval(\"pd.io.common.os.system('touch exec_marker')\", engine='python')",
+        True,
+    ),
+    (
+        "builtin-eval",
+        "code-in-string",
+        "eval(\"__import__('os').system('touch exec_marker')\")",
+        True,
+    ),
+    ("builtin-exec", "code-in-string", "exec(\"open('@MARK@/ex', 'w')\")", True),
+    ("np-load-pickle", "pickle", "np.load(srcpath('evil.npy'), allow_pickle=True)", True),
+    ("pd-read-pickle", "pickle", "import pandas as pd\npd.read_pickle(srcpath('evil.pkl'))", True),
+    (
+        "pd-read-pickle-exec",
+        "pickle",
+        "import pandas as pd\npd.read_pickle(srcpath('evil_exec.pkl'))",
+        True,
+    ),
+    # --- reads of secrets through library APIs (Layer 1 cannot see these)
+    (
+        "np-loadtxt-passwd",
+        "read",
+        "print(np.loadtxt('/etc/passwd', dtype=str, delimiter='|', comments=None))",
+        False,
+    ),
+    (
+        "pd-read-csv-passwd",
+        "read",
+        "import pandas as pd\nprint(pd.read_csv('/etc/passwd', sep=':', header=None).to_string())",
+        False,
+    ),
+    (
+        "np-fromfile-ssh",
+        "read",
+        "print(np.fromfile('@SECRET@/.ssh/id_rsa', dtype='u1').tobytes())",
+        False,
+    ),
+    (
+        "pd-read-csv-ssh",
+        "read",
+        "import pandas as pd\nprint(pd.read_csv('@SECRET@/.ssh/id_rsa', header=None).to_string())",
+        False,
+    ),
+    (
+        "scipy-loadmat-outside",
+        "read",
+        "from scipy.io import loadmat\nprint(loadmat('@SECRET@/.ssh/outside.mat'))",
+        False,
+    ),
+    (
+        "np-proc-environ",
+        "read",
+        "print(np.loadtxt('/proc/@VICTIM@/environ', dtype=str, delimiter='|', comments=None))",
+        False,
+    ),
+    (
+        "cbook-filehandle-environ",
+        "read",
+        "import matplotlib.cbook as cb\nprint(cb.to_filehandle('/proc/@VICTIM@/environ', 'rb').read())",
+        True,
+    ),
+    ("symlink-in-data", "read", "print(np.fromfile('@DATA@/link', dtype='u1').tobytes())", False),
+    (
+        "backend-database",
+        "read",
+        "import pandas as pd\nprint(pd.read_csv('@LWHOME@/labwright.db', header=None).to_string())",
+        False,
+    ),
+    (
+        "np-genfromtxt-ssh",
+        "read",
+        "print(np.genfromtxt('@SECRET@/.ssh/id_rsa', dtype=str, delimiter='|'))",
+        False,
+    ),
+    # --- writes outside the work directory
+    ("np-savetxt-outside", "write", "np.savetxt('@MARK@/m.txt', [1.0])", False),
+    (
+        "df-to-csv-outside",
+        "write",
+        "import pandas as pd\npd.DataFrame({'a': [1]}).to_csv('@MARK@/m.csv')",
+        False,
+    ),
+    ("savefig-outside", "write", "plt.plot([1, 2])\nplt.savefig('@MARK@/m.png')", False),
+    (
+        "pth-into-site-packages",
+        "write",
+        "np.savetxt('@SITE@/lw_sandbox_attack_test.pth', ['import os'], fmt='%s')",
+        False,
+    ),
+    ("overwrite-data-file", "write", "np.savetxt(srcpath('data.csv'), [0.0])", False),
+    (
+        "new-file-in-data",
+        "write",
+        "import pandas as pd\npd.DataFrame({'a': [1]}).to_csv(srcpath('data.csv') + '.new')",
+        False,
+    ),
+    (
+        "symlink-then-write",
+        "write",
+        "import os\nos.symlink('@MARK@/viasym', 'sym')\nopen('sym', 'w').write('x')",
+        True,
+    ),
+    (
+        "hardlink-data-then-append",
+        "write",
+        "import os\nos.link(srcpath('data.csv'), 'hl')\nopen('hl', 'a').write('tampered')",
+        True,
+    ),
+    (
+        "rename-data-away",
+        "write",
+        "import os\nos.rename(srcpath('data.csv'), '@WORK@/stolen.csv')",
+        True,
+    ),
+    # --- network to listeners this test opened
+    (
+        "pd-read-csv-http",
+        "network",
+        "import pandas as pd\npd.read_csv('http://127.0.0.1:@PORT@/x.csv')",
+        False,
+    ),
+    (
+        "pd-read-json-http",
+        "network",
+        "import pandas as pd\npd.read_json('http://127.0.0.1:@PORT@/x.json')",
+        False,
+    ),
+    (
+        "urllib-urlopen",
+        "network",
+        "import urllib.request\nurllib.request.urlopen('http://127.0.0.1:@PORT@/')",
+        True,
+    ),
+    (
+        "socket-tcp",
+        "network",
+        "import socket\ns = socket.create_connection(('127.0.0.1', @PORT@))\ns.sendall(b'hello')",
+        True,
+    ),
+    (
+        "socket-udp",
+        "network",
+        "import socket\nsocket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('127.0.0.1', @UDP@))",
+        True,
+    ),
+    (
+        "socket-unix",
+        "network",
+        "import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect('@USOCK@')\ns.sendall(b'x')",
+        True,
+    ),
+    (
+        "np-datasource",
+        "network",
+        "np.lib.npyio.DataSource().open('http://127.0.0.1:@PORT@/x')",
+        True,
+    ),
+    # --- fork / exec / posix_spawn
+    (
+        "os-fork",
+        "process",
+        "import os\nif os.fork() == 0:\n    open('forked', 'w').write('x')",
+        True,
+    ),
+    (
+        "subprocess-run",
+        "process",
+        "import subprocess\nsubprocess.run(['touch', 'exec_marker'])",
+        True,
+    ),
+    (
+        "posix-spawn",
+        "process",
+        "import os\nos.posix_spawn('/usr/bin/touch', ['touch', 'exec_marker'], {})",
+        True,
+    ),
+    (
+        "os-execv",
+        "process",
+        "import os\nos.execv('/usr/bin/touch', ['touch', 'exec_marker'])",
+        True,
+    ),
+    (
+        "os-spawnv",
+        "process",
+        "import os\nos.spawnv(os.P_WAIT, '/usr/bin/touch', ['touch', 'exec_marker'])",
+        True,
+    ),
+    (
+        "multiprocessing",
+        "process",
+        "import multiprocessing as mp\nmp.set_start_method('fork')\np = mp.Process(target=lambda: open('forked_mp', 'w'))\np.start()\np.join()",
+        True,
+    ),
+    (
+        "ctypes-libc-system",
+        "process",
+        "import ctypes\nctypes.CDLL('libc.so.6').system(b'touch exec_marker')",
+        True,
+    ),
+    ("kill-victim", "process", "import os\nos.kill(@VICTIM@, 9)", True),
+    (
+        "ptrace-victim",
+        "process",
+        "import ctypes\nctypes.CDLL(None).ptrace(16, @VICTIM@, 0, 0)",
+        True,
+    ),
+    # --- resource bombs
+    ("memory-bomb", "resource", "a = np.ones(10**11)\nprint('ALLOC' + 'ATED', a.sum())", False),
+    ("memory-grow", "resource", "keep = []\nwhile True:\n    keep.append(np.ones(10**7))", False),
+    ("cpu-loop", "resource", "while True:\n    pass", False),
+    (
+        "fork-bomb",
+        "resource",
+        "import os\nfor i in range(200):\n    if os.fork() == 0:\n        open(f'forked_{i}', 'w')",
+        True,
+    ),
+    ("one-gb-tofile", "resource", "np.zeros(2**30, dtype='u1').tofile('big.bin')", False),
+    (
+        "memmap-10gb",
+        "resource",
+        "f = np.memmap('big2.bin', dtype='u1', mode='w+', shape=(10 * 2**30,))\nf[-1] = 1\nf.flush()",
+        True,
+    ),
+    (
+        "ten-gb-seek",
+        "resource",
+        "f = open('big3.bin', 'wb')\nf.seek(10 * 2**30)\nf.write(b'x')",
+        True,
+    ),
+    ("infinite-output", "resource", "while True:\n    print('x' * 10000)", False),
+    # --- Unicode-normalised identifiers (NFKC makes these the real names)
+    (
+        "unicode-eval",
+        "unicode",
+        "\uff45\uff56\uff41\uff4c(\"__import__('os').system('touch exec_marker')\")",
+        True,
+    ),
+    ("unicode-open", "unicode", "\uff4f\uff50\uff45\uff4e('@MARK@/uni', 'w')", True),
+    (
+        "unicode-ctypeslib",
+        "unicode",
+        "np.\uff43\uff54\uff59\uff50\uff45\uff53\uff4c\uff49\uff42.ctypes.CDLL(None).system(b'touch exec_marker')",
+        True,
+    ),
+    # --- coding cookies and BOMs
+    (
+        "utf7-cookie",
+        "encoding",
+        "# -*- coding: utf-7 -*-\n# +AAo-open('@MARK@/utf7', 'w')\nplt.plot([1])",
+        True,
+    ),
+    (
+        "bom-prefix",
+        "encoding",
+        "\ufeffimport matplotlib\nmatplotlib.os.system('touch exec_marker')",
+        True,
+    ),
+    # --- interactive helpers
+    ("help-antigravity", "interactive", "help('antigravity')\nopen('@MARK@/help', 'w')", True),
+    ("breakpoint", "interactive", "breakpoint()\nopen('@MARK@/bp', 'w')", True),
+]
+
+_IDS = [p[0] for p in PAYLOADS]
+_LIMITS = {p[0]: (_BOMB if p[1] == "resource" else _DEFAULT) for p in PAYLOADS}
+
+
+def test_suite_size_and_classes() -> None:
+    assert len(PAYLOADS) >= 40
+    assert len(set(_IDS)) == len(_IDS)
+    classes = {p[1] for p in PAYLOADS}
+    assert classes >= {
+        "module-attr", "introspection", "format", "code-in-string", "pickle", "read",
+        "write", "network", "process", "resource", "unicode", "encoding", "interactive",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "cls", "code", "rejects"), PAYLOADS, ids=_IDS)
+def test_layer1_verdict(name: str, cls: str, code: str, rejects: bool) -> None:
+    """Layer 1 rejects what it is meant to catch (and says which rule)."""
+    source = code.encode("utf-8")
+    if rejects:
+        with pytest.raises(PolicyError) as info:
+            check_and_compile(source)
+        assert info.value.rule and "savefig(OUT)" in str(info.value)
+    else:
+        check_and_compile(source)  # passes Layer 1; only Layer 2 stops it
+
+
+@pytest.mark.parametrize("layers", ["full", "os-only"])
+@pytest.mark.parametrize("mode", ["cold", "fork"])
+@pytest.mark.parametrize(("name", "cls", "code", "rejects"), PAYLOADS, ids=_IDS)
+def test_attack_contained(
+    arena: Arena, fork_server: None, mode: str, layers: str, name: str, cls: str, code: str,
+    rejects: bool,
+) -> None:  # fmt: skip
+    limits = _LIMITS[name]
+    result, work = run_attack(arena, code, mode=mode, layer1=(layers == "full"), limits=limits)
+    if result is not None:
+        assert result.mode == mode
+    effects = arena.effects(result, work, limits)
+    assert effects == [], f"{name} had an effect: {effects}"
+
+
+# Payloads whose effect is observable when nothing confines the child.
+_CONTROLS = [
+    "mpl-os-system",
+    "np-savetxt-outside",
+    "np-loadtxt-passwd",
+    "np-fromfile-ssh",
+    "np-proc-environ",
+    "pd-read-csv-http",
+    "socket-udp",
+    "os-fork",
+    "kill-victim",
+    "pth-into-site-packages",
+    "overwrite-data-file",
+]
+
+
+@pytest.mark.parametrize("name", _CONTROLS)
+def test_control_effect_happens_without_confinement(arena: Arena, name: str) -> None:
+    """The same payload, unconfined, *does* trip the wire: the checks are live."""
+    code = next(p[2] for p in PAYLOADS if p[0] == name)
+    limits = Limits(wall_seconds=40.0)
+    result, work = run_attack(arena, code, mode="cold", layer1=False, limits=limits, confine=False)
+    assert arena.effects(result, work, limits), f"control run of {name} had no visible effect"
