@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import stat
+import sys
 from pathlib import Path
 
 import platformdirs
@@ -74,3 +76,14 @@ def test_session_dir_rejects_anything_but_positive_int(tmp_path: Path, bad: obje
     with pytest.raises(ValueError):
         home.session_dir(bad)  # type: ignore[arg-type]
     assert list(home.sessions_dir.iterdir()) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_new_root_is_private_existing_one_untouched(tmp_path: Path) -> None:
+    fresh = config.data_dir(tmp_path / "a" / "fresh")
+    assert stat.S_IMODE(fresh.root.stat().st_mode) == 0o700
+    existing = tmp_path / "existing"
+    existing.mkdir(mode=0o755)
+    existing.chmod(0o755)
+    config.data_dir(existing)
+    assert stat.S_IMODE(existing.stat().st_mode) == 0o755

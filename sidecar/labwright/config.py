@@ -82,8 +82,15 @@ class DataDir:
         return paths
 
     def ensure(self) -> DataDir:
-        """Create the root and its fixed subdirectories; return self for chaining."""
-        for path in (self.root, self.sessions_dir, self.overlay_dir, self.logs_dir, self.locks_dir):
+        """Create the root and its fixed subdirectories; return self for chaining.
+
+        A root we create is private to the user (0700 on POSIX): it holds
+        reports and chat history. An existing directory keeps its permissions.
+        """
+        if not self.root.exists():
+            self.root.parent.mkdir(parents=True, exist_ok=True)
+            self.root.mkdir(mode=0o700, exist_ok=True)
+        for path in (self.sessions_dir, self.overlay_dir, self.logs_dir, self.locks_dir):
             path.mkdir(parents=True, exist_ok=True)
         return self
 
