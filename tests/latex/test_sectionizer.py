@@ -316,3 +316,22 @@ def test_non_text_input_is_not_editable() -> None:
 def test_reparsing_gives_the_same_result() -> None:
     doc = _doc("\\section{A}\n\\subsection{B}\n\\section{A}\n")
     assert sectionize(doc) == sectionize(doc)
+
+
+@pytest.mark.parametrize(
+    "definition",
+    [
+        "\\providecommand\\keywords{\\textbf{Keywords:}}\n",
+        "\\renewcommand*{\\abstract}{x}\n",
+        "\\let\\keywords\\relax\n",
+        "\\newcommand{\\keywords}[1]{#1}\n",
+    ],
+)
+def test_defining_abstract_or_keywords_is_not_a_pseudo_node(definition: str) -> None:
+    doc = (
+        "\\documentclass{article}\n"
+        + definition
+        + "\\begin{document}\n\\keywords{a, b}\n\\end{document}\n"
+    )
+    result = sectionize(doc)
+    assert [n.text(doc) for n in result.pseudo_nodes] == ["\\keywords{a, b}"]

@@ -62,6 +62,10 @@ _END_DOCUMENT = re.compile(r"\\end[ \t]*\{document\}")
 _PSEUDO = re.compile(
     r"\\begin[ \t]*\{(abstract|keywords)\}|\\(abstract|keywords|keyword)(?![A-Za-z@])"
 )
+# ``\\providecommand\\keywords{...}`` defines the command; it is not the keywords.
+_DEFINED = re.compile(
+    r"\\(?:(?:re)?newcommand|providecommand|def|gdef|let|DeclareRobustCommand)\*?[ \t]*\{?[ \t]*\Z"
+)
 _SPACE = re.compile(r"[ \t]*(?:\n[ \t]*)?")  # TeX skips spaces and one newline
 _GROUP_TOKEN = re.compile(r"\\.|[{}\]]", re.DOTALL)
 _SLUG_DROP = re.compile(r"[\W_]+", re.UNICODE)
@@ -332,7 +336,9 @@ def _pseudo_nodes(content: str, masked: str, body_start: int, body_end: int) -> 
     nodes: list[Node] = []
     seen: Counter[str] = Counter()
     for m in _PSEUDO.finditer(masked):
-        if is_escaped(masked, m.start()):
+        if is_escaped(masked, m.start()) or _DEFINED.search(
+            masked[max(0, m.start() - 40) : m.start()]
+        ):
             continue
         env = m.group(1)
         if env is not None:
@@ -383,8 +389,8 @@ def sectionize(content: str) -> Sectioning:
         nodes = _heading_nodes(content, masked, body_start, body_end)
         pseudo = _pseudo_nodes(content, masked, body_start, body_end)
     except (RecursionError, MemoryError, ValueError, IndexError) as exc:  # pragma: no cover
-        # Defence in depth: the contract is "never raises"; property tests fuzz
-        # the inner functions directly so a bug here still fails a test.
+        # Defence in depth: the contract is "never raises". The property tests
+        # assert this branch is never taken, so a bug here still fails a test.
         return Sectioning(
             False, reason=f"The document could not be parsed into sections ({type(exc).__name__})."
         )
