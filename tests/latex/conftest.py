@@ -30,6 +30,26 @@ def pdf_text(pdf: Path) -> str:
     return "\n".join(page.extract_text() or "" for page in PdfReader(pdf).pages)
 
 
+def pdf_bytes(pdf: Path) -> bytes:
+    """The file's raw bytes plus every stream decompressed: a leak hidden in a
+    Flate-compressed object (e.g. from `\\special{pdf:fstream}`) shows up here."""
+    from pypdf import PdfReader
+    from pypdf.generic import StreamObject
+
+    raw = pdf.read_bytes()
+    reader = PdfReader(pdf)
+    chunks = [raw]
+    size = int(reader.trailer.get("/Size", 0))
+    for num in range(1, size):
+        try:
+            obj = reader.get_object(num)
+        except Exception:  # free or broken entries: nothing to read
+            continue
+        if isinstance(obj, StreamObject):
+            chunks.append(obj.get_data())
+    return b"\n".join(chunks)
+
+
 def minimal_doc(body: str, preamble: str = "") -> str:
     """A plain article (no template), so pass counts depend only on `body`."""
     return (

@@ -92,6 +92,13 @@ _EXEC_WITH_ARG = re.compile(
     r"(?:\\immediate\s*)?\\write\s*18\b\s*(?=\{)|(?:\\immediate\s*)?\\write\s*18\b|"
     r"\\(?:ShellEscape|DelayedShellEscape|directlua|luaexec|latelua|luadirect|luacode)\b\s*(?=\{)"
 )
+# Output-driver file access that kpathsea's paranoid mode does NOT cover:
+# xdvipdfmx embeds whatever file a `\\special{pdf:fstream @x (/etc/passwd)}`
+# names (measured: the bytes of /etc/passwd end up in the PDF), and XeTeX's
+# picture primitives read images from any path. A document body has no
+# business with either; graphicx's \\includegraphics is checked separately.
+_SPECIAL = re.compile(r"\\special\s*(?=\{)")
+_PICFILE = re.compile(r'\\XeTeX(?:pic|pdf)file\s*(?:"[^"\n]*"|\{[^{}\n]*\}|[^\s{}]+)')
 # A pipe right after an input-like command: `\\input{|cmd}`, `\\input|"cmd"`,
 # `\\openin3=|cmd`, `\\openout\\f="|cmd"`. The command and its file argument go.
 _PIPE = re.compile(
@@ -101,10 +108,10 @@ _PIPE = re.compile(
 _CATCODE = re.compile(r"\\catcode\s*(?:`\\?.|\d+|\"[0-9A-Fa-f]+|'[0-7]+)\s*=?\s*\d+\s*(?:\\relax)?")
 _HAT_CODES = re.compile(r"\^\^(?:[0-9a-f]{2}|[\x00-\x7f])")
 _CSNAME_EXEC = re.compile(
-    r"\\csname\s*(?:write|directlua|ShellEscape|luaexec|input|@@input|openin|openout|immediate)[^\\]*\\endcsname"
+    r"\\csname\s*(?:write|directlua|ShellEscape|luaexec|input|@@input|openin|openout|immediate|special|XeTeXpicfile|XeTeXpdffile)[^\\]*\\endcsname"
 )
 _LET_EXEC = re.compile(
-    r"\\(?:global\s*)?\\?let\s*\\[A-Za-z@]+\s*=?\s*\\(?:write|immediate|directlua|ShellEscape|openin|openout|input|@@input)\b"
+    r"\\(?:global\s*)?\\?let\s*\\[A-Za-z@]+\s*=?\s*\\(?:write|immediate|directlua|ShellEscape|openin|openout|input|@@input|special|XeTeXpicfile|XeTeXpdffile)\b"
 )
 
 
@@ -118,6 +125,8 @@ def _strip_exec(text: str, changes: list[Change]) -> str:
     ):
         text = _remove_all(text, rule_re, changes, "exec-primitive", what)
     text = _strip_pipes(text, changes)
+    text = _remove_all(text, _PICFILE, changes, "file-primitive", "XeTeX picture primitive")
+    text = _strip_braced(text, _SPECIAL, changes, "file-primitive")
     out: list[str] = []
     pos = 0
     for m in _EXEC_WITH_ARG.finditer(text):
@@ -129,6 +138,21 @@ def _strip_exec(text: str, changes: list[Change]) -> str:
             end = _braced_end(text, brace)
         out.append(text[pos : m.start()])
         changes.append(Change("exec-primitive", m.group(0).strip(), _line_of(text, m.start())))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _strip_braced(text: str, rx: re.Pattern[str], changes: list[Change], rule: str) -> str:
+    """Remove each match of `rx` together with the braced group that follows it."""
+    out: list[str] = []
+    pos = 0
+    for m in rx.finditer(text):
+        if m.start() < pos:
+            continue
+        end = _braced_end(text, _skip_ws(text, m.end()))
+        changes.append(Change(rule, text[m.start() : end][:60], _line_of(text, m.start())))
+        out.append(text[pos : m.start()])
         pos = end
     out.append(text[pos:])
     return "".join(out)
