@@ -1,6 +1,11 @@
 import pytest
 
-from labwright.ingest.units import looks_like_unit, split_unit
+from labwright.ingest.units import (
+    looks_like_unit,
+    split_suffix_unit,
+    split_suffix_units,
+    split_unit,
+)
 
 
 @pytest.mark.parametrize(
@@ -38,3 +43,29 @@ def test_units_row_cells(cell: str) -> None:
 )
 def test_not_unit_cells(cell: str) -> None:
     assert not looks_like_unit(cell)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("time_s", ("time", "s")),
+        ("voltage_mV", ("voltage", "mV")),
+        ("freq_kHz", ("freq", "kHz")),
+        ("U_C", ("U_C", None)),  # a subscript, not coulombs
+        ("t_10", ("t_10", None)),
+        ("data_1", ("data_1", None)),
+        ("T_amb", ("T_amb", None)),
+        ("time", ("time", None)),
+    ],
+)
+def test_split_suffix_unit(name: str, expected: tuple[str, str | None]) -> None:
+    assert split_suffix_unit(name) == expected
+
+
+def test_suffix_units_only_where_names_stay_unique() -> None:
+    assert split_suffix_units(["sample_A", "sample_V", "time_s"]) == [
+        ("sample_A", None),
+        ("sample_V", None),
+        ("time", "s"),
+    ]
+    assert split_suffix_units(["time", "time_s"]) == [("time", None), ("time_s", None)]

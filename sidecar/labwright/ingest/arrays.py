@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .types import Column, Dataset, Provenance, Skipped
+from .units import split_suffix_units
 
 # Bound the size of a matrix kept for plotting; larger ones are subsampled.
 MAX_MATRIX_SIDE = 2000
@@ -153,12 +154,14 @@ class _Walker:
                 name = self._name(members[0][1])
             columns = []
             notes = []
-            for short, path, values in members:
+            # Variable names such as time_s, voltage_V carry their unit.
+            named = split_suffix_units([short for short, _path, _values in members])
+            for (short, path, values), (col_name, unit) in zip(members, named, strict=True):
                 if values.size > self.max_rows:
                     values = values[: self.max_rows]
                     notes = [f"Only the first {self.max_rows:,} values of each variable were read."]
                 prov = Provenance(self.rel, variable=path, column=short)
-                columns.append(Column(name=short, values=values, provenance=prov))
+                columns.append(Column(name=col_name, values=values, provenance=prov, unit=unit))
             prov = Provenance(self.rel, variable=container or None)
             dataset = Dataset(
                 name=name,

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .types import Column, Provenance
-from .units import looks_like_unit, split_unit
+from .units import looks_like_unit, split_suffix_units, split_unit
 
 # Rows read from one table. Enough for any plot or fit the report makes;
 # protects memory and time on multi-gigabyte logger dumps.
@@ -147,6 +147,12 @@ def column_names(
             unit = units[i].strip().strip("()[]（）") or None
         names.append(name or f"col{i + 1}")
         unit_list.append(unit)
+    # Headers such as "time_s" carry the unit as a suffix; only for columns
+    # without a written unit.
+    bare = [i for i, u in enumerate(unit_list) if u is None]
+    for i, (name, unit) in zip(bare, split_suffix_units([names[i] for i in bare]), strict=True):
+        if unit is not None and name not in names:
+            names[i], unit_list[i] = name, unit
     return _unique(names), unit_list
 
 

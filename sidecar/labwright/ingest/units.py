@@ -67,3 +67,30 @@ def looks_like_unit(cell: str) -> bool:
     if not tokens or re.fullmatch(r"[-+]?\d+", tokens[0]):
         return False  # exponents only after a symbol: "m s-1", never "12"
     return all(_is_unit_token(t.rstrip("²³⁻¹")) for t in tokens)
+
+
+def split_suffix_unit(name: str) -> tuple[str, str | None]:
+    """Identifiers with a unit suffix, as scripts name variables: `time_s`, `voltage_mV`.
+
+    Only when the part before the underscore is a word of three or more
+    characters, so `U_C` (a subscript) and `t_10` (a count) stay whole.
+    """
+    stem, sep, suffix = str(name).rpartition("_")
+    if not sep or len(stem) < 3 or not re.fullmatch(r"[^\W\d_][\w]*", stem):
+        return name, None
+    if re.fullmatch(r"\d.*", suffix) or not looks_like_unit(suffix):
+        return name, None
+    return stem, suffix
+
+
+def split_suffix_units(names: list[str]) -> list[tuple[str, str | None]]:
+    """`split_suffix_unit` over a table's names, kept only where names stay unique
+    (`sample_A`, `sample_B` are two samples, not amperes)."""
+    split = [split_suffix_unit(n) for n in names]
+    counts: dict[str, int] = {}
+    for new, _unit in split:
+        counts[new] = counts.get(new, 0) + 1
+    return [
+        (new, unit) if unit and counts[new] == 1 and new not in names else (old, None)
+        for old, (new, unit) in zip(names, split, strict=True)
+    ]
