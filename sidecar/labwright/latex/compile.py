@@ -207,17 +207,19 @@ def _read_log(path: Path) -> str:
 
 
 def _bib_needed(build_dir: Path, stem: str) -> bool:
-    """Citations in the .aux and at least one of its \\bibdata files present."""
+    """Citations in the .aux and at least one of its \\bibdata files present
+    (relative names only: bibtex runs paranoid and could not read others)."""
     aux = _read_log(build_dir / f"{stem}.aux")
     if "\\citation{" not in aux:
         return False
     for line in aux.splitlines():
         if line.startswith("\\bibdata{"):
-            names = line[len("\\bibdata{") :].rstrip("}").split(",")
-            return any(
-                (build_dir / (n.strip() + ".bib")).is_file() or (build_dir / n.strip()).is_file()
-                for n in names
-            )
+            for name in line[len("\\bibdata{") :].rstrip("}").split(","):
+                rel = Path(name.strip())
+                if rel.is_absolute() or ".." in rel.parts or not name.strip():
+                    continue
+                if (build_dir / f"{rel}.bib").is_file() or (build_dir / rel).is_file():
+                    return True
     return False
 
 
