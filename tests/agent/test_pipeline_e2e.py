@@ -1,0 +1,221 @@
+"""End-to-end runs of the LLM pipeline against the fake OpenAI-compatible server.
+
+The real `openai` client talks to the fake over a socket; the scripted model
+(conftest.ScriptedLab) answers by task, and each test overrides one behaviour.
+Assertions are properties: a PDF exists, gates fired, calls were bounded,
+progress is consecutive; never exact model strings.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from labwright.agent.events import Done, Event, GateDecision, Milestone, ToolCall, Warning_
+from labwright.agent.pipeline import AgentOptions, run_agent
+from labwright.latex.engine import resolve_engine
+from labwright.testing.fake_openai import CutStream, FakeOpenAI, Hang, RateLimit, ServerError, Turn
+
+from .conftest import ScriptedLab, default_report, document_of
+
+needs_tex = pytest.mark.skipif(not resolve_engine().available, reason="XeLaTeX is not installed")
+pytestmark = [needs_tex, pytest.mark.smoke]
+
+
+def run(
+    folder: Path, out: Path, client: Any, **options: Any
+) -> tuple[list[Event], list[tuple[str, str]]]:
+    versions: list[tuple[str, str]] = []
+    events = list(
+        run_agent(
+            folder,
+            out,
+            client,
+            AgentOptions(**options),
+            save_version=lambda content, summary, origin: versions.append((summary, content)),
+        )
+    )
+    return events, versions
+
+
+def assert_progress_complete(events: list[Event]) -> None:
+    milestones = [e for e in events if isinstance(e, Milestone)]
+    assert [m.index for m in milestones] == list(range(1, milestones[0].total + 1))
+    assert all(m.total == milestones[0].total for m in milestones)
+    assert sum(isinstance(e, Done) for e in events) == 1 and isinstance(events[-1], Done)
+
+
+def gates(events: list[Event], name: str) -> list[GateDecision]:
+    return [e for e in events if isinstance(e, GateDecision) and e.gate == name]
+
+
+def test_happy_path_ends_with_a_pdf_and_versions(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab, fake_llm: FakeOpenAI
+) -> None:
+    events, versions = run(pendulum, tmp_path / "out", client)
+    done = events[-1]
+    assert isinstance(done, Done)
+    assert done.pdf_path and Path(done.pdf_path).stat().st_size > 0
+    assert [summary for summary, _ in versions][:2] == ["First draft", "Reflection round 1"]
+    assert "The quantity measured is the period" in versions[1][1]
+    assert_progress_complete(events)
+    # The bibliography was generated for \cite{halliday} and marked unverified.
+    bib = (tmp_path / "out" / "refs.bib").read_text(encoding="utf-8")
+    assert "halliday" in bib and "Unverified" in bib
+    # Exploration ran on the cheap tier, drafting on the main tier.
+    models = {r.model for r in fake_llm.chat_requests if r.body.get("tools")}
+    assert models == {"fake-cheap"}
+    assert gates(events, "structure_score")
+
+
+def test_collapsing_model_is_broken_out_of_within_six_calls(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab, fake_llm: FakeOpenAI
+) -> None:
+    lab.overrides["explore"] = lambda messages, n: Turn.tool("read_file", {"path": "notes.md"})
+    events, _ = run(pendulum, tmp_path / "out", client, reflect_rounds=0)
+    explore_calls = [r for r in fake_llm.chat_requests if r.body.get("tools")]
+    assert len(explore_calls) <= 6
+    assert any(isinstance(e, Warning_) and "cut off" in e.message for e in events)
+    assert sum(isinstance(e, ToolCall) for e in events) == 5
+    assert isinstance(events[-1], Done) and events[-1].pdf_path
+    assert_progress_complete(events)
+
+
+def test_draft_with_tool_markup_is_retried(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
+) -> None:
+    def draft(messages: list[dict[str, Any]], n: int) -> str:
+        report = default_report(messages)
+        if n == 0:
+            return report.replace(
+                "\\end{document}", '<tool_call>{"name": "read_file"}</tool_call>\n\\end{document}'
+            )
+        return report
+
+    lab.overrides["draft"] = draft
+    events, versions = run(pendulum, tmp_path / "out", client, reflect_rounds=0)
+    contract = gates(events, "draft_contract")
+    assert [g.accepted for g in contract] == [False, True]
+    assert "<tool_call>" not in versions[0][1]
+    assert lab.calls["draft"] == 2
+
+
+def test_reflection_that_drops_a_section_is_reverted_and_stops(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
+) -> None:
+    lab.overrides["reflect"] = lambda m, n: json.dumps(
+        {"changes": [{"section": "whole", "issue": "long", "action": "shorten"}]}
+    )
+
+    def whole(messages: list[dict[str, Any]], n: int) -> str:
+        doc = document_of(messages, "## Report\n")
+        start = doc.index("\\section", doc.index("\\section") + 1)
+        end = doc.index("\\section", start + 1)
+        return doc[:start] + doc[end:]
+
+    lab.overrides["whole"] = whole
+    events, versions = run(pendulum, tmp_path / "out", client, reflect_rounds=2)
+    regression = gates(events, "regression")
+    assert len(regression) == 1 and not regression[0].accepted
+    assert any("fewer sections" in r for r in regression[0].reasons)
+    assert [s for s, _ in versions if s.startswith("Reflection")] == []
+    assert lab.calls["reflect"] == 1
+    assert_progress_complete(events)
+
+
+def test_scoped_fragment_that_adds_a_section_is_skipped(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
+) -> None:
+    lab.overrides["scoped"] = lambda messages, n: (
+        messages[-1]["content"].split("## Section\n", 1)[1] + "\n\\section{Extra}\nNew.\n"
+    )
+    events, versions = run(pendulum, tmp_path / "out", client, reflect_rounds=1)
+    scoped = gates(events, "scoped_fragment")
+    assert scoped and not scoped[0].accepted
+    assert (
+        gates(events, "regression")[0].reasons == ["converged"]
+        or not gates(events, "regression")[0].accepted
+    )
+    assert all("\\section{Extra}" not in content for _, content in versions)
+
+
+def test_compile_error_is_repaired_in_one_round(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
+) -> None:
+    lab.overrides["draft"] = lambda m, n: default_report(m).replace(
+        "\\end{document}", "\\undefinedmacroxyz\n\\end{document}"
+    )
+    events, versions = run(pendulum, tmp_path / "out", client, reflect_rounds=0)
+    assert lab.calls["repair"] == 1
+    done = events[-1]
+    assert isinstance(done, Done) and done.ok and done.pdf_path
+    assert "\\undefinedmacroxyz" not in Path(done.tex_path or "").read_text(encoding="utf-8")
+    assert versions[-1][0] == "Compile repair"
+
+
+def test_repeated_compile_error_stops_after_one_round(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
+) -> None:
+    lab.overrides["draft"] = lambda m, n: default_report(m).replace(
+        "\\end{document}", "\\undefinedmacroxyz\n\\end{document}"
+    )
+    lab.overrides["repair"] = lambda m, n: document_of(m, "## Document\n")
+    events, _ = run(pendulum, tmp_path / "out", client, reflect_rounds=0)
+    assert lab.calls["repair"] == 1
+    assert any("no progress" in r for g in gates(events, "repair") for r in g.reasons)
+    done = events[-1]
+    assert isinstance(done, Done) and not done.ok and done.pdf_path  # a PDF, honestly flagged
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [RateLimit(retry_after="0"), ServerError(500), Hang(seconds=8.0), CutStream(after_chunks=1)],
+    ids=["429", "500", "timeout", "cut-stream"],
+)
+def test_provider_failing_everywhere_degrades_to_the_offline_report(
+    pendulum: Path, tmp_path: Path, client: Any, fake_llm: FakeOpenAI, fault: Any
+) -> None:
+    fake_llm.on_messages(lambda messages, request: Turn.failing(fault))
+    events, versions = run(pendulum, tmp_path / "out", client, reflect_rounds=1)
+    done = events[-1]
+    assert isinstance(done, Done)
+    assert done.pdf_path and Path(done.pdf_path).is_file()
+    assert any("offline writer" in p for p in done.problems)
+    assert versions and versions[0][0].startswith("Offline report")
+    assert_progress_complete(events)
+
+
+def test_transient_faults_are_retried_and_the_run_finishes(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab, fake_llm: FakeOpenAI
+) -> None:
+    # One fault before each of the first three successful calls: every one is retried.
+    faults = {0: RateLimit(retry_after="0"), 2: ServerError(502), 4: CutStream(after_chunks=1)}
+    seen = [0]
+    scripted = lab.answer
+
+    def flaky(messages: list[dict[str, Any]], request: Any) -> Turn | str:
+        index = seen[0]
+        seen[0] += 1
+        fault = faults.get(index)
+        return Turn.failing(fault) if fault is not None else scripted(messages, request)
+
+    fake_llm.on_messages(flaky)
+    events, versions = run(pendulum, tmp_path / "out", client, reflect_rounds=1)
+    done = events[-1]
+    assert isinstance(done, Done) and done.pdf_path
+    assert not any("offline writer" in p for p in done.problems)
+    assert versions[0][0] == "First draft"
+
+
+def test_unsourced_number_in_the_draft_is_reported(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
+) -> None:
+    lab.overrides["draft"] = lambda m, n: default_report(m).replace(
+        "\\end{document}", "The bob weighed 123.456 grams.\n\\end{document}"
+    )
+    run(pendulum, tmp_path / "out", client, reflect_rounds=0)
+    check = json.loads((tmp_path / "out" / "number_check.json").read_text(encoding="utf-8"))
+    assert "123.456" in check["unsourced"]
