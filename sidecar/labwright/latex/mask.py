@@ -79,6 +79,7 @@ _BACKSLASH = re.compile(
     r"|begin[ \t]*\{(" + _ENV_ALT + r")\}"
     r")"
 )
+_PERCENT = re.compile("%")
 _NOT_NEWLINE = re.compile(r"[^\n]")
 
 
@@ -142,11 +143,9 @@ def _candidates(text: str) -> list[tuple[int, re.Match[str] | None]]:
     found: list[tuple[int, re.Match[str] | None]] = [
         (m.start(), m) for m in _BACKSLASH.finditer(text) if m.lastindex is not None
     ]
-    pos = text.find("%")
-    while pos >= 0:
-        if not is_escaped(text, pos):
-            found.append((pos, None))
-        pos = text.find("%", pos + 1)
+    found.extend(
+        (m.start(), None) for m in _PERCENT.finditer(text) if not is_escaped(text, m.start())
+    )
     found.sort(key=_first)
     return found
 
