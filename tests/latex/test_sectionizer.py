@@ -335,3 +335,18 @@ def test_defining_abstract_or_keywords_is_not_a_pseudo_node(definition: str) -> 
     )
     result = sectionize(doc)
     assert [n.text(doc) for n in result.pseudo_nodes] == ["\\keywords{a, b}"]
+
+
+def test_part_ends_the_previous_chapter_without_being_a_node() -> None:
+    doc = _doc("\\part{One}\n\\chapter{A}\nx\n\\part{Two}\n\\chapter{B}\ny\n")
+    nodes = sectionize(doc).nodes
+    assert [n.title for n in nodes] == ["A", "B"]
+    assert nodes[0].text(doc) == "\\chapter{A}\nx\n"
+
+
+def test_partial_derivative_is_not_a_part() -> None:
+    doc = _doc("\\section{A}\n$\\partial_t u$ and \\appendixname\nmore\n\\section{B}\n")
+    assert (
+        sectionize(doc).nodes[0].text(doc)
+        == "\\section{A}\n$\\partial_t u$ and \\appendixname\nmore\n"
+    )

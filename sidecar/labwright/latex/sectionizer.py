@@ -6,7 +6,7 @@ titles are read from the original at the same offsets, so a node's
 
 A heading node spans from its command to the next heading of the same or a
 higher level (editing a section takes its subsections with it), or to the
-first *terminator* -- ``\\appendix``, the bibliography, ``\\backmatter``,
+first *terminator* -- ``\\part``, ``\\appendix``, the bibliography, ``\\backmatter``,
 ``\\end{document}`` -- whichever comes first. Terminators close every open node
 so that a fragment for the last section can never carry away the bibliography
 or the appendix switch.
@@ -32,8 +32,8 @@ from typing import Literal, NamedTuple
 
 from labwright.latex.mask import is_escaped, mask
 
-#: Sectioning commands and their levels (LaTeX's own numbering; ``\\part`` is
-#: not a node).
+#: Sectioning commands and their levels (LaTeX's own numbering). ``\\part`` is
+#: not a node but a terminator: a chapter's span must not swallow the next part.
 HEADING_LEVELS: dict[str, int] = {
     "chapter": 0,
     "section": 1,
@@ -53,7 +53,7 @@ _HEADING = re.compile(
     r"\\(" + "|".join(sorted(HEADING_LEVELS, key=len, reverse=True)) + r")(?![A-Za-z@])"
 )
 _TERMINATOR = re.compile(
-    r"\\(?:appendix|backmatter|printbibliography|printindex|bibliographystyle|bibliography"
+    r"\\(?:part|appendix|backmatter|printbibliography|printindex|bibliographystyle|bibliography"
     r"|begin[ \t]*\{thebibliography\}|end[ \t]*\{document\})(?![A-Za-z@])"
 )
 _DOCUMENTCLASS = re.compile(r"\\documentclass(?![A-Za-z@])")
