@@ -14,7 +14,15 @@ from typing import Any
 
 import pytest
 
-from labwright.agent.events import Done, Event, GateDecision, Milestone, ToolCall, Warning_
+from labwright.agent.events import (
+    Done,
+    Event,
+    GateDecision,
+    Milestone,
+    ToolCall,
+    UsageRecorded,
+    Warning_,
+)
 from labwright.agent.pipeline import AgentOptions, run_agent
 from labwright.latex.engine import resolve_engine
 from labwright.testing.fake_openai import CutStream, FakeOpenAI, Hang, RateLimit, ServerError, Turn
@@ -69,6 +77,34 @@ def test_happy_path_ends_with_a_pdf_and_versions(
     models = {r.model for r in fake_llm.chat_requests if r.body.get("tools")}
     assert models == {"fake-cheap"}
     assert gates(events, "structure_score")
+    # Every model call is accounted for, priced per model.
+    usage = [e for e in events if isinstance(e, UsageRecorded)]
+    assert len(usage) == len(fake_llm.chat_requests)
+    assert {u.model for u in usage} == {"fake-main", "fake-cheap"}
+
+
+def test_a_bib_in_the_folder_closes_citations_without_the_model(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
+) -> None:
+    from .conftest import HALLIDAY
+
+    (pendulum / "refs.bib").write_text(HALLIDAY, encoding="utf-8")
+    events, _ = run(pendulum, tmp_path / "out", client, reflect_rounds=0)
+    assert "bibliography" not in lab.calls
+    done = events[-1]
+    assert isinstance(done, Done)
+    assert not any("Citation without an entry" in p for p in done.problems)
+    assert "Unverified" not in (tmp_path / "out" / "refs.bib").read_text(encoding="utf-8")
+
+
+def test_without_a_bib_and_without_a_model_answer_the_citation_gap_is_reported(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
+) -> None:
+    lab.overrides["bibliography"] = lambda m, n: "I cannot help with that."
+    events, _ = run(pendulum, tmp_path / "out", client, reflect_rounds=0)
+    done = events[-1]
+    assert isinstance(done, Done)
+    assert "Citation without an entry: halliday" in done.problems
 
 
 def test_collapsing_model_is_broken_out_of_within_six_calls(

@@ -20,7 +20,16 @@ from typing import Any
 
 from labwright.agent.bibliography import BibOutcome, build_bibliography
 from labwright.agent.draft import DraftOutcome, write_draft
-from labwright.agent.events import Done, Error, Event, FigureMade, GateDecision, Step, Warning_
+from labwright.agent.events import (
+    Done,
+    Error,
+    Event,
+    FigureMade,
+    GateDecision,
+    Step,
+    UsageRecorded,
+    Warning_,
+)
 from labwright.agent.explore import explore
 from labwright.agent.explore_tools import ExploreTools
 from labwright.agent.gaps import deterministic_gaps, parse_model_gaps
@@ -62,6 +71,45 @@ class _RunState:
 
 class _Cancelled(Exception):
     pass
+
+
+class _UsageTap:
+    """Chains onto the client's usage sink and turns each billed call into a
+    UsageRecorded event, released before the next event the run yields."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._downstream = getattr(client, "usage_sink", None)
+        self._pending: list[Any] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, record: Any) -> None:
+        with self._lock:
+            self._pending.append(record)
+        if self._downstream is not None:
+            self._downstream(record)
+
+    def __enter__(self) -> _UsageTap:
+        if self._client is not None and hasattr(self._client, "usage_sink"):
+            self._client.usage_sink = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._client is not None and hasattr(self._client, "usage_sink"):
+            self._client.usage_sink = self._downstream
+
+    def drain(self) -> Iterator[UsageRecorded]:
+        with self._lock:
+            pending, self._pending = self._pending, []
+        for record in pending:
+            yield UsageRecorded(
+                step=record.step or "",
+                model=record.model,
+                prompt_tokens=record.usage.prompt_tokens,
+                cached_tokens=record.usage.cached_prompt_tokens,
+                completion_tokens=record.usage.completion_tokens,
+                cost=record.cost or 0.0,
+            )
 
 
 def _tex_available() -> bool:
@@ -133,9 +181,20 @@ def run_agent(
     progress = Progress(plan)
     state = _RunState()
     try:
-        yield from _run(
-            folder, out_dir, client, options, cancel, save_version, tex_available, progress, state
-        )
+        with _UsageTap(client) as tap:
+            for event in _run(
+                folder,
+                out_dir,
+                client,
+                options,
+                cancel,
+                save_version,
+                tex_available,
+                progress,
+                state,
+            ):
+                yield from tap.drain()
+                yield event
     except _Cancelled:
         yield from progress.finish()
         yield Error(
