@@ -186,3 +186,30 @@ def test_conservation_messages_name_the_levels() -> None:
     assert not c.ok
     assert "section, section" in c.reason and "section, subsection" in c.reason
     assert c.old_levels == (1, 2) and c.new_levels == (1, 1)
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        "Here is the revised section:\n\\section{Results}\nBetter.\n",
+        "\\clearpage\n\\section{Results}\nBetter.\n",
+        "\\subsection{Results}\nBetter.\n\\section{Results}\n",
+    ],
+)
+def test_fragment_must_start_with_the_sections_own_heading(fragment: str) -> None:
+    node = _node(DOC, "Results")
+    result = apply_fragment(DOC, node, fragment, mode="top")
+    assert not result.ok and result.content == DOC
+    assert "begin with the heading \\section" in result.problems[0]
+
+
+def test_leading_comment_before_the_heading_is_allowed() -> None:
+    node = _node(DOC, "Results")
+    result = apply_fragment(DOC, node, "% revised\n\\section{Results}\nBetter.\n")
+    assert result.ok
+
+
+def test_abstract_fragment_with_extra_text_is_refused() -> None:
+    abstract = sectionize(DOC).pseudo_nodes[0]
+    result = apply_fragment(DOC, abstract, "Sure!\n\\begin{abstract}\nNew.\n\\end{abstract}\n")
+    assert not result.ok and result.content == DOC

@@ -124,10 +124,33 @@ def _keep_trailing_space(old_span: str, fragment: str) -> str:
     return fragment.rstrip() + old_span[len(stripped) :]
 
 
+def _heading_start_problems(node: Node, fragment: str) -> list[str]:
+    """A section fragment starts with its own heading, like the span it replaces.
+
+    Anything before the heading would land between two sections, outside any
+    node: typically a model's "Here is the revised section:" line.
+    """
+    masked = mask(fragment)
+    first = len(masked) - len(masked.lstrip())
+    headings = find_headings(fragment, masked)
+    if headings and headings[0].start == first and headings[0].level == node.level:
+        return []
+    return [
+        f"The fragment must begin with the heading \\{node.command}{{...}} of the section it "
+        f"replaces; remove any text before it."
+    ]
+
+
 def _pseudo_problems(node: Node, fragment: str) -> list[str]:
-    """An abstract/keywords fragment must keep its own LaTeX form."""
+    """An abstract/keywords fragment must keep its own LaTeX form, and be only that."""
     found = sectionize(fragment).pseudo_nodes
-    if len(found) == 1 and found[0].command == node.command and found[0].kind == node.kind:
+    body = fragment.strip()
+    if (
+        len(found) == 1
+        and found[0].command == node.command
+        and found[0].kind == node.kind
+        and fragment[found[0].char_start : found[0].char_end] == body
+    ):
         return []
     if node.command.startswith("begin{"):
         env = node.command[len("begin{") : -1]
@@ -163,8 +186,11 @@ def apply_fragment(
     old_span = content[node.char_start : node.char_end]
     cleaned = strip_fragment(fragment)
     problems = list(check_fragment(cleaned).problems)
-    if not problems and node.kind != "heading":
-        problems.extend(_pseudo_problems(node, cleaned))
+    if not problems:
+        if node.kind == "heading":
+            problems.extend(_heading_start_problems(node, cleaned))
+        else:
+            problems.extend(_pseudo_problems(node, cleaned))
     if not problems:
         cons = check_conservation(old_span, cleaned, mode=mode, top_level=top_level)
         if not cons.ok:
