@@ -12,10 +12,12 @@ from __future__ import annotations
 import secrets
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import httpx
 import keyring
 import keyring.backend
 import pytest
@@ -72,6 +74,7 @@ class ScriptedPipeline:
     gate: threading.Event | None = None
     started: threading.Event = field(default_factory=threading.Event)
     fail: bool = False
+    delay: float = 0.0  # seconds between steps, so appends interleave with a client's reads
 
     def __call__(self, request: PipelineRequest) -> Iterator[Event]:
         total = self.steps + 1
@@ -80,6 +83,8 @@ class ScriptedPipeline:
         for i in range(self.steps):
             if self.gate is not None:
                 self.gate.wait(10)
+            if self.delay:
+                time.sleep(self.delay)
             yield Step(stage="scan", message=f"step {i + 1} of {request.folder.name}")
         if self.fail:
             raise RuntimeError("scripted failure")
@@ -205,3 +210,53 @@ def seed_world(app: FastAPI, folder: Path) -> World:
     start = CONTENT.index("2.01")
     proposal = store.propose_edit(session.id, version.id, start, start + 4, "2.02")
     return World(session.id, run.id, version.version_no, proposal.id)
+
+
+@dataclass
+class LiveServer:
+    app: FastAPI
+    base_url: str
+    token: str
+
+    def client(self, **kw: object) -> httpx.Client:
+        return httpx.Client(
+            base_url=self.base_url,
+            headers={"Authorization": f"Bearer {self.token}"},
+            timeout=30,
+            **kw,  # type: ignore[arg-type]
+        )
+
+
+LiveFactory = Callable[..., LiveServer]
+
+
+@pytest.fixture
+def live_server(token: str) -> Iterator[LiveFactory]:
+    """A real uvicorn server on a real loopback socket, in a thread of this test."""
+    import uvicorn
+
+    running: list[tuple[uvicorn.Server, threading.Thread, FastAPI]] = []
+
+    def factory(pipeline: Pipeline | None = None) -> LiveServer:
+        sock = free_loopback_socket()
+        port = sock.getsockname()[1]
+        app = create_app(ServerSettings(token=token, port=port, pipeline=pipeline))
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.01)
+        running.append((server, thread, app))
+        return LiveServer(app, f"http://127.0.0.1:{port}", token)
+
+    yield factory
+    for server, thread, app in running:
+        app.state.runs.shutdown("the test ended")
+        server.should_exit = True
+        thread.join(10)
+        app.state.runs.join(5)
+        app.state.ctx.store.close()

@@ -52,10 +52,20 @@ def _bind_loopback(port: int) -> socket.socket:
     return sock
 
 
-def read_token(stream: IO[bytes]) -> str | None:
-    """The first stdin line, stripped; None when it is absent or too weak to trust."""
-    line = stream.readline(4096)
-    token = line.decode("ascii", errors="replace").strip()
+def read_token(fd: int) -> str | None:
+    """The first line of `fd`, stripped; None when it is absent or too weak to trust.
+
+    Read with os.read, byte by byte up to the newline, not through sys.stdin:
+    a buffered reader would swallow what follows the line, and a daemon thread
+    blocked inside a buffered reader aborts the interpreter at exit.
+    """
+    raw = bytearray()
+    while len(raw) < 4096:
+        chunk = os.read(fd, 1)
+        if not chunk or chunk == b"\n":
+            break
+        raw += chunk
+    token = raw.decode("ascii", errors="replace").strip()
     if len(token) < MIN_TOKEN_CHARS or not token.isprintable() or " " in token:
         return None
     return token
@@ -101,11 +111,11 @@ def serve(
     parent_pid: int | None = None,
     open_browser: bool = False,
     ui_dir: Path | None = None,
-    stdin: IO[bytes] | None = None,
+    stdin_fd: int | None = None,
     stdout: IO[str] | None = None,
 ) -> int:
     """Run until the parent goes away (sidecar) or until interrupted (browser). Returns an exit code."""
-    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdin = stdin_fd if stdin_fd is not None else sys.stdin.fileno()
     if stdout is None:
         # The handshake owns stdout: one line, read by the shell. Anything else
         # printed by any library goes to stderr instead of corrupting it.
@@ -168,12 +178,12 @@ def serve(
     return 0
 
 
-def _watch_stdin(stream: IO[bytes], stop: Callable[[str], None]) -> None:
+def _watch_stdin(fd: int, stop: Callable[[str], None]) -> None:
     """Block on stdin; EOF (or a read error) means the parent closed our pipe."""
     try:
-        while stream.readline():
-            pass  # Lines after the token are reserved; ignore them.
-    except (OSError, ValueError):
+        while os.read(fd, 4096):
+            pass  # Bytes after the token are reserved; ignore them.
+    except OSError:
         pass
     stop("the Labwright window closed")
 
