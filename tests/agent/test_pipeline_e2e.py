@@ -255,3 +255,30 @@ def test_unsourced_number_in_the_draft_is_reported(
     run(pendulum, tmp_path / "out", client, reflect_rounds=0)
     check = json.loads((tmp_path / "out" / "number_check.json").read_text(encoding="utf-8"))
     assert "123.456" in check["unsourced"]
+
+
+def test_cancelling_mid_draft_stops_the_stream_and_ends_the_run(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
+) -> None:
+    import threading
+
+    from labwright.agent.events import DraftChunk
+
+    slow = lab._draft
+    lab.overrides["draft"] = lambda m, n: Turn.text(slow(m, n), chunk_chars=8, chunk_delay=0.05)
+    cancel = threading.Event()
+    events: list[Event] = []
+    for event in run_agent(
+        pendulum, tmp_path / "out", client, AgentOptions(reflect_rounds=1), cancel=cancel
+    ):
+        events.append(event)
+        if isinstance(event, DraftChunk):
+            cancel.set()
+    chunks = [e for e in events if isinstance(e, DraftChunk)]
+    done = events[-1]
+    assert isinstance(done, Done) and done.problems == ["cancelled"]
+    # The stream was abandoned long before its end: the draft is thousands of
+    # characters, streamed 8 at a time.
+    assert len(chunks) < 50
+    assert "reflect" not in lab.calls
+    assert_progress_complete(events)
