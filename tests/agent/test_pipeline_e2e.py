@@ -46,6 +46,7 @@ def run(
             save_version=lambda content, summary, origin: versions.append((summary, content)),
         )
     )
+    assert_progress_complete(events)  # in every run: consecutive milestones ending at total
     return events, versions
 
 

@@ -128,6 +128,49 @@ def _sandbox_figure_maker(folder: Path, fig_dir: Path) -> Callable[[str, str], s
     return make
 
 
+def _vision_describer(client: Any, cancel: threading.Event | None) -> Callable[[Path], str] | None:
+    """read_image through the vision tier, only when a vision model is configured
+    explicitly (a text-only main model would fail on image input)."""
+    models = getattr(getattr(client, "endpoint", None), "models", None)
+    if models is None or not getattr(models, "vision", None):
+        return None
+
+    def describe(path: Path) -> str:
+        import base64
+        import io
+
+        from PIL import Image
+
+        with Image.open(path) as image:
+            image.thumbnail((1024, 1024))
+            buffer = io.BytesIO()
+            image.convert("RGB").save(buffer, format="PNG")
+        url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+        messages = [
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "text",
+                        "text": "Describe this image from a lab experiment: instrument readings, axes, labels and values you can read. Do not guess values you cannot read.",
+                    },
+                    {"type": "image_url", "image_url": {"url": url}},
+                ],
+            }
+        ]
+        try:
+            return (
+                client.chat(messages, tier="vision", cancel=cancel, step="read_image").content
+                or "(no description)"
+            )
+        except LLMCancelled:
+            raise
+        except LLMError as error:
+            return f"The image could not be described ({error.user_message})."
+
+    return describe
+
+
 def _folder_bibs(folder: Path, paths: list[str]) -> list[str]:
     from labwright.ingest.encoding import decode_text
 
@@ -268,7 +311,11 @@ def _run(
     # -- explore ---------------------------------------------------------------------
     fig_dir = out_dir / "figures"
     fig_dir.mkdir(parents=True, exist_ok=True)
-    tools = ExploreTools(root=folder, make_figure=_sandbox_figure_maker(folder, fig_dir))
+    tools = ExploreTools(
+        root=folder,
+        make_figure=_sandbox_figure_maker(folder, fig_dir),
+        describe_image=_vision_describer(client, cancel),
+    )
     if options.explore:
         _check_cancel(cancel)
         yield from progress.start("explore")
