@@ -120,3 +120,12 @@ def test_documentclass_in_a_comment_is_fine() -> None:
 def test_brace_counts_are_reported() -> None:
     problems = check_fragment("\\section{A}\n{{x").problems
     assert any("2 brace(s) open" in p for p in problems)
+
+
+def test_a_section_showing_an_example_document_is_not_cut() -> None:
+    # A listing environment masking does not know (KOMA-Script's lstcode).
+    section = (
+        "\\section{Usage}\nExample:\n\\begin{lstcode}\n\\documentclass{scrbook}\n"
+        "\\begin{document}\n\\chapter{X}\n\\end{document}\n\\end{lstcode}\n"
+    )
+    assert strip_fragment(section) == section

@@ -82,6 +82,7 @@ def test_percent_inside_verb_is_not_a_comment() -> None:
         "\\verb+\\section{x}+",
         "\\lstinline|\\section{x}|",
         "\\lstinline[language=TeX]!\\section{x}!",
+        "\\lstinline[breaklines=false]\n  |\\section{x}|",
         "\\lstinline{\\section{x}}",
         "\\mintinline{latex}{\\section{x}}",
         "\\mintinline{latex}|\\section{x}|",

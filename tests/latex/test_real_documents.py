@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from labwright.latex.sectionizer import sectionize
-from labwright.latex.splice import splice
+from labwright.latex.splice import apply_fragment, splice
 
 _ROOTS = (Path("/usr/share/texlive"), Path("/usr/share/texmf"), Path("/usr/share/texmf-dist"))
 _NAMED = ("sample2e.tex", "small2e.tex")
@@ -189,3 +189,23 @@ def test_koma_script_manual_chapters_are_editable() -> None:
         result = sectionize(_read(path))
         assert result.editable, path
         assert result.top_level is not None and result.top_level <= 1, path
+
+
+@pytest.mark.skipif(
+    not _FILES, reason="no TeX distribution sources under /usr/share on this machine"
+)
+def test_the_gate_on_real_sections_is_identity_or_an_untouched_refusal() -> None:
+    """apply_fragment of a node's own text: accepted unchanged, or refused untouched.
+
+    Refusals are expected where a span is not self-contained (a section inside
+    a group, or listing environments masking does not know); what must never
+    happen is an accepted splice that changes the document.
+    """
+    accepted = 0
+    for path in _FILES:
+        text = _read(path)
+        for node in sectionize(text).all_nodes():
+            result = apply_fragment(text, node, node.text(text))
+            assert result.content == text, f"{path}: {node.anchor}"
+            accepted += result.ok
+    assert accepted > 0

@@ -60,7 +60,14 @@ def strip_fragment(text: str) -> str:
     result = mask_regions(text)
     masked = result.text
     begin = _BEGIN_DOC.search(masked)
-    if _DOCCLASS.search(masked) or begin:
+    docclass = _DOCCLASS.search(masked)
+    start_of_document = docclass or begin
+    first_heading = find_headings(text, masked)[:1]
+    # Same rule as the sectionizer: it is a whole document only when the
+    # preamble comes first; a section may show a document in an example listing.
+    if start_of_document and not (
+        first_heading and first_heading[0].start < start_of_document.start()
+    ):
         body_start = begin.end() if begin else 0
         end = _END_DOC.search(masked, body_start)
         body_end = end.start() if end else len(text)

@@ -80,6 +80,7 @@ _BACKSLASH = re.compile(
     r")"
 )
 _PERCENT = re.compile("%")
+_BLANK = re.compile(r"[ \t]*(?:\n[ \t]*)?")
 _NOT_NEWLINE = re.compile(r"[^\n]")
 
 
@@ -93,6 +94,11 @@ def _blank(segment: str) -> str:
 def _line_end(text: str, pos: int) -> int:
     nl = text.find("\n", pos)
     return len(text) if nl < 0 else nl
+
+
+def _skip_blank(text: str, pos: int) -> int:
+    m = _BLANK.match(text, pos)
+    return m.end() if m else pos
 
 
 def _inline_delimited(text: str, pos: int) -> tuple[int, bool]:
@@ -115,7 +121,9 @@ def _inline_argument(
         close = text.find("]", pos, _line_end(text, pos))
         if close < 0:
             return _line_end(text, pos), False
-        pos = close + 1
+        # TeX skips spaces and one line end before the next argument (the
+        # KOMA-Script manual writes ``\\lstinline[...]`` and ``|code|`` on two lines).
+        pos = _skip_blank(text, close + 1)
     if braces_then_arg:  # \mintinline{lang}: the language in braces comes first
         if pos < n and text[pos] == "{":
             close = text.find("}", pos, _line_end(text, pos))
