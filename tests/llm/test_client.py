@@ -412,3 +412,12 @@ def test_unscripted_request_fails_loudly_without_retry(
     with pytest.raises(LLMBadRequest):
         client.chat(USER)
     assert fake_llm.unscripted == 1
+
+
+def test_markup_without_tools_is_left_for_the_callers_contract(
+    client: LLMClient, fake_llm: FakeOpenAI
+) -> None:
+    text = 'Body text.\n<tool_call>{"name": "read_file", "arguments": {}}</tool_call>'
+    fake_llm.script(Turn(text))
+    result = client.chat(USER)  # a draft call: no tools offered
+    assert result.content == text and result.tool_calls == []

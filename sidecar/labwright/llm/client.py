@@ -248,6 +248,7 @@ class LLMClient:
             resp.model or kwargs["model"],
             tier,
             usage,
+            bool(kwargs.get("tools")),
         )
 
     def _stream_once(
@@ -302,7 +303,7 @@ class LLMClient:
         ]
         if usage is None:
             usage = self._estimate(kwargs, content, calls)
-        return self._finish(content, calls, finish, model, tier, usage)
+        return self._finish(content, calls, finish, model, tier, usage, bool(kwargs.get("tools")))
 
     def _finish(
         self,
@@ -312,10 +313,13 @@ class LLMClient:
         model: str,
         tier: str,
         usage: Usage,
+        tools_offered: bool,
     ) -> ChatResult:
         warnings: list[str] = []
-        markup = extract_markup_calls(content)
-        if markup.calls:
+        # Only a call that offered tools can have meant one: elsewhere (a draft)
+        # markup in the text is left for the caller's output contract to reject.
+        markup = extract_markup_calls(content) if tools_offered else None
+        if markup is not None and markup.calls:
             warnings.append("recovered tool calls written into the content")
             content = markup.content
             if not calls:
