@@ -136,3 +136,16 @@ def test_tables_look_like_tables(text: str) -> None:
 )
 def test_prose_is_not_a_table(text: str) -> None:
     assert not looks_like_table(text)
+
+
+def test_unbalanced_quote_is_a_reason_not_an_exception() -> None:
+    dataset, reason = read_text_table(
+        '"a,b",c\n"1,2",3\n4,"5\n', name="t", provenance=Provenance("t.csv")
+    )
+    assert dataset is None and "quotation mark" in (reason or "")
+
+
+def test_quoted_cells_with_delimiters() -> None:
+    d = table('"name, full",value (V)\n"A, 1",1.5\n"B, 2",2.5\n')
+    assert [(c.name, c.unit) for c in d.columns] == [("name, full", None), ("value", "V")]
+    assert d.column("name, full").values.tolist() == ["A, 1", "B, 2"]

@@ -18,6 +18,8 @@ SHORT_ZH = "电压/mV\t电流/mA\n1\t2\n"
         (TABLE_ZH.encode("gbk"), "gb18030"),
         (SHORT_ZH.encode("gbk"), "gb18030"),  # charset-normalizer alone says cp949 here
         ("温度计读数 𠀀 (°C)\n1\n".encode("gb18030"), "gb18030"),
+        ("t (s)\tU (V)\n0\t1\n1\t2\n".encode("utf-16-le"), "utf-16-le"),  # no BOM
+        ("t (s)\tU (V)\n0\t1\n1\t2\n".encode("utf-16-be"), "utf-16-be"),
     ],
 )
 def test_decodes_common_lab_encodings(data: bytes, encoding: str) -> None:

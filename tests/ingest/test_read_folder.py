@@ -187,3 +187,24 @@ def test_truncated_valid_headers_never_raise(tmp_path: Path, suffix: str) -> Non
     path.write_bytes(magic + b"\x00\x01\x02garbage" * 3)
     items = read_file(path, path.name)
     assert items and all(isinstance(i, (Dataset, DocumentText, ImageInfo, Skipped)) for i in items)
+
+
+def test_inventory_entries_outside_the_folder_are_refused(tmp_path: Path, data_dir: Path) -> None:
+    """An inventory is data (it may come from a stored session): paths in it
+    that leave the folder are not read, whatever they say."""
+    from labwright.ingest import FileEntry, Inventory
+
+    secret = tmp_path / "secret.csv"
+    secret.write_text("x\n4242\n4343\n", encoding="utf-8")
+    inventory = Inventory(
+        root=str(data_dir),
+        files=[
+            FileEntry("../secret.csv", 10, None, "data"),
+            FileEntry(str(secret), 10, None, "data"),
+            FileEntry("sub/../../secret.csv", 10, None, "data"),
+        ],
+    )
+    result = read_folder(data_dir, inventory)
+    assert result.datasets == [] and result.documents == []
+    assert len(result.skipped) == 3
+    assert "4242" not in repr(result)

@@ -9,6 +9,7 @@ is an order of magnitude slower.
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 from collections import Counter
@@ -31,6 +32,7 @@ _COMMENT_PREFIXES = ("#", "%", "//", "!")
 # and there the semicolon is the delimiter (decimal commas).
 _DELIMITERS: tuple[str | None, ...] = ("\t", ";", ",", "|", None)  # None = runs of whitespace
 _SNIFF_LINES = 200
+_ONE_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+(?:[eE][+-]?\d+)?$")
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,17 @@ class Dialect:
 
 
 def _split(line: str, delimiter: str | None) -> list[str]:
-    return line.split() if delimiter is None else [c.strip() for c in line.split(delimiter)]
+    """Cells of one line; quoted cells may contain the delimiter ("Smith, J")."""
+    if delimiter is None:
+        return line.split()
+    if '"' not in line:
+        return [c.strip() for c in line.split(delimiter)]
+    try:
+        return [
+            c.strip() for c in next(csv.reader([line], delimiter=delimiter, skipinitialspace=True))
+        ]
+    except (csv.Error, StopIteration):
+        return [c.strip() for c in line.split(delimiter)]
 
 
 def _content_lines(text: str, limit: int) -> list[str]:
@@ -69,6 +81,13 @@ def sniff(lines: list[str]) -> Dialect:
             best_score, delim = score, candidate
     if best_score < 0.6:
         delim = None
+    if (
+        delim == ","
+        and "," not in lines[0]
+        and all(_ONE_DECIMAL_COMMA.match(x.strip()) for x in lines[1:])
+    ):
+        # "Spannung (V)" over "1,25": one column of decimal-comma numbers, not two columns.
+        return Dialect(None, True)
     sample = [c for line in lines[:50] for c in _split(line, delim)]
     decimal_comma = delim != "," and any(re.match(r"^[+-]?\d+,\d+$", c) for c in sample)
     return Dialect(delim, decimal_comma)
@@ -123,7 +142,10 @@ def read_text_table(
         "skipinitialspace": True,
         "sep": r"\s+" if dialect.delimiter is None else dialect.delimiter,
     }
-    frame = pd.read_csv(io.StringIO("\n".join(body)), **options)  # type: ignore[call-overload]
+    try:
+        frame = pd.read_csv(io.StringIO("\n".join(body)), **options)  # type: ignore[call-overload]
+    except pd.errors.ParserError:
+        return None, "could not be parsed as a table (a quotation mark may be left open)"
     if frame.empty:
         return None, "has no rows of data"
 

@@ -60,6 +60,23 @@ def _looks_gbk(data: bytes) -> bool:
     return common / len(wide) >= 0.9
 
 
+def _bomless_utf16(sample: bytes) -> str | None:
+    """UTF-16 without a byte-order mark, recognised by its NUL bytes.
+
+    Instrument software writes mostly-ASCII UTF-16 where every other byte is
+    zero; charset-normalizer returns nothing for such files when they hold no
+    non-ASCII character at all.
+    """
+    if len(sample) < 8 or b"\x00" not in sample:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    if odd.count(0) >= 0.9 * len(odd) and even.count(0) <= 0.1 * len(even):
+        return "utf-16-le"
+    if even.count(0) >= 0.9 * len(even) and odd.count(0) <= 0.1 * len(odd):
+        return "utf-16-be"
+    return None
+
+
 def _control_ratio(text: str) -> float:
     """Share of characters that no text file contains (NUL, other C0 controls)."""
     if not text:
@@ -92,6 +109,10 @@ def decode_text(data: bytes) -> Decoded | None:
             return Decoded(text, encoding) if _control_ratio(text) < 0.01 else None
 
     candidate: Decoded | None = None
+    utf16 = _bomless_utf16(data[:_SAMPLE_BYTES])
+    if utf16 is not None:
+        text = data.decode(utf16, errors="replace")
+        return Decoded(text, utf16) if _control_ratio(text) < 0.01 else None
     try:
         candidate = Decoded(data.decode("utf-8"), "utf-8")
     except UnicodeDecodeError:
