@@ -421,3 +421,36 @@ def test_markup_without_tools_is_left_for_the_callers_contract(
     fake_llm.script(Turn(text))
     result = client.chat(USER)  # a draft call: no tools offered
     assert result.content == text and result.tool_calls == []
+
+
+def test_asyncio_cancellation_stops_the_call(client: LLMClient, fake_llm: FakeOpenAI) -> None:
+    import asyncio
+
+    fake_llm.script(Turn("y" * 2000, chunk_chars=4, chunk_delay=0.01))
+    seen: list[str] = []
+    three = threading.Event()
+
+    def on_delta(text: str) -> None:
+        seen.append(text)
+        if len(seen) >= 3:
+            three.set()
+
+    async def main() -> None:
+        task = asyncio.create_task(client.achat(USER, stream=True, on_delta=on_delta))
+        assert await asyncio.to_thread(three.wait, 10)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    count = len(seen)
+    threading.Event().wait(0.3)  # give a runaway worker time to show itself
+    assert len(seen) - count <= 1  # the worker stopped at the next chunk boundary
+    assert len(seen) < 2000 // 4
+
+
+def test_achat_returns_the_answer(client: LLMClient, fake_llm: FakeOpenAI) -> None:
+    import asyncio
+
+    fake_llm.script("async answer")
+    assert asyncio.run(client.achat(USER)).content == "async answer"

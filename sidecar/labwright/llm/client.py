@@ -9,6 +9,7 @@ usage record per attempt that the provider billed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
@@ -182,6 +183,17 @@ class LLMClient:
                     raise LLMCancelled("cancelled during backoff") from error
             else:
                 threading.Event().wait(delay)
+
+    async def achat(self, messages: Sequence[Message], **kwargs: Any) -> ChatResult:
+        """`chat` for asyncio callers: runs in a worker thread; cancelling the
+        awaiting task sets the cancel event, so the call stops at its next
+        boundary (between chunks, in backoff, or while waiting for an answer)."""
+        cancel = kwargs.pop("cancel", None) or threading.Event()
+        try:
+            return await asyncio.to_thread(self.chat, messages, cancel=cancel, **kwargs)
+        except asyncio.CancelledError:
+            cancel.set()
+            raise
 
     # -- one attempt ----------------------------------------------------------
 
