@@ -203,10 +203,26 @@ def test_fragment_must_start_with_the_sections_own_heading(fragment: str) -> Non
     assert "begin with the heading \\section" in result.problems[0]
 
 
-def test_leading_comment_before_the_heading_is_allowed() -> None:
+def test_leading_comment_before_the_heading_is_refused() -> None:
+    """It would land in the previous section's span and change that section's text."""
     node = _node(DOC, "Results")
     result = apply_fragment(DOC, node, "% revised\n\\section{Results}\nBetter.\n")
+    assert not result.ok and result.content == DOC
+
+
+def test_leading_blank_lines_and_spaces_are_dropped() -> None:
+    node = _node(DOC, "Results")
+    result = apply_fragment(DOC, node, "\n\n   \\section{Results}\nBetter.\n")
     assert result.ok
+    assert _node(result.content, "Method").text(result.content) == _node(DOC, "Method").text(DOC)
+
+
+def test_section_fragment_may_not_add_an_abstract() -> None:
+    node = _node(DOC, "Results")
+    fragment = "\\section{Results}\n\\begin{abstract}\nX\n\\end{abstract}\nBetter.\n"
+    result = apply_fragment(DOC, node, fragment)
+    assert not result.ok and result.content == DOC
+    assert "abstract" in result.problems[0]
 
 
 def test_abstract_fragment_with_extra_text_is_refused() -> None:

@@ -124,21 +124,28 @@ def _keep_trailing_space(old_span: str, fragment: str) -> str:
     return fragment.rstrip() + old_span[len(stripped) :]
 
 
-def _heading_start_problems(node: Node, fragment: str) -> list[str]:
+def _heading_start_problems(node: Node, old_span: str, fragment: str) -> list[str]:
     """A section fragment starts with its own heading, like the span it replaces.
 
     Anything before the heading would land between two sections, outside any
     node: typically a model's "Here is the revised section:" line.
     """
     masked = mask(fragment)
-    first = len(masked) - len(masked.lstrip())
     headings = find_headings(fragment, masked)
-    if headings and headings[0].start == first and headings[0].level == node.level:
-        return []
-    return [
-        f"The fragment must begin with the heading \\{node.command}{{...}} of the section it "
-        f"replaces; remove any text before it."
-    ]
+    problems: list[str] = []
+    if not (headings and headings[0].start == 0 and headings[0].level == node.level):
+        # Even a comment before the heading would end up in the previous section.
+        problems.append(
+            f"The fragment must begin with the heading \\{node.command}{{...}} of the section it "
+            f"replaces; remove any text or comment before it."
+        )
+    old_pseudo = [n.kind for n in sectionize(old_span).pseudo_nodes]
+    new_pseudo = [n.kind for n in sectionize(fragment).pseudo_nodes]
+    if old_pseudo != new_pseudo:
+        problems.append(
+            "The fragment adds or removes an abstract or keywords block; keep those exactly as they were."
+        )
+    return problems
 
 
 def _pseudo_problems(node: Node, fragment: str) -> list[str]:
@@ -184,11 +191,11 @@ def apply_fragment(
             ),
         )
     old_span = content[node.char_start : node.char_end]
-    cleaned = strip_fragment(fragment)
+    cleaned = strip_fragment(fragment).lstrip()
     problems = list(check_fragment(cleaned).problems)
     if not problems:
         if node.kind == "heading":
-            problems.extend(_heading_start_problems(node, cleaned))
+            problems.extend(_heading_start_problems(node, old_span, cleaned))
         else:
             problems.extend(_pseudo_problems(node, cleaned))
     if not problems:
