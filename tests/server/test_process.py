@@ -197,3 +197,55 @@ def test_sidecar_exits_when_the_parent_pid_dies(_isolated_home: Path) -> None:
             if p.poll() is None:
                 p.kill()
                 p.wait()
+
+
+def test_browser_mode_opens_a_url_with_the_token_in_the_fragment(
+    tmp_path: Path, _isolated_home: Path
+) -> None:
+    """`serve --open`: the token is made here, travels only in the URL fragment, and works."""
+    ui = tmp_path / "dist"
+    ui.mkdir()
+    (ui / "index.html").write_text("<!doctype html><title>Labwright UI</title>", encoding="utf-8")
+    opened = tmp_path / "opened.txt"
+    recorder = tmp_path / "browser.py"
+    recorder.write_text(
+        "import sys, pathlib\n"
+        f"pathlib.Path({str(opened)!r}).write_text(sys.argv[1], encoding='utf-8')\n",
+        encoding="utf-8",
+    )
+    # webbrowser runs $BROWSER with the URL: a recorder stands in for the user's browser.
+    env = {**os.environ, "BROWSER": f"{sys.executable} {recorder} %s"}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "labwright", "serve", "--open", "--ui-dir", str(ui)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        assert child.stdout is not None
+        port = json.loads(_lines(child.stdout).get(timeout=60))["port"]
+        deadline = 60.0
+        import time
+
+        start = time.monotonic()
+        while not opened.exists() and time.monotonic() - start < deadline:
+            time.sleep(0.05)
+        url = opened.read_text(encoding="utf-8")
+        assert url.startswith(f"http://127.0.0.1:{port}/#token=")
+        token = url.split("#token=", 1)[1]
+        assert len(token) >= 43
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            page = client.get("/")
+            assert page.status_code == 200 and "Labwright UI" in page.text
+            assert client.get("/api/health").status_code == 401
+            ok = client.get("/api/health", headers={"Authorization": f"Bearer {token}"})
+            assert ok.status_code == 200
+        child.terminate()
+        child.wait(timeout=10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.stderr is not None
+    assert token.encode() not in child.stderr.read()

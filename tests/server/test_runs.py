@@ -131,3 +131,27 @@ def test_live_follow_sees_events_as_they_are_appended(
     assert rest[-1]["type"] == "done"
     with server.client() as client:
         assert client.get(f"/api/runs/{run_id}").json()["status"] == "done"
+
+
+def test_shutdown_interrupts_the_active_run_and_ends_its_stream(
+    live_server: LiveFactory, data_folder: Path
+) -> None:
+    gate = threading.Event()
+    server = live_server(ScriptedPipeline(steps=5, gate=gate))
+    with server.client() as client:
+        sid = _session(client, data_folder)
+        run_id = client.post(f"/api/sessions/{sid}/runs", json={}).json()["id"]
+        with client.stream("GET", f"/api/runs/{run_id}/events") as response:
+            frames = _frames(response)
+            assert next(frames)["type"] == "milestone"
+            server.app.state.runs.shutdown("the window closed")
+            rest = list(frames)  # the stream ends by itself
+        gate.set()
+    assert [e["type"] for e in rest] == ["error", "done"]
+    assert rest[-1]["payload"]["ok"] is False
+    store = server.app.state.ctx.store
+    server.app.state.runs.join(10)
+    assert store.get_run(run_id).status == "interrupted"
+    # The worker, released afterwards, wrote nothing more.
+    assert [e.type for e in store.events_after(run_id)][-2:] == ["error", "done"]
+    assert store.list_versions(sid) == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import cast
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -23,7 +24,7 @@ from labwright.server.live import LiveHub
 from labwright.server.pipeline import default_pipeline
 from labwright.server.routes import ROUTERS
 from labwright.server.runs import RunManager
-from labwright.server.security import API_PREFIX, AccessGuard, AccessPolicy
+from labwright.server.security import API_PREFIX, AccessGuard, AccessPolicy, ASGIApp
 from labwright.server.settings import ServerSettings
 from labwright.store import Store
 from labwright.store.errors import ConflictError, NotFoundError, StoreError
@@ -62,9 +63,10 @@ def create_app(settings: ServerSettings) -> FastAPI:
         app.include_router(router, prefix=API_PREFIX)
     _install_error_handlers(app)
 
-    public_app = None
+    public_app: ASGIApp | None = None
     if settings.ui_dir is not None and settings.ui_dir.is_dir():
-        public_app = StaticFiles(directory=settings.ui_dir, html=True, follow_symlink=False)
+        static = StaticFiles(directory=settings.ui_dir, html=True, follow_symlink=False)
+        public_app = cast(ASGIApp, static)
     policy = AccessPolicy(
         token=settings.token,
         port=settings.port,

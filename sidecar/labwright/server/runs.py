@@ -151,7 +151,9 @@ class RunManager:
             self.hub.notify(run_id)
             events = self.pipeline(PipelineRequest(folder=folder, out_dir=out_dir, lang=language))
             for event in events:
-                if item.cancel.is_set():
+                # The flag in the store lets another process (a CLI, a second
+                # window) cancel this run too; the event is this process's fast path.
+                if item.cancel.is_set() or self.store.get_run(run_id).cancel_requested:
                     status, message = "cancelled", "The run was cancelled."
                     break
                 if isinstance(event, Done):
