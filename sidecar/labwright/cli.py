@@ -113,6 +113,19 @@ def _say(text: str) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    from labwright.agent.offline.render import discard_worker, prestart_worker
+
+    if args.folder.is_dir():
+        # First, before the heavy imports below: the plot worker's matplotlib
+        # import then runs alongside them (see benchmarks/main_job.py).
+        prestart_worker()
+    try:
+        return _run_build(args)
+    finally:
+        discard_worker()
+
+
+def _run_build(args: argparse.Namespace) -> int:
     from labwright.agent.events import Done, Error, Milestone, Warning_
     from labwright.agent.offline.build import check_folder, plan_offline
 

@@ -22,7 +22,7 @@ from labwright.agent.offline.figures import TEX_IMAGE_FORMATS, FigurePlan, plan_
 from labwright.agent.offline.fits import MODELS
 from labwright.agent.offline.language import detect_lang
 from labwright.agent.offline.provenance import Ledger, unsourced_numbers
-from labwright.agent.offline.render import FigureResult, PlotWorker
+from labwright.agent.offline.render import FigureResult, PlotWorker, take_worker
 from labwright.agent.offline.text import FIGURE_DIR, ReportInput, assemble, folder_display_name
 
 MAIN_TEX = "main.tex"
@@ -153,7 +153,7 @@ def build_offline(
         yield Done(ok=False, problems=[problem])
         return
 
-    worker = PlotWorker()  # starts importing matplotlib while we read
+    worker = take_worker()  # already importing matplotlib while we read
     try:
         yield from _build(folder, out_dir, lang, tex_available, worker, milestone)
     finally:

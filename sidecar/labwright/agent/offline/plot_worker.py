@@ -61,7 +61,7 @@ def _style(plt: Any) -> None:
         {
             "figure.figsize": (6.0, 3.8),
             "figure.dpi": 100,
-            "savefig.dpi": 200,
+            "savefig.dpi": 150,
             "font.size": 10,
             "axes.grid": True,
             "grid.alpha": 0.3,
@@ -125,7 +125,11 @@ def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
                 ax.set_title(spec["title"])
             if many:
                 ax.legend(frameon=False)
-        fig.tight_layout()
+        # Fixed margins instead of tight_layout(): the layout solver draws the
+        # figure once more and nearly doubled the time per figure.
+        fig.subplots_adjust(
+            left=0.13, right=0.97, bottom=0.13, top=0.93 if spec.get("title") else 0.96
+        )
         fig.savefig(target)
     finally:
         plt.close(fig)

@@ -14,11 +14,12 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from labwright.agent.offline.figures import FigurePlan, to_job
 from labwright.resources import is_frozen
+
+if TYPE_CHECKING:
+    from labwright.agent.offline.figures import FigurePlan
 
 #: The hidden CLI subcommand a frozen binary re-launches itself with.
 WORKER_SUBCOMMAND = "_plot-worker"
@@ -37,6 +38,32 @@ class FigureResult:
     ok: bool
     path: Path | None
     error: str = ""
+
+
+_prestarted: PlotWorker | None = None
+
+
+def prestart_worker() -> None:
+    """Start the plot worker now, before the caller's heavy imports, so that
+    its matplotlib import overlaps them. The next build takes it over."""
+    global _prestarted
+    if _prestarted is None:
+        _prestarted = PlotWorker()
+
+
+def take_worker() -> PlotWorker:
+    """The pre-started worker if there is one, else a new one."""
+    global _prestarted
+    worker, _prestarted = _prestarted, None
+    return worker if worker is not None and worker.alive else PlotWorker()
+
+
+def discard_worker() -> None:
+    """Stop a pre-started worker that no build took over (bad input)."""
+    global _prestarted
+    worker, _prestarted = _prestarted, None
+    if worker is not None:
+        worker.close()
 
 
 class PlotWorker:
@@ -59,6 +86,10 @@ class PlotWorker:
     def render(
         self, plans: list[FigurePlan], folder: Path, out_dir: Path
     ) -> Iterator[FigureResult]:
+        import numpy as np
+
+        from labwright.agent.offline.figures import to_job
+
         out_dir.mkdir(parents=True, exist_ok=True)
         spec, arrays = to_job(plans, str(folder))
         spec_path = out_dir / "_plot_job.json"
@@ -94,6 +125,10 @@ class PlotWorker:
             if plan.key not in seen:
                 detail = stderr.splitlines()[-1] if stderr else err
                 yield FigureResult(plan.key, False, None, detail)
+
+    @property
+    def alive(self) -> bool:
+        return self._proc.poll() is None
 
     def close(self) -> None:
         if self._proc.poll() is None:

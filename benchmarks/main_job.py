@@ -1,0 +1,128 @@
+"""The main job's cost against TeX itself, per example.
+
+For each example folder: the wall time of the whole offline build as a user
+runs it (`python -m labwright build FOLDER -o ...`, a fresh process: start-up,
+reading, fitting, plotting, writing, compiling), against two bare XeLaTeX
+passes of the very .tex that build produced, measured in the same run and
+interleaved so machine load hits both alike. Prints the medians and their
+ratio; the goal is a ratio of at most 1.3.
+
+    python benchmarks/main_job.py [--repeat 3] [EXAMPLE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+GOAL = 1.3
+
+
+def _final_tex(folder: Path, work: Path) -> Path:
+    """Build once in-process and keep the sources (not the outputs) of main.tex."""
+    from labwright.agent.events import Done
+    from labwright.agent.offline import build_offline
+
+    build = work / "build"
+    events = list(build_offline(folder, build))
+    done = events[-1]
+    assert isinstance(done, Done) and done.tex_path, done
+    src = work / "bare-src"
+    src.mkdir()
+    for name in ("main.tex", "labwright-report.cls"):
+        shutil.copy(build / name, src / name)
+    shutil.copytree(build / "figures", src / "figures")
+    return src / "main.tex"
+
+
+def _cpu() -> float:
+    """CPU seconds (user + system) of all finished child processes so far."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _time_build(folder: Path, work: Path, i: int) -> tuple[float, float]:
+    out = work / f"run{i}.pdf"
+    cpu = _cpu()
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "labwright", "build", str(folder), "-o", str(out)],
+        cwd=work,
+        capture_output=True,
+        text=True,
+    )
+    elapsed = time.perf_counter() - start
+    if proc.returncode not in (0, 1) or not out.exists():
+        raise SystemExit(f"build of {folder.name} failed:\n{proc.stderr}")
+    return elapsed, _cpu() - cpu
+
+
+def _time_bare(tex: Path, work: Path, i: int) -> tuple[float, float]:
+    run = work / f"bare{i}"
+    shutil.copytree(tex.parent, run)
+    xelatex = shutil.which("xelatex")
+    if xelatex is None:
+        raise SystemExit("xelatex is not on PATH; install TeX (see labwright doctor).")
+    cpu = _cpu()
+    start = time.perf_counter()
+    for _ in range(2):
+        subprocess.run(
+            [xelatex, "-interaction=nonstopmode", "-no-shell-escape", "main.tex"],
+            cwd=run,
+            capture_output=True,
+        )
+    elapsed = time.perf_counter() - start
+    if not (run / "main.pdf").exists():
+        raise SystemExit(f"bare xelatex failed in {run}")
+    return elapsed, _cpu() - cpu
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("examples", nargs="*", default=None)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    names = args.examples or sorted(
+        p.name for p in EXAMPLES.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))
+    )
+    print(
+        f"{'example':<14} {'build s':>8} {'2x xelatex s':>13} {'ratio':>6}   "
+        f"{'build cpu s':>11} {'2x xelatex cpu s':>16} {'cpu ratio':>9}"
+    )
+    worst = 0.0
+    for name in names:
+        folder = EXAMPLES / name
+        with tempfile.TemporaryDirectory(prefix=f"lw-bench-{name}-") as tmp:
+            work = Path(tmp)
+            tex = _final_tex(folder, work)
+            builds, bares = [], []
+            for i in range(args.repeat):  # interleaved: same load for both
+                builds.append(_time_build(folder, work, i))
+                bares.append(_time_bare(tex, work, i))
+            b = statistics.median(t for t, _ in builds)
+            x = statistics.median(t for t, _ in bares)
+            bc = statistics.median(c for _, c in builds)
+            xc = statistics.median(c for _, c in bares)
+            ratio = b / x
+            worst = max(worst, ratio)
+            print(
+                f"{name:<14} {b:>8.2f} {x:>13.2f} {ratio:>6.2f}   "
+                f"{bc:>11.2f} {xc:>16.2f} {bc / xc:>9.2f}"
+            )
+    verdict = "meets" if worst <= GOAL else "misses"
+    print(f"worst wall-clock ratio {worst:.2f} {verdict} the goal of <= {GOAL}x")
+    print("(cpu = user + system seconds of the process tree; less sensitive to other load)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
