@@ -86,3 +86,14 @@ def test_fit_with_named_model_and_threshold_constant() -> None:
     fit = fit_with("linear", x, 2 * x)
     assert fit is not None and fit.params[0] == pytest.approx(2.0)
     assert 0 < MIN_R2 < 1
+
+
+def test_decay_into_the_noise_floor_is_still_exponential() -> None:
+    """A decay recorded down to zero has samples of both signs (the scope capture)."""
+    rng = np.random.default_rng(12)
+    t = np.arange(0, 0.5, 1e-3)
+    v = 5.0 * np.exp(-t / 0.1) + rng.normal(0, 0.02, t.size)
+    assert (v < 0).any()
+    fit = fit_xy(t, v)
+    assert fit is not None and fit.model.key == "exponential"
+    _within(fit, (5.0, 0.1))

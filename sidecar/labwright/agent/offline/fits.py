@@ -78,10 +78,14 @@ def _initial_guess(key: str, x: np.ndarray, y: np.ndarray) -> list[float] | None
         b, log_a = np.polyfit(np.log(x), np.log(y), 1)
         return [math.exp(log_a), b]
     if key == "exponential":
-        if not (np.all(y > 0) or np.all(y < 0)):
+        # The guess comes from the points on the dominant sign only: a decay
+        # measured down to the noise floor has a few samples of either sign,
+        # and the fit itself then uses all of them.
+        sign = 1.0 if y[np.argmax(np.abs(y))] > 0 else -1.0
+        keep = sign * y > 0
+        if keep.sum() < 3 or np.unique(x[keep]).size < 2:
             return None
-        sign = 1.0 if y[0] > 0 else -1.0
-        slope, intercept = np.polyfit(x, np.log(sign * y), 1)
+        slope, intercept = np.polyfit(x[keep], np.log(sign * y[keep]), 1)
         if slope == 0:
             return None
         return [sign * math.exp(intercept), -1.0 / slope]
