@@ -37,3 +37,11 @@ def test_non_model_loopback_requests_pass(fake_llm: FakeOpenAI) -> None:
 def test_keychain_is_in_memory_during_tests() -> None:
     set_api_key("deepseek", "sk-memory-only")
     assert get_api_key("deepseek") == "sk-memory-only"
+
+
+def test_sidecar_routes_are_not_mistaken_for_model_calls() -> None:
+    for path in ("/api/settings/llm/models", "/api/sessions/1/chat", "/health"):
+        pytest_plugin._check(httpx.URL(f"http://127.0.0.1:9{path}"))  # does not raise
+    with pytest.raises(ModelCallBlocked):
+        pytest_plugin._check(httpx.URL("http://127.0.0.1:11434/api/chat"))
+    pytest_plugin._BLOCKED.clear()

@@ -28,12 +28,14 @@ from labwright.testing import fake_openai
 from labwright.testing.fake_openai import FakeOpenAI
 from labwright.testing.memory_keyring import MemoryKeyring
 
+# Suffixes of model-API paths (OpenAI-compatible and Ollama's native API). Kept
+# specific, so the sidecar's own routes (e.g. /api/settings/llm/...) pass.
 _MODEL_PATHS = (
     "/chat/completions",
-    "/completions",
-    "/embeddings",
-    "/responses",
-    "/models",
+    "/v1/completions",
+    "/v1/embeddings",
+    "/v1/responses",
+    "/v1/models",
     "/api/chat",
     "/api/generate",
     "/api/tags",
