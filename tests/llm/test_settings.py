@@ -102,3 +102,25 @@ def test_detection_finds_a_running_server_with_one_request(
     )
     assert [(s.provider, s.models) for s in found] == [("lmstudio", fake_llm.models)]
     assert [(r.method, r.path) for r in fake_llm.requests] == [("GET", "/v1/models")]
+
+
+def test_a_key_sent_with_settings_is_never_persisted() -> None:
+    s = LLMSettings.model_validate({"provider": "openai", "api_key": "sk-leak-1", "models": {}})
+    save_settings(s)
+    assert "sk-leak-1" not in settings_path().read_text(encoding="utf-8")
+
+
+def test_using_a_key_does_not_put_it_in_the_environment(fake_llm: FakeOpenAI) -> None:
+    import os
+
+    before = dict(os.environ)
+    set_api_key("custom", "sk-env-leak-2")
+    s = LLMSettings(provider="custom", base_url=fake_llm.base_url, models={"main": "fake-main"})
+    client = client_from_settings(s)
+    assert client is not None
+    fake_llm.script("ok")
+    assert client.chat([{"role": "user", "content": "hi"}]).content == "ok"
+    # Sandboxed children inherit os.environ; the key must not be there.
+    assert dict(os.environ) == before
+    assert "sk-env-leak-2" not in " ".join(os.environ.values())
+    assert fake_llm.chat_requests[0].headers["authorization"] == "Bearer sk-env-leak-2"
