@@ -55,17 +55,31 @@ def _split(line: str, delimiter: str | None) -> list[str]:
         return [c.strip() for c in line.split(delimiter)]
 
 
-def _content_lines(text: str, limit: int) -> list[str]:
-    """Non-blank, non-comment lines, at most `limit` of them."""
-    out = []
-    for line in text.splitlines():
+# Lines end the way pandas' C parser ends them (\n, \r\n or \r), so the
+# indexes found while sniffing match the rows pandas reads.
+_LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n|$)")
+_COMMENT_LINE = re.compile(r"^[ \t]*(?:#|%|//|!)", re.MULTILINE)
+
+
+def _content_line_spans(text: str, limit: int) -> list[tuple[int, str]]:
+    """(offset, line) of the first `limit` non-blank, non-comment lines."""
+    out: list[tuple[int, str]] = []
+    for match in _LINE.finditer(text):
+        if match.start() == len(text):
+            break
+        line = match.group(1)
         stripped = line.strip()
         if not stripped or stripped.startswith(_COMMENT_PREFIXES):
             continue
-        out.append(line)
+        out.append((match.start(), line))
         if len(out) >= limit:
             break
     return out
+
+
+def _content_lines(text: str, limit: int) -> list[str]:
+    """Non-blank, non-comment lines, at most `limit` of them."""
+    return [line for _offset, line in _content_line_spans(text, limit)]
 
 
 def sniff(lines: list[str]) -> Dialect:
@@ -115,7 +129,8 @@ def read_text_table(
     text: str, *, name: str, provenance: Provenance, max_rows: int = MAX_ROWS
 ) -> tuple[Dataset | None, str | None]:
     """Parse a text table into a Dataset, or return (None, reason fragment)."""
-    head = _content_lines(text, _SNIFF_LINES)
+    spans = _content_line_spans(text, _SNIFF_LINES)
+    head = [line for _offset, line in spans]
     if not head:
         return None, "has no rows"
     dialect = sniff(head)
@@ -123,31 +138,33 @@ def read_text_table(
     if info is None:
         return None, "has no rows of numbers"
 
-    # `head` is a prefix of this same list, so the header's indexes carry over.
-    lines = _content_lines(text, info.data_start + max_rows + 1)
-    body = lines[info.data_start :]
-    notes: list[str] = []
-    if len(body) > max_rows:
-        body = body[:max_rows]
-        notes.append(f"Only the first {max_rows:,} rows were read.")
-
-    width = Counter(len(_split(line, dialect.delimiter)) for line in body[:_SNIFF_LINES])
+    body_start = spans[info.data_start][0]
+    rest = text[body_start:]
+    if _COMMENT_LINE.search(rest):
+        # Comment lines among the data (rare): filter them out line by line.
+        rest = "\n".join(_content_lines(rest, max_rows + 1))
+    width = Counter(len(_split(line, dialect.delimiter)) for line in head[info.data_start :])
     n_fields = width.most_common(1)[0][0]
     options: dict[str, object] = {
         "header": None,
         "names": list(range(n_fields)),
-        "dtype": str,
-        "keep_default_na": False,
+        "nrows": max_rows + 1,
         "on_bad_lines": "skip",
         "skipinitialspace": True,
         "sep": r"\s+" if dialect.delimiter is None else dialect.delimiter,
     }
+    if dialect.decimal_comma:
+        options["decimal"] = ","
     try:
-        frame = pd.read_csv(io.StringIO("\n".join(body)), **options)  # type: ignore[call-overload]
+        frame = pd.read_csv(io.StringIO(rest), **options)  # type: ignore[call-overload]
     except pd.errors.ParserError:
         return None, "could not be parsed as a table (a quotation mark may be left open)"
     if frame.empty:
         return None, "has no rows of data"
+    notes: list[str] = []
+    if len(frame) > max_rows:
+        frame = frame.iloc[:max_rows]
+        notes.append(f"Only the first {max_rows:,} rows were read.")
 
     header = info.header
     if header is not None and dialect.delimiter is None and len(header) != n_fields:
@@ -171,7 +188,7 @@ def read_text_table(
     )
     comments = [
         line.strip().lstrip("#%/!").strip()
-        for line in text.splitlines()[:50]
+        for line in text[:20_000].splitlines()[:50]
         if line.strip().startswith(_COMMENT_PREFIXES)
     ]
     dataset.metadata.update(preamble_metadata(info.preamble + comments))
