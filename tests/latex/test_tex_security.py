@@ -224,7 +224,6 @@ def test_special_fstream_is_stripped(tmp_path: Path, tex_engine: TexEngine, secr
     assert any(c.rule == "file-primitive" for c in result.sanitized)
 
 
-@_driver_gap
 def test_special_fstream_raw_does_not_leak(
     tmp_path: Path, tex_engine: TexEngine, secret: Path
 ) -> None:

@@ -17,7 +17,7 @@ from .conftest import Arena, requires_confinement, run_attack
 
 pytestmark = [pytest.mark.smoke, requires_confinement]
 
-_BOMB = Limits(cpu_seconds=3, wall_seconds=8.0, address_space=3 * 1024**3, file_size=16 * 1024**2)
+_BOMB = Limits(cpu_seconds=2, wall_seconds=6.0, address_space=2 * 1024**3, file_size=16 * 1024**2)
 _DEFAULT = Limits(wall_seconds=40.0)
 
 # (id, class, code, layer-1 must reject)
@@ -286,7 +286,7 @@ PAYLOADS: list[tuple[str, str, str, bool]] = [
     (
         "os-fork",
         "process",
-        "import os\nif os.fork() == 0:\n    open('forked', 'w').write('x')",
+        "import os\npid = os.fork()\nif pid == 0:\n    open('forked', 'w').write('x')\n    os._exit(0)\nos.waitpid(pid, 0)",
         True,
     ),
     (
@@ -449,6 +449,6 @@ _CONTROLS = [
 def test_control_effect_happens_without_confinement(arena: Arena, name: str) -> None:
     """The same payload, unconfined, *does* trip the wire: the checks are live."""
     code = next(p[2] for p in PAYLOADS if p[0] == name)
-    limits = Limits(wall_seconds=40.0)
+    limits = Limits(wall_seconds=10.0)
     result, work = run_attack(arena, code, mode="cold", layer1=False, limits=limits, confine=False)
     assert arena.effects(result, work, limits), f"control run of {name} had no visible effect"

@@ -197,7 +197,8 @@ def test_legit_script_succeeds(
     with Image.open(res.path) as img:
         assert img.format == "PNG" and img.width > 100 and img.height > 100
         # Not a blank canvas: something was drawn.
-        assert len(set(img.convert("L").getdata())) > 2
+        low, high = img.convert("L").getextrema()
+        assert high - low > 10
 
 
 def test_chinese_labels_render_without_missing_glyph_warning(

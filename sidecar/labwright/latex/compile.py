@@ -140,6 +140,11 @@ def _spawn_tex(
 
     The child gets its own process group so a timeout kills xdvipdfmx too;
     stdin is closed so TeX can never wait for terminal input."""
+    # OS confinement (sandbox/tex.py): reads only the TeX tree, fonts and the
+    # build dir, writes only the build dir, no network, no other programs.
+    from labwright.sandbox.tex import confine_tex_command
+
+    argv, env = confine_tex_command(argv, cwd, env)
     start = time.monotonic()
     kwargs: dict[str, object] = {}
     if sys.platform == "win32":
