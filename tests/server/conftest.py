@@ -203,6 +203,7 @@ def seed_world(app: FastAPI, folder: Path) -> World:
     (vdir / "figures").mkdir(parents=True)
     (vdir / "figures" / "fig1.png").write_bytes(_PNG)
     (vdir / "report.pdf").write_bytes(b"%PDF-1.4\n% seeded\n%%EOF\n")
+    (vdir / "report.version").write_text(str(version.id), encoding="utf-8")
     (vdir / "main.tex").write_text(CONTENT, encoding="utf-8")
     (vdir / "report.log").write_text(
         "This is XeTeX\n! Undefined control sequence.\nl.5 \\foo\n", encoding="utf-8"

@@ -21,7 +21,6 @@ from labwright import __version__
 from labwright.config import data_dir
 from labwright.server.context import AppContext
 from labwright.server.live import LiveHub
-from labwright.server.pipeline import default_pipeline
 from labwright.server.routes import ROUTERS
 from labwright.server.runs import RunManager
 from labwright.server.security import API_PREFIX, AccessGuard, AccessPolicy, ASGIApp
@@ -38,7 +37,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     data = data_dir(settings.home)
     store = Store.open(data)
     hub = LiveHub()
-    runs = RunManager(store, data, settings.pipeline or default_pipeline, hub)
+    runs = RunManager(store, data, hub, settings.pipeline)
     ctx = AppContext(settings=settings, data=data, store=store, hub=hub, runs=runs)
 
     @asynccontextmanager

@@ -22,6 +22,7 @@ from labwright.store import Store
 from labwright.store.models import VersionInfo
 
 PDF_NAME = "report.pdf"
+PDF_OWNER = "report.version"  # the id of the version the PDF shows
 FIGURES_DIR = "figures"
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".pdf", ".svg", ".eps"})
 _MAX_ANCESTORS = 1000
@@ -57,8 +58,11 @@ def own_pdf(data: DataDir, version: VersionInfo) -> Path | None:
     build = version_dir(data, version)
     if build is None or not is_real_dir(build):
         return None
-    pdf = build / PDF_NAME
-    return pdf if is_regular_file(pdf) else None
+    pdf, owner = build / PDF_NAME, build / PDF_OWNER
+    if not (is_regular_file(pdf) and is_regular_file(owner)):
+        return None
+    # A run that saved drafts made several versions; the PDF shows only one of them.
+    return pdf if owner.read_text(encoding="utf-8").strip() == str(version.id) else None
 
 
 def pdf_for(store: Store, data: DataDir, version: VersionInfo) -> Path | None:

@@ -22,12 +22,13 @@ from pathlib import Path
 
 from labwright.agent.events import Done, Error, Event, UsageRecorded
 from labwright.config import DataDir
-from labwright.server.artifacts import PDF_NAME, is_regular_file, run_dir
+from labwright.server.artifacts import PDF_NAME, PDF_OWNER, is_regular_file, run_dir
 from labwright.server.live import LiveHub
+from labwright.server.pipeline import Mode, choose_pipeline
 from labwright.server.settings import Pipeline, PipelineRequest
 from labwright.store import Store
 from labwright.store.errors import RunStateError
-from labwright.store.models import Run
+from labwright.store.models import VERSION_ORIGINS, Run
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +40,12 @@ class _Active:
 
 
 class RunManager:
-    def __init__(self, store: Store, data: DataDir, pipeline: Pipeline, hub: LiveHub) -> None:
+    def __init__(
+        self, store: Store, data: DataDir, hub: LiveHub, pipeline: Pipeline | None = None
+    ) -> None:
         self.store = store
         self.data = data
+        # A fixed pipeline (tests) replaces the per-run choice between agent and offline.
         self.pipeline = pipeline
         self.hub = hub
         # Guards `_closing` and every write that ends or extends a run, so a
@@ -52,14 +56,22 @@ class RunManager:
 
     # --- public -------------------------------------------------------------
 
-    def start(self, session_id: int, language: str | None) -> Run:
-        """Create the run (the store refuses a second active one) and start its thread."""
+    def start(self, session_id: int, language: str | None, mode: Mode = "auto") -> Run:
+        """Create the run (the store refuses a second active one) and start its thread.
+
+        Raises NoModelError when `mode` is "llm" and no model is usable.
+        """
         session = self.store.get_session(session_id)
-        run = self.store.start_run(session_id, kind="offline", status="queued")
+        kind: str
+        if self.pipeline is not None:
+            pipeline, kind = self.pipeline, "offline" if mode == "auto" else mode
+        else:
+            pipeline, kind = choose_pipeline(mode)
+        run = self.store.start_run(session_id, kind=kind, status="queued")
         active = _Active(
             threading.Thread(
                 target=self._work,
-                args=(run.id, session.id, Path(session.source_path), language or None),
+                args=(run.id, session.id, Path(session.source_path), language or None, pipeline),
                 name=f"labwright-run-{run.id}",
                 daemon=True,
             )
@@ -120,8 +132,11 @@ class RunManager:
         self.hub.notify(run_id)
         return True
 
-    def _finish(self, run_id: int, status: str, message: str) -> None:
-        """Final events and status in one place; a second finish is a no-op."""
+    def _finish(self, run_id: int, status: str, message: str, *, ended: bool = False) -> None:
+        """Final events and status in one place; a second finish is a no-op.
+
+        `ended`: the pipeline already yielded its own `done`, so only the status is set.
+        """
         try:
             with self._lock:
                 run = self.store.get_run(run_id)
@@ -129,8 +144,8 @@ class RunManager:
                     return
                 if status == "interrupted":
                     self.store.interrupt_run(run_id, message)
-                elif status == "done":
-                    self.store.finish_run(run_id, "done")
+                elif status == "done" or ended:
+                    self.store.finish_run(run_id, status, error="" if status == "done" else message)
                 else:
                     self.store.append_event(run_id, Error(message=message))
                     self.store.append_event(run_id, Done(ok=False, problems=[message]))
@@ -140,16 +155,38 @@ class RunManager:
         finally:
             self.hub.notify(run_id)
 
-    def _work(self, run_id: int, session_id: int, folder: Path, language: str | None) -> None:
+    def _work(
+        self,
+        run_id: int,
+        session_id: int,
+        folder: Path,
+        language: str | None,
+        pipeline: Pipeline,
+    ) -> None:
         item = self._active[run_id]
         self.data.session_paths(session_id, create=True)
         out_dir = run_dir(self.data, session_id, run_id)
         status, message = "failed", "The run ended without a report; see the log above."
+        ended = False
         events: Iterator[Event] | None = None
+
+        def save_version(content: str, summary: str, origin: str) -> object:
+            known = origin if origin in VERSION_ORIGINS else "generated"
+            return self.store.add_version(
+                session_id, content, summary=summary, origin=known, run_id=run_id
+            )
+
+        request = PipelineRequest(
+            folder=folder,
+            out_dir=out_dir,
+            lang=language,
+            cancel=item.cancel,
+            save_version=save_version,
+        )
         try:
             self.store.mark_running(run_id)
             self.hub.notify(run_id)
-            events = self.pipeline(PipelineRequest(folder=folder, out_dir=out_dir, lang=language))
+            events = pipeline(request)
             for event in events:
                 # The flag in the store lets another process (a CLI, a second
                 # window) cancel this run too; the event is this process's fast path.
@@ -158,29 +195,19 @@ class RunManager:
                     break
                 if isinstance(event, Done):
                     event = self._register(run_id, session_id, out_dir, event)
-                    status = "done"
+                    ended = True
+                    if event.tex_path:
+                        status = "done"
+                    else:
+                        message = event.problems[0] if event.problems else message
                 elif isinstance(event, UsageRecorded):
-                    self.store.record_usage(
-                        session_id,
-                        model=event.model,
-                        prompt_tokens=event.prompt_tokens,
-                        cached_tokens=event.cached_tokens,
-                        completion_tokens=event.completion_tokens,
-                        cost=event.cost,
-                        step=event.step,
-                        run_id=run_id,
-                    )
+                    self._record_usage(session_id, run_id, event)
                 if not self._emit(run_id, event):
                     return  # shutdown already marked the run interrupted
-            else:
-                if item.cancel.is_set() and status != "done":
-                    status, message = "cancelled", "The run was cancelled."
         except Exception as exc:  # the pipeline must never take the server down
             log.exception("run %s failed", run_id)
-            status, message = (
-                "failed",
-                f"The run failed ({type(exc).__name__}); try again or report it.",
-            )
+            status, ended = "failed", False
+            message = f"The run failed ({type(exc).__name__}); try again or report it."
         finally:
             close = getattr(events, "close", None)
             if close is not None:
@@ -191,29 +218,47 @@ class RunManager:
             with self._lock:
                 self._active.pop(run_id, None)
                 if not self._closing:
-                    self._finish(run_id, status, message)
+                    self._finish(run_id, status, message, ended=ended and status != "cancelled")
+
+    def _record_usage(self, session_id: int, run_id: int, event: UsageRecorded) -> None:
+        self.store.record_usage(
+            session_id,
+            model=event.model,
+            prompt_tokens=event.prompt_tokens,
+            cached_tokens=event.cached_tokens,
+            completion_tokens=event.completion_tokens,
+            cost=event.cost,
+            step=event.step,
+            run_id=run_id,
+        )
 
     def _register(self, run_id: int, session_id: int, out_dir: Path, done: Done) -> Done:
         """Turn a finished build into an immutable version; its files stay in the run's directory.
 
-        The PDF is also kept under a fixed name there, so later lookups never
-        take a file name from anywhere else.
+        The PDF is kept under a fixed name there, with a marker naming the one
+        version it belongs to: a run that saved drafts along the way has several
+        versions, and only the last one is what the PDF shows.
         """
         if not done.tex_path:
             return done
-        tex = Path(done.tex_path)
-        version = self.store.add_version(
-            session_id,
-            tex.read_text(encoding="utf-8"),
-            origin="generated",
-            summary="Report generated from the data folder.",
-            run_id=run_id,
-        )
+        content = Path(done.tex_path).read_text(encoding="utf-8")
+        latest = self.store.latest_version(session_id)
+        if latest is not None and latest.run_id == run_id and latest.content == content:
+            version = latest  # the pipeline saved this final text itself
+        else:
+            version = self.store.add_version(
+                session_id,
+                content,
+                origin="generated",
+                summary="Report generated from the data folder.",
+                run_id=run_id,
+            )
         pdf: Path | None = None
         if done.pdf_path and is_regular_file(Path(done.pdf_path)):
             pdf = out_dir / PDF_NAME
             if Path(done.pdf_path) != pdf:
                 shutil.copyfile(done.pdf_path, pdf)
+            (out_dir / PDF_OWNER).write_text(str(version.id), encoding="utf-8")
         return done.model_copy(
             update={"version_no": version.version_no, "pdf_path": str(pdf) if pdf else None}
         )

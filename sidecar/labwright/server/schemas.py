@@ -71,6 +71,10 @@ class SessionDetail(SessionOut):
 
 class RunStart(_Request):
     language: Literal["", "en", "zh"] = ""
+    mode: Literal["auto", "offline", "llm"] = Field(
+        default="auto",
+        description="auto: the LLM agent when a model is configured and usable, else offline.",
+    )
 
 
 class RunOut(BaseModel):

@@ -18,6 +18,7 @@ from fastapi import APIRouter, Header, HTTPException, Query
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from labwright.server.context import AppContext, Ctx
+from labwright.server.pipeline import NoModelError
 from labwright.server.schemas import ErrorBody, Id, RunEventOut, RunOut, RunStart
 from labwright.store import Store
 from labwright.store.models import Run, RunEvent
@@ -54,11 +55,14 @@ def event_out(event: RunEvent) -> RunEventOut:
     "/sessions/{session_id}/runs",
     response_model=RunOut,
     responses={**_NOT_FOUND, **_CONFLICT},
-    summary="Start a run (409 while another run of this session is active)",
+    summary="Start a run (409 while another run of this session is active, or no model for mode llm)",
 )
 def start_run(session_id: Id, ctx: Ctx, body: RunStart | None = None) -> RunOut:
-    language = body.language if body is not None else ""
-    return run_out(ctx.runs.start(session_id, language))
+    body = body or RunStart()
+    try:
+        return run_out(ctx.runs.start(session_id, body.language, body.mode))
+    except NoModelError as exc:
+        raise HTTPException(409, str(exc)) from None
 
 
 @router.get("/sessions/{session_id}/runs", response_model=list[RunOut], responses=_NOT_FOUND)
