@@ -85,6 +85,7 @@ def write_fig(
     ylabel: str,
     title: str,
     image: np.ndarray | None = None,
+    axes_props: dict[str, object] | None = None,
 ) -> Path:
     """Write a .fig with one axes holding `lines` ((x or None, y, display name))
     and, optionally, an image (imagesc) whose CData is `image`."""
@@ -106,7 +107,11 @@ def write_fig(
     axes = {
         "type": "axes",
         "handle": 50.0,
-        "properties": {"Position": np.array([[0.13, 0.11, 0.775, 0.815]]), "Box": "on"},
+        "properties": {
+            "Position": np.array([[0.13, 0.11, 0.775, 0.815]]),
+            "Box": "on",
+            **(axes_props or {}),
+        },
         "children": _nodes(children),
         "special": np.array([text_handles]),
     }

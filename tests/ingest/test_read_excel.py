@@ -72,3 +72,21 @@ def test_old_xls_is_skipped_with_advice(data_dir: Path) -> None:
     path.write_bytes(b"\xd0\xcf\x11\xe0" + bytes(100))
     (item,) = read_file(path, "old.xls")
     assert isinstance(item, Skipped) and ".xlsx" in item.reason
+
+
+def test_excel_datetimes_become_elapsed_seconds(data_dir: Path) -> None:
+    import datetime as dt
+
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Zeit", "T (°C)"])
+    start = dt.datetime(2024, 5, 1, 12, 0, 0)
+    for i in range(5):
+        ws.append([start + dt.timedelta(seconds=15 * i), 20 + i * 0.1])
+    wb.save(data_dir / "logger.xlsx")
+    (d,) = read_file(data_dir / "logger.xlsx", "logger.xlsx")
+    assert isinstance(d, Dataset)
+    zeit = d.column("Zeit")
+    assert zeit.unit == "s"
+    np.testing.assert_allclose(zeit.values, [0, 15, 30, 45, 60])
+    assert any("2024-05-01 12:00:00" in n for n in d.notes)

@@ -58,3 +58,20 @@ def test_corrupt_fig_is_skipped(data_dir: Path) -> None:
     bad.write_bytes(good.read_bytes()[:300])
     (item,) = read_file(bad, "bad.fig")
     assert isinstance(item, Skipped)
+
+
+def test_labels_from_axes_properties_take_precedence(data_dir: Path) -> None:
+    """Label handles named in the axes' own properties win over `special`'s order."""
+    path = write_fig(
+        data_dir / "p.fig",
+        [(T, T, "a")],
+        "first text",
+        "second text",
+        "fourth text",
+        axes_props={"XLabel": 202.0, "YLabel": 201.0},  # swapped on purpose
+    )
+    (fig,) = read_file(path, "p.fig")
+    assert isinstance(fig, Dataset)
+    assert fig.labels["xlabel"] == "second text"
+    assert fig.labels["ylabel"] == "first text"
+    assert fig.labels["title"] == "fourth text"  # not in properties: from `special`

@@ -208,3 +208,12 @@ def test_inventory_entries_outside_the_folder_are_refused(tmp_path: Path, data_d
     assert result.datasets == [] and result.documents == []
     assert len(result.skipped) == 3
     assert "4242" not in repr(result)
+
+
+def test_extensions_are_case_insensitive(data_dir: Path) -> None:
+    (data_dir / "RUN.CSV").write_text("x,y\n1,2\n3,4\n", encoding="utf-8")
+    Image.new("RGB", (8, 8)).save(data_dir / "PHOTO.PNG", format="PNG")
+    inventory = scan_folder(data_dir)
+    assert {f.path: f.bucket for f in inventory.files} == {"PHOTO.PNG": "images", "RUN.CSV": "data"}
+    result = read_folder(data_dir, inventory)
+    assert [d.name for d in result.datasets] == ["RUN"] and len(result.images) == 1

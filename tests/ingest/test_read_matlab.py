@@ -50,6 +50,7 @@ def test_v7_structs_and_cells_are_flattened(data_dir: Path) -> None:
     assert sorted(c.name for c in data.columns) == ["current", "voltage"]
     assert data.column("voltage").provenance.variable == "data.voltage"
     assert data.scalars == {"info.gain": 10.0}
+    assert data.metadata == {"info.operator": "Li"}
     assert {"exp:trials{1}", "exp:trials{2}"} <= set(found)
     assert found["exp:frame"].kind == "matrix" and found["exp:frame"].matrix.shape == (5, 6)
 
@@ -75,6 +76,7 @@ def test_v73_hdf5_in_matlab_layout(data_dir: Path) -> None:
     np.testing.assert_allclose(found["big"].column("V").values, V)
     assert found["big"].scalars == {"R": 1000.0}
     assert found["big:data"].column("voltage").provenance.variable == "data.voltage"
+    assert found["big:data"].metadata == {"label": "run 1"}  # char arrays decoded from uint16
     assert [c.name for c in found["big:trials"].columns] == ["trials{1}", "trials{2}"]
     # MATLAB stores column-major; the reader must undo the transpose.
     np.testing.assert_array_equal(found["big:frame"].matrix, frame)

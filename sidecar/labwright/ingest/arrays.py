@@ -5,7 +5,7 @@ object), 1-D numeric vectors of equal length become the columns of one table:
 MATLAB users save `t` and `V` side by side, and the writer should see them as
 an x-y pair. 2-D arrays become their own dataset (a narrow one becomes a table
 of columns, a wide one a matrix); numeric scalars become named `scalars` on
-the level's table. Names follow MATLAB: `data.voltage`, `trials{2}`.
+the level's table, and short strings become its `metadata`. Names follow MATLAB: `data.voltage`, `trials{2}`.
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ class _Walker:
     ) -> None:
         vectors: list[tuple[str, str, np.ndarray]] = []  # (short name, full path, values)
         scalars: dict[str, float] = {}
+        texts: dict[str, str] = {}
         children: list[tuple[str, object]] = []
         for key, value in items:
             self.nodes += 1
@@ -87,6 +88,11 @@ class _Walker:
                 key = f"{container_path.rsplit('.', 1)[-1]}{key}"
             else:
                 path = f"{container_path}.{key}" if container_path else key
+            if isinstance(value, str):
+                # Short text beside the data (operator, sample, label) is metadata.
+                if value.strip() and len(value) <= 200:
+                    texts[key] = " ".join(value.split())
+                continue
             arr = _numeric(value)
             if arr is None:
                 children.append((path, value))
@@ -105,7 +111,7 @@ class _Walker:
                     path,
                     f"Variable {path} in {self.rel} is a {arr.ndim}-D array, which the report cannot show.",
                 )
-        self._tables(container_path, vectors, scalars)
+        self._tables(container_path, vectors, scalars, texts)
         for path, value in children:
             self._child(path, value, depth)
 
@@ -139,7 +145,11 @@ class _Walker:
             )
 
     def _tables(
-        self, container: str, vectors: list[tuple[str, str, np.ndarray]], scalars: dict[str, float]
+        self,
+        container: str,
+        vectors: list[tuple[str, str, np.ndarray]],
+        scalars: dict[str, float],
+        texts: dict[str, str],
     ) -> None:
         groups: dict[int, list[tuple[str, str, np.ndarray]]] = {}
         for entry in vectors:
@@ -173,9 +183,10 @@ class _Walker:
             )
             if first:
                 dataset.scalars.update(scalars)
+                dataset.metadata.update(texts)
                 first = False
             self.out.datasets.append(dataset)
-        if first and scalars:
+        if first and (scalars or texts):
             # Only scalars at this level: keep them on an empty table, so the
             # writer can still quote the parameters with their provenance.
             prov = Provenance(self.rel, variable=container or None)
@@ -186,6 +197,7 @@ class _Walker:
                     kind="table",
                     provenance=prov,
                     scalars=scalars,
+                    metadata=texts,
                 )
             )
 
@@ -253,7 +265,11 @@ def collect(rel: str, base: str, items: Iterable[tuple[str, object]], max_rows: 
             rel = path[len(prefix) :].lstrip(".") if prefix else path
             for key, value in dataset.scalars.items():
                 target.scalars.setdefault(f"{rel}.{key}" if rel else key, value)
+            for key, text in dataset.metadata.items():
+                target.metadata.setdefault(f"{rel}.{key}" if rel else key, text)
             out.datasets.remove(dataset)
+    # Text alone is not data: a level with only strings yields no dataset.
+    out.datasets = [d for d in out.datasets if d.columns or d.matrix is not None or d.scalars]
     return out
 
 
