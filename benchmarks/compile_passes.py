@@ -7,11 +7,12 @@ adaptive/fixed (below 1.0 = adaptive is faster). Both run in the same
 process on the same machine, so the ratio is what to compare across machines.
 
 Documents: the .tex paths given on the command line (each compiled with the
-files of its own directory; the template class is added when missing), else
-every examples/*/build/*.tex the offline writer produced, else four realistic
-reports rendered from the templates (English without references, English with
-figure/table references, English with citations and a .bib, Chinese with
-references).
+files of its own directory; the template class is added when missing). With
+no paths: the final .tex of every example folder (examples/*/, written by the
+offline writer into a temporary directory, without compiling), plus four
+realistic reports rendered from the templates (English without references,
+English with figure/table references, English with citations and a .bib,
+Chinese with references) so that every pass pattern is measured.
 
 Run: .venv/bin/python benchmarks/compile_passes.py [--repeat 3] [file.tex ...]
 """
@@ -138,6 +139,25 @@ def builtin_documents(root: Path) -> list[Path]:
     return out
 
 
+def example_documents(root: Path) -> list[Path]:
+    """main.tex of each example, written by the offline writer (no compile)."""
+    try:
+        from labwright.agent.offline.build import build_offline
+    except ImportError:
+        return []
+    out = []
+    for folder in sorted(
+        p for p in (REPO / "examples").iterdir() if p.is_dir() and not p.name.startswith(("_", "."))
+    ):
+        tex_path = None
+        for event in build_offline(folder, root / folder.name, tex_available=False):
+            if getattr(event, "type", "") == "done":
+                tex_path = getattr(event, "tex_path", None)
+        if tex_path:
+            out.append(Path(tex_path))
+    return out
+
+
 def _fresh_copy(tex: Path, dest_root: Path) -> Path:
     dest = Path(tempfile.mkdtemp(prefix="bench-", dir=dest_root))
     for item in tex.parent.iterdir():
@@ -166,11 +186,9 @@ def main() -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="labwright-bench-") as tmp:
         work = Path(tmp)
-        docs = (
-            [p.resolve() for p in args.tex]
-            or sorted(REPO.glob("examples/*/build/*.tex"))
-            or builtin_documents(work / "docs")
-        )
+        docs = [p.resolve() for p in args.tex] or example_documents(
+            work / "examples"
+        ) + builtin_documents(work / "docs")
         print(f"engine: {engine.xelatex} ({engine.source}); {args.repeat} runs each, medians\n")
         header = f"{'document':<28} {'adaptive passes':<40} {'adaptive s':>10} {'fixed s':>8} {'ratio':>6}"
         print(header)
