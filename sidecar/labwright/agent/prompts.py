@@ -52,9 +52,12 @@ class AgentPrompts:
         )  # type: ignore[arg-type]
 
     def _scoped(self, request: str, focus: str) -> Messages:
+        """One-block edits: no quality anchors, and only the material relevant
+        to the request, placed in the last message (it changes every call, so
+        it must not sit in the cacheable prefix)."""
         system = build_system(genre=self.genre, lang=self.lang, scoped=True)  # type: ignore[arg-type]
-        material = trim_for_revision(self.digest, focus)
-        return build_messages(system, request, material=material, lang=self.lang)  # type: ignore[arg-type]
+        relevant = trim_for_revision(self.digest, focus)
+        return build_messages(system, request, focus=relevant, lang=self.lang)  # type: ignore[arg-type]
 
     def _minimal(self, request: str, material: str | None, *, format_rules: bool) -> Messages:
         """Role boundary (and format rules) only: for calls whose output is not
@@ -99,12 +102,13 @@ class AgentPrompts:
         return self._scoped(request, f"{item.issue} {item.action}")
 
     def whole(self, draft: str, items: list[EditItem]) -> Messages:
+        # The whole digest stays as the first message: it is the same prefix as
+        # the draft and review calls, which a prefix-caching provider bills at
+        # the cache-hit price (measured cheaper than a trimmed, uncached digest).
         changes = "\n".join(f"- {i.issue}: {i.action}" for i in items)
-        request = task("whole_revision") + f"\n\n## Changes\n{changes}\n\n## Report\n{draft}"
-        system = build_system(genre=self.genre, lang=self.lang)  # type: ignore[arg-type]
-        return build_messages(
-            system, request, material=trim_for_revision(self.digest, changes), lang=self.lang
-        )  # type: ignore[arg-type]
+        return self._full(
+            task("whole_revision") + f"\n\n## Changes\n{changes}\n\n## Report\n{draft}"
+        )
 
     def bibliography(self, keys: list[str], draft: str) -> Messages:
         request = (
