@@ -144,8 +144,10 @@ def write_pdf(path: Path, text: str) -> Path:
 
 
 def folder_digest(root: Path) -> dict[str, str]:
-    """Every entry under root (files, dirs, links) with a hash of its content or target."""
-    out: dict[str, str] = {}
+    """Every entry under root (files, dirs, links) with a hash of its content or
+    target; folders with their modification time, which changes when anything is
+    created in them, even a temporary file that is deleted again."""
+    out: dict[str, str] = {".": f"dir:{root.stat().st_mtime_ns}"}
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         for name in dirnames + filenames:
             full = Path(dirpath) / name
@@ -153,7 +155,7 @@ def folder_digest(root: Path) -> dict[str, str]:
             if full.is_symlink():
                 out[rel] = "link:" + os.readlink(full)
             elif full.is_dir():
-                out[rel] = "dir"
+                out[rel] = f"dir:{full.stat().st_mtime_ns}"
             else:
                 out[rel] = hashlib.sha256(full.read_bytes()).hexdigest()
     return out
