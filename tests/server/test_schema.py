@@ -10,11 +10,9 @@ to a few examples per operation to keep the suite quick.
 from __future__ import annotations
 
 import secrets
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,14 +21,12 @@ import uvicorn
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
-from labwright.server.app import create_app
+from labwright.server.app import create_app, openapi_schema
 from labwright.server.settings import ServerSettings
 from tests.server.conftest import ScriptedPipeline, free_loopback_socket, seed_world
 
 _TOKEN = secrets.token_urlsafe(32)
-_SCHEMA_APP = create_app(ServerSettings(token=_TOKEN, port=1, home=Path(tempfile.mkdtemp())))
-schema = schemathesis.openapi.from_dict(_SCHEMA_APP.openapi())
-_SCHEMA_APP.state.ctx.store.close()
+schema = schemathesis.openapi.from_dict(openapi_schema())
 
 
 @pytest.fixture(scope="module")

@@ -54,14 +54,9 @@ def api_routes(app: FastAPI) -> list[tuple[str, str]]:
 
 
 def _routes() -> list[tuple[str, str]]:
-    from labwright.server.app import create_app
-    from labwright.server.settings import ServerSettings
+    from labwright.server.app import build_api
 
-    app = create_app(ServerSettings(token="t" * 43, port=PORT))
-    try:
-        return [*api_routes(app), ("GET", "/api/openapi.json")]
-    finally:
-        app.state.ctx.store.close()
+    return [*api_routes(build_api()), ("GET", "/api/openapi.json")]
 
 
 ROUTES = _routes()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import cast
+from typing import Any, cast
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -33,19 +33,17 @@ from labwright.store.errors import ConflictError, NotFoundError, StoreError
 _bearer = HTTPBearer(auto_error=False, description="The per-launch token.")
 
 
-def create_app(settings: ServerSettings) -> FastAPI:
-    data = data_dir(settings.home)
-    store = Store.open(data)
-    hub = LiveHub()
-    runs = RunManager(store, data, hub, settings.pipeline)
-    ctx = AppContext(settings=settings, data=data, store=store, hub=hub, runs=runs)
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    yield
+    ctx: AppContext | None = getattr(app.state, "ctx", None)
+    if ctx is not None:
+        ctx.runs.shutdown("the sidecar stopped")
+        ctx.store.close()
 
-    @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
-        runs.shutdown("the sidecar stopped")
-        store.close()
 
+def build_api() -> FastAPI:
+    """The routes and their schema, without state: no store is opened, no port is bound."""
     app = FastAPI(
         title="Labwright sidecar",
         version=__version__,
@@ -53,14 +51,29 @@ def create_app(settings: ServerSettings) -> FastAPI:
         docs_url=None,
         redoc_url=None,
         swagger_ui_oauth2_redirect_url=None,
-        lifespan=lifespan,
+        lifespan=_lifespan,
         dependencies=[Depends(_bearer)],
     )
-    app.state.ctx = ctx
-    app.state.runs = runs
     for router in ROUTERS:
         app.include_router(router, prefix=API_PREFIX)
     _install_error_handlers(app)
+    return app
+
+
+def openapi_schema() -> dict[str, Any]:
+    """The API's OpenAPI document (for generating the UI's TypeScript types)."""
+    return build_api().openapi()
+
+
+def create_app(settings: ServerSettings) -> FastAPI:
+    """One app for one launch: its token, its port, the user's store, the access guard."""
+    app = build_api()
+    data = data_dir(settings.home)
+    store = Store.open(data)
+    hub = LiveHub()
+    runs = RunManager(store, data, hub, settings.pipeline)
+    app.state.ctx = AppContext(settings=settings, data=data, store=store, hub=hub, runs=runs)
+    app.state.runs = runs
 
     public_app: ASGIApp | None = None
     if settings.ui_dir is not None and settings.ui_dir.is_dir():
