@@ -77,6 +77,11 @@ def main(rounds: int = 25) -> None:
     for name, label in labels.items():
         lo, med = min(samples[name]), statistics.median(samples[name])
         print(f"{label:38} {lo:10.2f} {med:8.2f} {lo / base_min:11.1f}x")
+    # Hostile input: 1 MB of unclosed headings. Each one used to scan ahead for
+    # its closing brace, which made the parse quadratic (minutes).
+    hostile = "\\section{ab\\x {" * (1_000_000 // 15)
+    worst = min(_time_ms(lambda: sectionize(hostile)) for _ in range(5))
+    print(f"{'hostile 1 MB of unclosed headings':38} {worst:10.2f}")
     best = min(samples["sectionize"])
     print(f"target: well under 50 ms for 1 MB -> {'OK' if best < 50 else 'OVER'} ({best:.1f} ms)")
 

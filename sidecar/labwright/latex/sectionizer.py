@@ -46,6 +46,10 @@ HEADING_LEVELS: dict[str, int] = {
 #: A title longer than this is taken as a broken heading (an unclosed brace
 #: would otherwise make every heading scan to the end of a large document).
 MAX_TITLE_CHARS = 4000
+#: Deeper brace nesting than this in a title is taken as a broken heading.
+MAX_GROUP_DEPTH = 32
+#: Abstract/keywords arguments may be long and contain paragraphs.
+MAX_PSEUDO_CHARS = 100_000
 
 NodeKind = Literal["heading", "abstract", "keywords"]
 
@@ -67,7 +71,11 @@ _DEFINED = re.compile(
     r"\\(?:(?:re)?newcommand|providecommand|def|gdef|let|DeclareRobustCommand)\*?[ \t]*\{?[ \t]*\Z"
 )
 _SPACE = re.compile(r"[ \t]*(?:\n[ \t]*)?")  # TeX skips spaces and one newline
-_GROUP_TOKEN = re.compile(r"\\.|[{}\]]", re.DOTALL)
+_GROUP_TOKEN = re.compile(
+    r"\\(?:[\\{}\]]|(?:"
+    + "|".join([*sorted(HEADING_LEVELS, key=len, reverse=True), "abstract", "keywords?"])
+    + r")(?![A-Za-z@]))|[{}\]]|\n[ \t]*\n"
+)
 _SLUG_DROP = re.compile(r"[\W_]+", re.UNICODE)
 
 
@@ -158,28 +166,49 @@ def _skip_space(masked: str, pos: int) -> int:
     return m.end() if m else pos
 
 
-def _group_end(masked: str, pos: int, opener: str, closer: str) -> int:
+def _group_end(
+    masked: str,
+    pos: int,
+    opener: str,
+    closer: str,
+    *,
+    limit: int = MAX_TITLE_CHARS,
+    long: bool = False,
+) -> int:
     """Offset after the group opened at ``masked[pos] == opener``; -1 if unclosed.
 
     Braces nest inside either group; ``[`` only closes at brace depth zero
-    (``\\section[{a]b}]{...}`` is legal). Escaped characters are skipped. A
-    regex jumps between the significant characters; a per-character Python
-    loop was the largest cost of parsing a 1 MB document.
+    (``\\section[{a]b}]{...}`` is legal). Escaped braces are skipped. A regex
+    jumps between the significant characters (a per-character loop was the
+    largest cost on a 1 MB document).
+
+    The scan gives up, as LaTeX would fail, at a blank line (a heading's title
+    is not ``\\long``; pass ``long=True`` for abstract/keywords arguments), at
+    another heading command, or past ``MAX_GROUP_DEPTH``. Without these bounds
+    1 MB of unclosed ``\\section{`` took minutes: every heading scanned ahead.
     """
-    limit = min(len(masked), pos + MAX_TITLE_CHARS)
+    stop = min(len(masked), pos + limit)
     depth = 1 if opener == "{" else 0
-    for m in _GROUP_TOKEN.finditer(masked, pos + 1, limit):
+    for m in _GROUP_TOKEN.finditer(masked, pos + 1, stop):
         c = m.group()
         if c == "{":
             depth += 1
+            if depth > MAX_GROUP_DEPTH:
+                return -1
         elif c == "}":
             depth -= 1
             if depth < 0:
                 return -1
             if opener == "{" and depth == 0:
                 return m.end()
-        elif c == closer and opener == "[" and depth == 0:
-            return m.end()
+        elif c == "]":
+            if opener == "[" and depth == 0:
+                return m.end()
+        elif c[0] == "\\":
+            if len(c) > 2:  # a heading (or abstract/keywords) command inside the group
+                return -1
+        elif not long:  # a blank line
+            return -1
     return -1
 
 
@@ -335,6 +364,7 @@ def _pseudo_nodes(content: str, masked: str, body_start: int, body_end: int) -> 
     """
     nodes: list[Node] = []
     seen: Counter[str] = Counter()
+    unclosed: set[str] = set()  # no \\end{env} after one point means none after later ones
     for m in _PSEUDO.finditer(masked):
         if is_escaped(masked, m.start()) or _DEFINED.search(
             masked[max(0, m.start() - 40) : m.start()]
@@ -342,9 +372,12 @@ def _pseudo_nodes(content: str, masked: str, body_start: int, body_end: int) -> 
             continue
         env = m.group(1)
         if env is not None:
+            if env in unclosed:
+                continue
             closer = re.compile(r"\\end[ \t]*\{" + env + r"\}")
             close = closer.search(masked, m.end())
             if close is None:
+                unclosed.add(env)
                 continue
             start, end = m.start(), close.end()
             kind: NodeKind = "abstract" if env == "abstract" else "keywords"
@@ -354,7 +387,7 @@ def _pseudo_nodes(content: str, masked: str, body_start: int, body_end: int) -> 
             pos = _skip_space(masked, m.end())
             if pos >= len(masked) or masked[pos] != "{":
                 continue  # \abstract as a bare switch or in a definition
-            close_pos = _group_end(masked, pos, "{", "}")
+            close_pos = _group_end(masked, pos, "{", "}", limit=MAX_PSEUDO_CHARS, long=True)
             if close_pos < 0:
                 continue
             start, end = m.start(), close_pos
