@@ -118,3 +118,32 @@ def test_worker_reports_a_broken_figure_and_draws_the_rest(tmp_path) -> None:  #
 def test_degenerate_columns_do_not_crash(n: int) -> None:
     ds = table(col("x", np.arange(n, dtype=float), "m"), col("y", np.arange(n, dtype=float), "m"))
     assert plan_figures([ds], []) == []
+
+
+def test_worker_fits_match_fits_made_here(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from labwright.agent.offline.figures import fit_pairs_here
+
+    rng = np.random.default_rng(13)
+    x = np.linspace(0.1, 2, 25)
+    pairs = [(x, 3 * np.exp(-x / 0.7) + rng.normal(0, 0.01, x.size)), (x, rng.normal(0, 1, x.size))]
+    with PlotWorker() as worker:
+        remote = worker.fit(pairs, tmp_path)
+    local = fit_pairs_here(pairs)
+    assert remote[1] is None and local[1] is None
+    assert remote[0] is not None and local[0] is not None
+    assert remote[0].model.key == local[0].model.key == "exponential"
+    assert remote[0].params == pytest.approx(local[0].params)
+    assert list(tmp_path.iterdir()) == []  # the job file is removed
+
+
+def test_a_dead_worker_degrades_to_local_fits_and_reported_figures(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    x = np.linspace(1, 3, 10)
+    plans = plan_figures([table(col("x", x, "m"), col("y", 2 * x, "m"))], [])
+    worker = PlotWorker()
+    worker._proc.kill()
+    worker._proc.wait()
+    fits = worker.fit([(x, 2 * x)], tmp_path)
+    assert fits[0] is not None and fits[0].model.key == "linear"
+    results = list(worker.render(plans, tmp_path, tmp_path / "out"))
+    assert [r.ok for r in results] == [False] and results[0].error
+    worker.close()

@@ -196,7 +196,8 @@ def _build(
 
     yield ms("analyse")
     chosen_lang = lang or detect_lang(read.documents)
-    plans = plan_figures(read.datasets, read.images)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    plans = plan_figures(read.datasets, read.images, lambda pairs: worker.fit(pairs, out_dir))
     n_fits = sum(len(p.fits) for p in plans)
     yield Step(
         stage="analyse",
@@ -204,7 +205,6 @@ def _build(
     )
 
     yield ms("figures")
-    out_dir.mkdir(parents=True, exist_ok=True)
     fig_dir = out_dir / FIGURE_DIR
     fig_dir.mkdir(exist_ok=True)
     to_draw, results = _copy_images(plans, folder, fig_dir)

@@ -19,6 +19,7 @@ The choice is data only (no rendering) so the LLM pipeline can reuse it, and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -109,8 +110,18 @@ def _group_by_unit(cols: list[Column]) -> list[list[Column]]:
     return [g[:MAX_SERIES] for g in groups.values()]
 
 
-def plan_dataset(ds: Dataset, next_key: Any) -> list[FigurePlan]:
-    """Figures for one dataset; `next_key()` hands out file stems in order."""
+Fitter = Callable[[list[tuple[np.ndarray, np.ndarray]]], list[FitResult | None]]
+
+
+def fit_pairs_here(pairs: list[tuple[np.ndarray, np.ndarray]]) -> list[FitResult | None]:
+    """The default fitter: in this process."""
+    return [fit_xy(x, y) for x, y in pairs]
+
+
+def plan_dataset(ds: Dataset, next_key: Callable[[], str]) -> list[FigurePlan]:
+    """Figures for one dataset, before fitting (x-y series carry fit=None and
+    a provisional kind; `plan_figures` fits them and settles the kind).
+    `next_key()` hands out file stems in order."""
     if ds.kind == "matrix" and ds.matrix is not None and np.asarray(ds.matrix).ndim == 2:
         return [FigurePlan(next_key(), "heatmap", ds.source, ds.name, dataset=ds)]
     if ds.kind == "figure":
@@ -128,34 +139,42 @@ def plan_dataset(ds: Dataset, next_key: Any) -> list[FigurePlan]:
     if x is None:
         ys = [c for c in numeric if not is_counter(c)]
         if ys and _finite(ys[0].values).size >= 2:
-            return [
-                FigurePlan(
-                    next_key(),
-                    "histogram",
-                    ds.source,
-                    ds.name,
-                    dataset=ds,
-                    series=[Series(ys[0], None)],
-                )
-            ]
+            plan = FigurePlan(next_key(), "histogram", ds.source, ds.name, dataset=ds)
+            plan.series = [Series(ys[0], None)]
+            return [plan]
         return []
     ys = [c for c in numeric if c is not x and not is_counter(c)]
-    plans = []
-    for group in _group_by_unit(ys):
-        series = [Series(y=c, x=x, fit=fit_xy(x.values, c.values)) for c in group]
-        if any(s.fit for s in series):
-            kind: FigureKind = "xy"
-        elif _looks_like_time(x) or len(x.values) >= DENSE:
-            kind = "line"
-        else:
-            kind = "xy"
-        plans.append(
-            FigurePlan(next_key(), kind, ds.source, ds.name, dataset=ds, x=x, series=series)
+    return [
+        FigurePlan(
+            next_key(),
+            "xy",
+            ds.source,
+            ds.name,
+            dataset=ds,
+            x=x,
+            series=[Series(y=c, x=x) for c in group],
         )
-    return plans
+        for group in _group_by_unit(ys)
+    ]
 
 
-def plan_figures(datasets: list[Dataset], images: list[ImageInfo]) -> list[FigurePlan]:
+def _settle_kind(plan: FigurePlan) -> None:
+    """Scatter with fitted curves when a law was found; otherwise a line for a
+    time axis or dense sampling, and a plain scatter for sparse points."""
+    assert plan.x is not None
+    if any(s.fit for s in plan.series):
+        plan.kind = "xy"
+    elif _looks_like_time(plan.x) or len(plan.x.values) >= DENSE:
+        plan.kind = "line"
+    else:
+        plan.kind = "xy"
+
+
+def plan_figures(
+    datasets: list[Dataset], images: list[ImageInfo], fitter: Fitter | None = None
+) -> list[FigurePlan]:
+    """All figures of a folder, fitted. `fitter` fits a batch of (x, y) pairs;
+    the build passes the plot worker's, which has scipy imported already."""
     counter = iter(range(1, 10_000))
 
     def next_key() -> str:
@@ -166,6 +185,14 @@ def plan_figures(datasets: list[Dataset], images: list[ImageInfo]) -> list[Figur
         plans.extend(plan_dataset(ds, next_key))
     for img in images:
         plans.append(FigurePlan(next_key(), "image", img.source, img.source, image=img))
+    xy_plans = [p for p in plans if p.kind == "xy"]
+    to_fit = [s for p in xy_plans for s in p.series if s.x is not None]
+    pairs = [(np.asarray(s.x.values), np.asarray(s.y.values)) for s in to_fit if s.x is not None]
+    fits = (fitter or fit_pairs_here)(pairs) if pairs else []
+    for series, fit in zip(to_fit, fits, strict=True):
+        series.fit = fit
+    for plan in xy_plans:
+        _settle_kind(plan)
     return plans
 
 

@@ -17,6 +17,7 @@ import math
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -69,6 +70,28 @@ class FitResult:
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         return self.model.func(np.asarray(x, dtype=float), *self.params)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able form (the plot worker fits and sends results back)."""
+        return {
+            "model": self.model.key,
+            "params": list(self.params),
+            "sigmas": list(self.sigmas),
+            "r2": self.r2,
+            "n": self.n,
+            "aicc": self.aicc,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FitResult:
+        return cls(
+            MODELS[str(data["model"])],
+            tuple(float(v) for v in data["params"]),
+            tuple(float(v) for v in data["sigmas"]),
+            float(data["r2"]),
+            int(data["n"]),
+            float(data["aicc"]),
+        )
 
 
 def _initial_guess(key: str, x: np.ndarray, y: np.ndarray) -> list[float] | None:

@@ -1,13 +1,14 @@
 """The plotting subprocess: one per build, started before the folder is read.
 
 Importing matplotlib costs about half a second, so the build starts this
-worker first and lets it import while the main process reads and fits; then it
-sends one job (a JSON spec and an .npz of arrays) on stdin. The worker answers
-with one JSON line per figure and a final {"done": true}.
+worker first and lets it import while the main process imports and reads;
+then it sends requests (a JSON line pointing at an .npz of arrays) on stdin.
 
-The worker imports only numpy, matplotlib and Pillow (no labwright modules
-beyond this file), and loads arrays with allow_pickle=False. It draws only
-what the deterministic spec says; no code from the data folder runs here.
+It also runs the least-squares fits (labwright.agent.offline.fits), because
+importing scipy.optimize costs as much as importing matplotlib and here it
+overlaps the main process's own imports. Arrays are loaded with
+allow_pickle=False. The worker draws only what the deterministic spec says;
+no code from the data folder runs here.
 """
 
 from __future__ import annotations
@@ -141,19 +142,20 @@ def _texts(spec: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-def run(stdin: Any = sys.stdin, stdout: Any = sys.stdout) -> int:
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def _fit(request: dict[str, Any]) -> dict[str, Any]:
     import numpy as np
 
-    _style(plt)
-    line = stdin.readline()
-    if not line.strip():
-        return 0
-    request = json.loads(line)
+    from labwright.agent.offline.fits import fit_xy
+
+    with np.load(request["arrays"], allow_pickle=False) as npz:
+        n = int(request["count"])
+        results = [fit_xy(npz[f"x{i}"], npz[f"y{i}"]) for i in range(n)]
+    return {"fits": [r.to_dict() if r is not None else None for r in results]}
+
+
+def _render(plt: Any, request: dict[str, Any], stdout: Any) -> None:
+    import numpy as np
+
     out_dir = Path(request["out_dir"])
     job = json.loads(Path(request["spec"]).read_text(encoding="utf-8"))
     with np.load(request["arrays"], allow_pickle=False) as npz:
@@ -168,8 +170,38 @@ def run(stdin: Any = sys.stdin, stdout: Any = sys.stdout) -> int:
             msg = {"key": spec["key"], "ok": False, "error": f"{type(exc).__name__}: {exc}"}
         stdout.write(json.dumps(msg) + "\n")
         stdout.flush()
-    stdout.write(json.dumps({"done": True}) + "\n")
-    stdout.flush()
+
+
+def run(stdin: Any = sys.stdin, stdout: Any = sys.stdout) -> int:
+    """Serve requests, one JSON line each, until stdin closes:
+    {"op": "fit", "arrays": npz, "count": n} -> one line {"fits": [...]};
+    {"op": "render", "spec": json, "arrays": npz, "out_dir": dir} -> one line
+    per figure, then {"done": true}."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    # Import everything up front: this runs while the main process imports
+    # pandas and reads the folder, so none of it is on the critical path.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import scipy.optimize  # noqa: F401  (warm the import for the fits)
+
+    _style(plt)
+    for line in stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        if request.get("op") == "fit":
+            try:
+                reply = _fit(request)
+            except Exception as exc:
+                reply = {"error": f"{type(exc).__name__}: {exc}"}
+            stdout.write(json.dumps(reply) + "\n")
+            stdout.flush()
+        else:
+            _render(plt, request, stdout)
+            stdout.write(json.dumps({"done": True}) + "\n")
+            stdout.flush()
     return 0
 
 

@@ -11,6 +11,8 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +21,10 @@ from typing import TYPE_CHECKING
 from labwright.resources import is_frozen
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from labwright.agent.offline.figures import FigurePlan
+    from labwright.agent.offline.fits import FitResult
 
 #: The hidden CLI subcommand a frozen binary re-launches itself with.
 WORKER_SUBCOMMAND = "_plot-worker"
@@ -67,21 +72,83 @@ def discard_worker() -> None:
 
 
 class PlotWorker:
-    """`with PlotWorker() as w: ...; for r in w.render(plans, folder, out): ...`"""
+    """The worker process and its two requests: `fit(pairs, work_dir)` and
+    `render(plans, folder, out_dir)`. Any failure of the process degrades to
+    fitting here and to figures reported as not drawn; it never stops a build.
+    """
 
     def __init__(self) -> None:
         env = dict(os.environ)
         env["MPLBACKEND"] = "Agg"
-        env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+        # stderr goes to a file, not a pipe nobody drains: a chatty library
+        # filling the pipe would otherwise block the worker forever.
+        self._stderr = tempfile.TemporaryFile()
         self._proc = subprocess.Popen(
             worker_command(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=self._stderr,
             text=True,
             encoding="utf-8",
             env=env,
         )
+
+    # -- plumbing -------------------------------------------------------------------
+    def _send(self, request: dict[str, object]) -> None:
+        assert self._proc.stdin is not None
+        self._proc.stdin.write(json.dumps(request) + "\n")
+        self._proc.stdin.flush()
+
+    def _lines(self) -> Iterator[dict[str, object]]:
+        """Replies, each within the timeout (the watchdog kills a hung worker,
+        which ends the stream)."""
+        assert self._proc.stdout is not None
+        while True:
+            timer = threading.Timer(_TIMEOUT_S, self._proc.kill)
+            timer.start()
+            try:
+                line = self._proc.stdout.readline()
+            finally:
+                timer.cancel()
+            if not line:
+                return
+            yield json.loads(line)
+
+    def _last_error(self, fallback: str) -> str:
+        try:
+            self._stderr.seek(0)
+            text = self._stderr.read().decode("utf-8", "replace").strip()
+        except OSError:
+            text = ""
+        return text.splitlines()[-1] if text else fallback
+
+    # -- requests -------------------------------------------------------------------
+    def fit(
+        self, pairs: list[tuple[np.ndarray, np.ndarray]], work_dir: Path
+    ) -> list[FitResult | None]:
+        import numpy as np
+
+        from labwright.agent.offline.fits import FitResult, fit_xy
+
+        work_dir.mkdir(parents=True, exist_ok=True)
+        path = work_dir / "_fit_job.npz"
+        arrays = {}
+        for i, (x, y) in enumerate(pairs):
+            arrays[f"x{i}"] = np.asarray(x, dtype=float)
+            arrays[f"y{i}"] = np.asarray(y, dtype=float)
+        try:
+            np.savez(path, **arrays)
+            self._send({"op": "fit", "arrays": str(path), "count": len(pairs)})
+            reply = next(self._lines(), None)
+            if reply is not None and isinstance(reply.get("fits"), list):
+                fits = reply["fits"]
+                if len(fits) == len(pairs):
+                    return [FitResult.from_dict(f) if f else None for f in fits]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        finally:
+            path.unlink(missing_ok=True)
+        return [fit_xy(x, y) for x, y in pairs]  # the worker failed: fit here
 
     def render(
         self, plans: list[FigurePlan], folder: Path, out_dir: Path
@@ -94,49 +161,53 @@ class PlotWorker:
         spec, arrays = to_job(plans, str(folder))
         spec_path = out_dir / "_plot_job.json"
         arrays_path = out_dir / "_plot_job.npz"
-        spec_path.write_text(json.dumps(spec, ensure_ascii=False), encoding="utf-8")
-        np.savez(arrays_path, **arrays)
-        request = {"spec": str(spec_path), "arrays": str(arrays_path), "out_dir": str(out_dir)}
-        assert self._proc.stdin is not None and self._proc.stdout is not None
         seen: set[str] = set()
+        err = "the plotting process ended early"
         try:
-            self._proc.stdin.write(json.dumps(request) + "\n")
-            self._proc.stdin.close()
-            for line in self._proc.stdout:
-                msg = json.loads(line)
+            spec_path.write_text(json.dumps(spec, ensure_ascii=False), encoding="utf-8")
+            np.savez(arrays_path, **arrays)
+            self._send(
+                {
+                    "op": "render",
+                    "spec": str(spec_path),
+                    "arrays": str(arrays_path),
+                    "out_dir": str(out_dir),
+                }
+            )
+            for msg in self._lines():
                 if msg.get("done"):
                     break
-                seen.add(msg["key"])
-                path = out_dir / msg["file"] if msg.get("ok") else None
-                yield FigureResult(msg["key"], bool(msg.get("ok")), path, msg.get("error", ""))
-        except (BrokenPipeError, json.JSONDecodeError, OSError) as exc:
+                key = str(msg["key"])
+                seen.add(key)
+                path = out_dir / str(msg["file"]) if msg.get("ok") else None
+                yield FigureResult(key, bool(msg.get("ok")), path, str(msg.get("error", "")))
+        except (OSError, ValueError, KeyError) as exc:
             err = f"the plotting process failed ({type(exc).__name__})"
-        else:
-            err = "the plotting process ended early"
         finally:
             for p in (spec_path, arrays_path):
                 p.unlink(missing_ok=True)
-        try:
-            self._proc.wait(timeout=_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-        stderr = (self._proc.stderr.read() if self._proc.stderr else "").strip()
         for plan in plans:
             if plan.key not in seen:
-                detail = stderr.splitlines()[-1] if stderr else err
-                yield FigureResult(plan.key, False, None, detail)
+                yield FigureResult(plan.key, False, None, self._last_error(err))
 
     @property
     def alive(self) -> bool:
         return self._proc.poll() is None
 
     def close(self) -> None:
-        if self._proc.poll() is None:
+        """Ask politely (close stdin), then kill if it does not leave."""
+        for stream in (self._proc.stdin, self._proc.stdout):
+            if stream and not stream.closed:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        try:
+            self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.wait()
-        for stream in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
-            if stream and not stream.closed:
-                stream.close()
+        self._stderr.close()
 
     def __enter__(self) -> PlotWorker:
         return self
