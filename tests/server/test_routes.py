@@ -383,3 +383,35 @@ def test_openapi_is_complete(make_client: Any, auth: dict[str, str]) -> None:
             if method == "get" and "{" in path:
                 assert "404" in op["responses"] or "422" in op["responses"], path
     assert "bearer" in json.dumps(schema["components"]["securitySchemes"]).lower()
+
+
+def test_cancel_runs_this_process_does_not_own(
+    make_client: Any, auth: dict[str, str], data_folder: Path
+) -> None:
+    import subprocess
+    import sys
+
+    from labwright.store import Store
+
+    app, client = make_client()
+    sid = client.post("/api/sessions", headers=auth, json={"path": str(data_folder)}).json()["id"]
+    # A run owned by another live store (say a CLI build): cancelling only raises its flag.
+    with Store.open() as other:
+        run = other.start_run(sid, kind="offline")
+        answer = client.post(f"/api/runs/{run.id}/cancel", headers=auth).json()
+        assert answer["status"] == "running" and answer["cancel_requested"] is True
+        other.finish_run(run.id, "cancelled")
+    # A run whose process died without closing anything: cancelling closes it as interrupted.
+    code = (
+        "import os\nfrom labwright.store import Store\n"
+        f"run = Store.open().start_run({sid}, kind='offline')\n"
+        "print(run.id, flush=True)\nos._exit(0)\n"
+    )
+    orphan = int(
+        subprocess.run([sys.executable, "-c", code], capture_output=True, check=True).stdout
+    )
+    assert client.get(f"/api/runs/{orphan}", headers=auth).json()["status"] == "running"
+    ended = client.post(f"/api/runs/{orphan}/cancel", headers=auth).json()
+    assert ended["status"] == "interrupted"
+    events = client.get(f"/api/runs/{orphan}/events/list", headers=auth).json()
+    assert events[-1]["type"] == "done"

@@ -96,8 +96,10 @@ class RunManager:
         if active is not None:
             active.cancel.set()
         else:
-            # No thread owns it (left by another process): end it here.
-            self._finish(run_id, "cancelled", "The run was cancelled.")
+            # Not ours: a live process that owns it stops at its next event (it
+            # polls the flag); a run whose process died is closed as interrupted.
+            self.store.recover_interrupted()
+            self.hub.notify(run_id)
         return self.store.get_run(run_id)
 
     def shutdown(self, reason: str) -> None:
