@@ -129,3 +129,16 @@ def test_a_section_showing_an_example_document_is_not_cut() -> None:
         "\\begin{document}\n\\chapter{X}\n\\end{document}\n\\end{lstcode}\n"
     )
     assert strip_fragment(section) == section
+
+
+def test_line_break_before_begin_is_not_an_environment() -> None:
+    assert check_fragment("\\section{A}\nx\\\\begin{itemize}\n").ok
+    # Three backslashes: a line break, then a real \begin.
+    assert not check_fragment("\\section{A}\nx\\\\\\begin{itemize}\n").ok
+
+
+def test_many_unbalanced_environments_are_summarised() -> None:
+    text = "\\section{A}\n" + "\\begin{a}" * 2000 + "\\end{b}" * 2000
+    problems = check_fragment(text).problems
+    assert len(problems) == 6
+    assert problems[-1].startswith("3995 more environment(s)")

@@ -8,10 +8,14 @@ the next prompt, or shown to the user, without further translation.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
-from labwright.latex.mask import mask_regions
+from labwright.latex.mask import is_escaped, mask_regions
 from labwright.latex.sectionizer import find_headings
+
+#: Environment problems listed one by one before they are summarised.
+MAX_ENV_PROBLEMS = 5
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*$", re.MULTILINE)
 _DOCCLASS = re.compile(r"\\documentclass(?![A-Za-z@])")
@@ -106,21 +110,24 @@ def _brace_balance(masked: str) -> tuple[int, int]:
 
 def _environment_problems(masked: str) -> list[str]:
     stack: list[str] = []
+    open_count: Counter[str] = Counter()  # names on the stack: keeps hostile input linear
     problems: list[str] = []
     for m in _ENV.finditer(masked):
-        if m.start() > 0 and masked[m.start() - 1] == "\\":
+        if is_escaped(masked, m.start()):
             continue  # \\begin is a line break followed by text
         kind, name = m.group(1), m.group(2).strip()
         if kind == "begin":
             stack.append(name)
-        elif stack and stack[-1] == name:
-            stack.pop()
-        elif name in stack:
-            while stack and stack[-1] != name:
+            open_count[name] += 1
+        elif open_count[name]:
+            while stack[-1] != name:
+                inner = stack.pop()
+                open_count[inner] -= 1
                 problems.append(
-                    f"The environment '{stack.pop()}' is never closed; add \\end{{...}} before \\end{{{name}}}."
+                    f"The environment '{inner}' is never closed; add \\end{{{inner}}} before \\end{{{name}}}."
                 )
             stack.pop()
+            open_count[name] -= 1
         else:
             problems.append(
                 f"\\end{{{name}}} has no matching \\begin{{{name}}}; remove it or add the \\begin."
@@ -160,7 +167,13 @@ def check_fragment(text: str) -> FragmentCheck:
         )
     if unclosed:
         problems.append(f"The fragment leaves {unclosed} brace(s) open; close every {{ you open.")
-    problems.extend(_environment_problems(masked))
+    env_problems = _environment_problems(masked)
+    if len(env_problems) > MAX_ENV_PROBLEMS:
+        more = len(env_problems) - MAX_ENV_PROBLEMS
+        env_problems = env_problems[:MAX_ENV_PROBLEMS] + [
+            f"{more} more environment(s) are unbalanced; match every \\begin with its \\end."
+        ]
+    problems.extend(env_problems)
     if _DOCCLASS.search(masked):
         problems.append(
             "The fragment contains \\documentclass; return only the section, not a whole document."
