@@ -76,6 +76,8 @@ def snapshot(app: FastAPI, keys: MemoryKeyring) -> Any:
 
     path = settings_path()
     state.append(path.read_text(encoding="utf-8") if path.exists() else None)
+    sessions_dir = app.state.ctx.data.sessions_dir
+    state.append(sorted(str(p.relative_to(sessions_dir)) for p in sessions_dir.rglob("*")))
     return state
 
 
@@ -158,6 +160,8 @@ def test_access_matrix(
 
     ok = _call(client, method, path, world, data_folder, auth)
     assert 200 <= ok.status_code < 300, ok.text
+    if method == "GET":  # no GET changes state: rows, keychain, settings and files
+        assert snapshot(app, memory_keyring) == before, "a GET changed state"
     for origin in (f"http://127.0.0.1:{PORT}", f"http://localhost:{PORT}", *TAURI_ORIGINS):
         if method == "GET":
             again = _call(client, method, path, world, data_folder, {**auth, "Origin": origin})
