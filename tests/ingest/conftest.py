@@ -39,6 +39,14 @@ def _write_v73_value(parent: h5py.Group, refs: h5py.Group, name: str, value: obj
         )  # MATLAB 1 x n, stored n x 1
         dset = parent.create_dataset(name, data=data)
         _matlab_class(dset, "cell")
+    elif hasattr(value, "tocsc"):  # scipy sparse -> MATLAB's v7.3 sparse group
+        csc = value.tocsc()
+        group = parent.create_group(name)
+        _matlab_class(group, "double")
+        group.attrs["MATLAB_sparse"] = np.uint64(csc.shape[0])
+        group["data"] = csc.data.astype(float)
+        group["ir"] = csc.indices.astype(np.uint64)
+        group["jc"] = csc.indptr.astype(np.uint64)
     elif isinstance(value, str):
         codes = np.array([ord(c) for c in value], dtype=np.uint16).reshape(-1, 1)
         dset = parent.create_dataset(name, data=codes)

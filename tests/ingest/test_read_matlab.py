@@ -129,3 +129,31 @@ def test_plain_hdf5_is_read_without_transposing(data_dir: Path) -> None:
     found = by_name(read_file(path, "scan.h5"))
     assert sorted(c.name for c in found["scan:run1"].columns) == ["signal", "t"]
     np.testing.assert_array_equal(found["scan:map"].matrix, np.arange(6.0).reshape(2, 3))
+
+
+def test_struct_array_elements_are_named_like_matlab(data_dir: Path) -> None:
+    runs = np.empty((1, 2), dtype=[("t", object), ("v", object), ("name", object)])
+    runs[0, 0] = (np.arange(5.0), np.arange(5.0) * 2, "first")
+    runs[0, 1] = (np.arange(7.0), np.arange(7.0) * 3, "second")
+    scipy.io.savemat(data_dir / "s.mat", {"runs": runs})
+    found = by_name(read_file(data_dir / "s.mat", "s.mat"))
+    assert set(found) == {"s:runs(1)", "s:runs(2)"}
+    second = found["s:runs(2)"]
+    assert second.column("v").provenance.variable == "runs(2).v"
+    np.testing.assert_allclose(second.column("v").values, np.arange(7.0) * 3)
+    assert second.metadata == {"name": "second"}
+
+
+@pytest.mark.parametrize("version", ["5", "7.3"])
+def test_sparse_matrices_are_made_dense(data_dir: Path, version: str) -> None:
+    import scipy.sparse
+
+    dense = np.zeros((4, 5))
+    dense[0, 1], dense[3, 4], dense[2, 0] = 1.5, -2.0, 7.0
+    path = data_dir / "sp.mat"
+    if version == "5":
+        scipy.io.savemat(path, {"A": scipy.sparse.csc_matrix(dense)})
+    else:
+        write_v73_mat(path, {"A": scipy.sparse.csc_matrix(dense)})
+    found = by_name(read_file(path, "sp.mat"))
+    np.testing.assert_array_equal(found["sp:A"].matrix, dense)

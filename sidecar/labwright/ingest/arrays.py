@@ -5,7 +5,7 @@ object), 1-D numeric vectors of equal length become the columns of one table:
 MATLAB users save `t` and `V` side by side, and the writer should see them as
 an x-y pair. 2-D arrays become their own dataset (a narrow one becomes a table
 of columns, a wide one a matrix); numeric scalars become named `scalars` on
-the level's table, and short strings become its `metadata`. Names follow MATLAB: `data.voltage`, `trials{2}`.
+the level's table, and short strings become its `metadata`. Names follow MATLAB: `data.voltage`, `trials{2}`, `runs(2).t`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse
 
 from .types import Column, Dataset, Provenance, Skipped
 from .units import split_suffix_units
@@ -22,6 +23,8 @@ from .units import split_suffix_units
 MAX_MATRIX_SIDE = 2000
 _MAX_DEPTH = 8
 _MAX_NODES = 5000
+# Sparse matrices (MATLAB `sparse`) are made dense up to this many cells.
+_MAX_SPARSE_CELLS = 4_000_000
 
 
 @dataclass
@@ -36,6 +39,10 @@ def _numeric(value: object) -> np.ndarray | None:
         return np.asarray(value, dtype=float)
     if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
         return value.astype(float, copy=False)
+    if scipy.sparse.issparse(value) and value.dtype.kind in "biuf":  # type: ignore[attr-defined]
+        rows, cols = value.shape  # type: ignore[attr-defined]
+        if rows * cols <= _MAX_SPARSE_CELLS:
+            return np.asarray(value.toarray(), dtype=float)  # type: ignore[attr-defined]
     if isinstance(value, list) and value and len(value) <= 10_000_000:
         if all(isinstance(v, (int, float)) for v in value) or all(
             isinstance(row, list) and row and all(isinstance(v, (int, float)) for v in row)
@@ -83,7 +90,7 @@ class _Walker:
                         f"{self.rel} holds more than {_MAX_NODES} variables; the rest were not read.",
                     )
                 break
-            if key.startswith("{"):
+            if key.startswith(("{", "(")):
                 path = f"{container_path}{key}"
                 key = f"{container_path.rsplit('.', 1)[-1]}{key}"
             else:
@@ -129,8 +136,12 @@ class _Walker:
                 if isinstance(value, np.ndarray)
                 else list(value)
             )
-            # Cell arrays and lists: elements are named like MATLAB, trials{1}.
-            self.walk(path, [(f"{{{i}}}", e) for i, e in enumerate(elements, start=1)], depth + 1)
+            # Elements are named like MATLAB: runs(2) in a struct array, trials{2} in a cell.
+            is_structs = bool(elements) and all(isinstance(e, dict) for e in elements)
+            template = "({})" if is_structs else "{{{}}}"
+            self.walk(
+                path, [(template.format(i), e) for i, e in enumerate(elements, start=1)], depth + 1
+            )
         elif isinstance(value, np.ndarray) and value.dtype.kind == "c":
             self._skip(
                 path,
@@ -279,7 +290,7 @@ def _nearest_holder(holders: list[Dataset], path: str) -> tuple[Dataset, str]:
         if dataset.kind != "table":
             continue
         var = (dataset.provenance.variable if dataset.provenance else None) or ""
-        if var == "" or path == var or path.startswith(var + ".") or path.startswith(var + "{"):
+        if var == "" or path == var or path.startswith((var + ".", var + "{", var + "(")):
             if best is None or len(var) > best[0]:
                 best = (len(var), dataset, var)
     if best is None:

@@ -54,6 +54,19 @@ def _h5_text(values: np.ndarray) -> str:
     return "".join(chr(int(c)) for c in codes if 0 < int(c) < 0x110000)
 
 
+def _h5_sparse(group: object, n_rows: int) -> object:
+    """MATLAB's v7.3 sparse layout: compressed columns in `data`, `ir`, `jc`."""
+    import scipy.sparse
+
+    jc = np.asarray(group["jc"][()]).ravel()  # type: ignore[index]
+    n_cols = len(jc) - 1
+    if "data" not in group or "ir" not in group:  # type: ignore[operator]
+        return scipy.sparse.csc_matrix((n_rows, n_cols))
+    data = np.asarray(group["data"][()]).ravel()  # type: ignore[index]
+    ir = np.asarray(group["ir"][()]).ravel()  # type: ignore[index]
+    return scipy.sparse.csc_matrix((data.astype(float), ir, jc), shape=(n_rows, n_cols))
+
+
 def _h5_value(obj: object, depth: int) -> object:
     import h5py
 
@@ -65,7 +78,7 @@ def _h5_value(obj: object, depth: int) -> object:
         matlab_class = matlab_class.decode("ascii", "replace")
     if isinstance(obj, h5py.Group):
         if "MATLAB_sparse" in attrs:
-            return None
+            return _h5_sparse(obj, int(attrs["MATLAB_sparse"]))
         return {k: _h5_value(obj[k], depth + 1) for k in obj if not k.startswith("#")}
     if not isinstance(obj, h5py.Dataset):
         return None
