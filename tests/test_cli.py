@@ -144,3 +144,19 @@ def test_doctor_quick_runs(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "TeX engine" in out
     assert code == (EXIT_OK if resolve_engine().available and "!!" not in out else 1)
+
+
+def test_without_tex_the_zip_is_still_written_and_the_exit_code_is_one(
+    tmp_path: Path,
+    examples_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """No TeX on the machine: the Overleaf zip is the way out; no PDF is claimed."""
+    monkeypatch.setenv("LABWRIGHT_TEX", str(tmp_path / "no-tex-here"))
+    monkeypatch.chdir(tmp_path)
+    code = main(["build", str(examples_dir / "pendulum"), "--zip", "p.zip"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert (tmp_path / "p.zip").is_file() and not (tmp_path / "pendulum-report.pdf").exists()
+    assert "No PDF was produced." in err and "labwright doctor" in err

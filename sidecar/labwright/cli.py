@@ -100,6 +100,16 @@ class _Progress:
             self._open = False
 
 
+def _new_build_dir() -> Path:
+    """A fresh folder under the per-user data dir's builds/: kept there when a
+    build has problems, so the user can open main.log; removed otherwise."""
+    from labwright.config import data_dir
+
+    builds = data_dir().root / "builds"
+    builds.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix="build-", dir=builds))
+
+
 def _inside(path: Path, root: Path) -> bool:
     try:
         path.resolve().relative_to(root.resolve())
@@ -152,7 +162,7 @@ def _run_build(args: argparse.Namespace) -> int:
     tex = resolve_engine().available
     total = len(plan_offline(tex_available=tex)) + (1 if args.zip else 0)
     progress = _Progress(total, sys.stderr)
-    build_dir = Path(tempfile.mkdtemp(prefix="labwright-build-"))
+    build_dir = _new_build_dir()
     done: Done | None = None
     try:
         for event in build_offline(folder, build_dir, lang=args.lang, tex_available=tex):

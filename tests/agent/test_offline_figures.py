@@ -147,3 +147,14 @@ def test_a_dead_worker_degrades_to_local_fits_and_reported_figures(tmp_path) -> 
     results = list(worker.render(plans, tmp_path, tmp_path / "out"))
     assert [r.ok for r in results] == [False] and results[0].error
     worker.close()
+
+
+def test_long_series_are_thinned_for_drawing_only() -> None:
+    from labwright.agent.offline.figures import MAX_DRAWN_POINTS, to_job
+
+    t = np.arange(0, 50_000.0)
+    ds = table(col("t", t, "s"), col("U", np.sin(t / 1000), "V"))
+    plans = plan_figures([ds], [])
+    _, arrays = to_job(plans, ".")
+    assert len(arrays["fig01_0_y"]) <= MAX_DRAWN_POINTS
+    assert arrays["fig01_0_x"][0] == 0 and len(arrays["fig01_0_x"]) == len(arrays["fig01_0_y"])

@@ -31,6 +31,7 @@ from labwright.ingest.types import Column, Dataset, ImageInfo, Provenance
 FigureKind = Literal["xy", "line", "histogram", "heatmap", "image", "redraw"]
 
 MAX_SERIES = 4
+MAX_DRAWN_POINTS = 5000  # per curve; longer series are drawn every k-th point
 DENSE = 60
 _TIME_NAMES = ("t", "time", "zeit", "时间", "time_s", "t_s", "timestamp")
 _TIME_UNITS = ("s", "ms", "us", "µs", "μs", "ns", "min", "h")
@@ -196,6 +197,10 @@ def plan_figures(
     return plans
 
 
+def _display_step(n: int) -> int:
+    return max(1, -(-n // MAX_DRAWN_POINTS))
+
+
 def _label(col: Column | None, fallback: str = "") -> str:
     return col.label if col is not None else fallback
 
@@ -229,9 +234,12 @@ def to_job(plans: list[FigurePlan], folder: str) -> tuple[dict[str, Any], dict[s
             curves = []
             for i, s in enumerate(plan.series):
                 name = f"{plan.key}_{i}"
-                arrays[name + "_y"] = np.asarray(s.y.values, dtype=float)
+                # Drawing a million markers costs seconds and shows nothing more;
+                # histograms and statistics always use every value.
+                step = 1 if plan.kind == "histogram" else _display_step(len(s.y.values))
+                arrays[name + "_y"] = np.asarray(s.y.values, dtype=float)[::step]
                 if s.x is not None:
-                    arrays[name + "_x"] = np.asarray(s.x.values, dtype=float)
+                    arrays[name + "_x"] = np.asarray(s.x.values, dtype=float)[::step]
                 curve: dict[str, Any] = {"name": name, "label": s.y.label}
                 if s.fit is not None and s.x is not None:
                     xs = _finite(s.x.values)
