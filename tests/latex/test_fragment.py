@@ -142,3 +142,9 @@ def test_many_unbalanced_environments_are_summarised() -> None:
     problems = check_fragment(text).problems
     assert len(problems) == 6
     assert problems[-1].startswith("3995 more environment(s)")
+
+
+def test_backticks_inside_latex_verbatim_are_not_a_fence() -> None:
+    section = "\\section{Markdown}\n\\begin{verbatim}\n```python\nprint(1)\n```\n\\end{verbatim}\n"
+    assert strip_fragment(section) == section
+    assert strip_fragment(f"```latex\n{section}```") == section

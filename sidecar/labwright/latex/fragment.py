@@ -25,23 +25,30 @@ _ENV = re.compile(r"\\(begin|end)[ \t]*\{([^{}\n]*)\}")
 _BRACE = re.compile(r"\\.|[{}]", re.DOTALL)
 
 
-def _fenced_blocks(text: str) -> list[str]:
-    """Bodies of Markdown code fences; an unclosed fence runs to the end."""
+def _fenced_blocks(text: str, masked: str) -> list[str]:
+    """Bodies of Markdown code fences; an unclosed fence runs to the end.
+
+    Fence lines are looked for in the masked text, so a line of backticks
+    inside a LaTeX ``verbatim`` block is content, not a fence.
+    """
     blocks: list[str] = []
     pos = 0
     while True:
-        opening = _FENCE.search(text, pos)
+        opening = _FENCE.search(masked, pos)
         if opening is None:
             return blocks
         fence = opening.group(1)
-        body_start = opening.end() + 1
+        body_start = min(opening.end() + 1, len(text))
         closing = None
-        for cand in _FENCE.finditer(text, body_start):
-            if cand.group(1)[0] == fence[0] and len(cand.group(1)) >= len(fence):
-                # A closing fence carries no info string.
-                if cand.group(0).strip() == cand.group(1):
-                    closing = cand
-                    break
+        for cand in _FENCE.finditer(masked, body_start):
+            # A closing fence is the same character, at least as long, no info string.
+            if (
+                cand.group(1)[0] == fence[0]
+                and len(cand.group(1)) >= len(fence)
+                and cand.group(0).strip() == cand.group(1)
+            ):
+                closing = cand
+                break
         if closing is None:
             blocks.append(text[body_start:])
             return blocks
@@ -57,12 +64,11 @@ def strip_fragment(text: str) -> str:
     from its first heading to just before ``\\end{document}`` (or the whole body
     when it has no heading).
     """
-    if _FENCE.search(text):
-        blocks = _fenced_blocks(text)
-        if blocks:
-            text = max(blocks, key=len)
-    result = mask_regions(text)
-    masked = result.text
+    masked = mask_regions(text).text
+    blocks = _fenced_blocks(text, masked)
+    if blocks:
+        text = max(blocks, key=len)
+        masked = mask_regions(text).text
     begin = _BEGIN_DOC.search(masked)
     docclass = _DOCCLASS.search(masked)
     start_of_document = docclass or begin
