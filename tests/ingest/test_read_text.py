@@ -109,3 +109,19 @@ def test_huge_csv_is_capped_and_says_so(data_dir: Path) -> None:
     d = only(read_delimited(path, ReaderContext("big.csv", "big", max_rows=1000)), Dataset)
     assert d.n_rows == 1000
     assert d.notes and "1,000" in d.notes[0]
+
+
+def test_text_beyond_the_byte_cap_is_cut_at_a_line_end(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from labwright.ingest import base
+
+    monkeypatch.setattr(base, "MAX_TEXT_BYTES", 1000)
+    path = data_dir / "long.csv"
+    path.write_text("i,v\n" + "".join(f"{i},{i * 0.25}\n" for i in range(2000)), encoding="utf-8")
+    d = only(read_file(path, "long.csv"), Dataset)
+    assert 50 < d.n_rows < 200
+    np.testing.assert_allclose(
+        d.column("v").values, np.arange(d.n_rows) * 0.25
+    )  # no half row at the end
+    assert any("0.001 MB" in n for n in d.notes)

@@ -13,7 +13,7 @@ Item = Dataset | ImageInfo | DocumentText | Skipped
 # Largest text file read into memory. Beyond it only the first part is read
 # (and the dataset says so): a report cannot use more, and a 5 GB logger dump
 # must not take the machine down.
-MAX_TEXT_BYTES = 64 * 1024 * 1024
+MAX_TEXT_BYTES = 64_000_000
 # Largest document text kept (notes, README, PDF pages): enough to quote an aim.
 MAX_DOCUMENT_CHARS = 100_000
 

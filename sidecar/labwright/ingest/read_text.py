@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .base import MAX_DOCUMENT_CHARS, MAX_TEXT_BYTES, Item, ReaderContext, ReadError, read_prefix
+from . import base
+from .base import MAX_DOCUMENT_CHARS, Item, ReaderContext, ReadError, read_prefix
 from .delimited import looks_like_table, read_text_table
 from .encoding import Decoded, decode_text
 from .types import DocumentText, Provenance
 
 
 def _decode(path: Path) -> tuple[Decoded, bool]:
-    data, cut = read_prefix(path, MAX_TEXT_BYTES)
+    data, cut = read_prefix(path, base.MAX_TEXT_BYTES)
     if not data.strip():
         raise ReadError("is empty")
     if cut:
@@ -32,7 +33,7 @@ def _table(path: Path, ctx: ReaderContext, decoded: Decoded, cut: bool) -> list[
         raise ReadError(reason or "has no table")
     if cut:
         dataset.notes.append(
-            f"Only the first {MAX_TEXT_BYTES // (1024 * 1024)} MB of the file were read."
+            f"Only the first {base.MAX_TEXT_BYTES / 1e6:g} MB of the file were read."
         )
     if decoded.lossy:
         dataset.notes.append("Some characters could not be decoded and were replaced.")
