@@ -161,3 +161,10 @@ def test_compiled_but_degraded_is_never_clean(tmp_path: Path, tex_engine: TexEng
     assert result.status == "degraded"
     assert result.diagnostics.undefined_references == ["fig:nowhere"]
     assert any("fig:nowhere" in m for m in humanize(result.diagnostics))
+
+
+def test_driver_failure_is_reported() -> None:
+    log = "[1\n\n] (./main.aux) )\nError 256 (driver return code) generating output;\nfile main.pdf may not be valid.\n"
+    d = diagnose(log)
+    assert d.driver_failed and d.degraded
+    assert humanize(d)[0].startswith("The PDF writer (xdvipdfmx) failed")

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from labwright.latex.diagnose import Diagnostics, diagnose
+from labwright.latex.diagnose import Diagnostics, diagnose, humanize
 from labwright.latex.engine import TexEngine, resolve_engine
 from labwright.latex.sanitize import Change, sanitize
 
@@ -106,6 +106,10 @@ class CompileResult:
     diagnostics: Diagnostics
     sanitized: list[Change] = field(default_factory=list)
     stopped_by: Literal["cap", "budget", "timeout", "fatal"] | None = None
+    #: Input files (present before the first pass) whose bytes the document
+    #: changed with \\openout -- e.g. overwriting the class or the .bib that an
+    #: export would then ship. Paranoid mode allows writes inside the build dir.
+    modified_inputs: list[str] = field(default_factory=list)
 
     @property
     def pass_names(self) -> list[str]:
@@ -115,9 +119,51 @@ class CompileResult:
     def status(self) -> Status:
         if self.pdf is None:
             return "failed"
-        if not self.ok or self.diagnostics.degraded or self.stopped_by in ("budget", "timeout"):
+        if (
+            not self.ok
+            or self.diagnostics.degraded
+            or self.modified_inputs
+            or self.stopped_by in ("budget", "timeout")
+        ):
             return "degraded"
         return "clean"
+
+    def messages(self) -> list[str]:
+        """Everything the user should know, one sentence plus one action each:
+        how the compile stopped, what the sanitizer changed, what the log says."""
+        out: list[str] = []
+        if self.stopped_by == "timeout":
+            out.append(
+                "LaTeX ran past its time limit and was stopped. Simplify the document or raise the limit."
+            )
+        elif self.stopped_by == "budget":
+            out.append(
+                "The compile used up its time budget before finishing. Compile again or simplify the document."
+            )
+        elif self.stopped_by == "cap":
+            out.append(
+                f"LaTeX still asked for another run after {sum(p.name == 'xelatex' for p in self.passes)} passes. "
+                "Check cross-references in the PDF."
+            )
+        if self.modified_inputs:
+            out.append(
+                f"The document overwrote its own input files ({', '.join(self.modified_inputs)}). "
+                "Do not export or reuse this build; regenerate it."
+            )
+        stripped = [c for c in self.sanitized if c.rule in ("exec-primitive", "file-primitive")]
+        if stripped:
+            out.append(
+                f"{len(stripped)} command(s) that run programs or read outside files were removed before compiling. "
+                "Review the source if you wrote them on purpose."
+            )
+        fixed = [
+            c for c in self.sanitized if c.rule in ("def-comment", "bold-math", "bold-in-accent")
+        ]
+        if fixed:
+            out.append(
+                f"{len(fixed)} known LaTeX pitfall(s) were corrected automatically. See the build log for the list."
+            )
+        return out + humanize(self.diagnostics)
 
 
 def paranoid_env(engine: TexEngine, base: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -211,6 +257,26 @@ def _read_log(path: Path) -> str:
         return ""
 
 
+_OUTPUT_SUFFIXES = frozenset(
+    {".aux", ".log", ".pdf", ".xdv", ".bbl", ".blg", ".toc", ".lof", ".lot", ".out", ".fls"}
+)
+
+
+def _snapshot_inputs(build_dir: Path, stem: str) -> dict[str, str]:
+    """sha256 of every regular file already in the build directory (minus
+    this job's own outputs from an earlier run)."""
+    snap: dict[str, str] = {}
+    for path in build_dir.rglob("*"):
+        if path.is_symlink() or not path.is_file():
+            continue
+        if path.parent == build_dir and path.stem == stem and path.suffix in _OUTPUT_SUFFIXES:
+            continue
+        digest = _digest(path)
+        if digest is not None:
+            snap[path.relative_to(build_dir).as_posix()] = digest
+    return snap
+
+
 def _bib_needed(build_dir: Path, stem: str) -> bool:
     """Citations in the .aux and at least one of its \\bibdata files present
     (relative names only: bibtex runs paranoid and could not read others)."""
@@ -244,6 +310,7 @@ def compile_tex(
         raise EngineNotFound("No XeLaTeX found. Run `labwright doctor` to see how to install one.")
     build_dir = main_tex.parent.resolve()
     stem = main_tex.stem
+    inputs = _snapshot_inputs(build_dir, stem)
     env = paranoid_env(engine)
     start = time.monotonic()
     passes: list[PassRecord] = []
@@ -266,7 +333,7 @@ def compile_tex(
         if res.timed_out:
             return False, True
         diag = diagnose(log_text)
-        if diag.fatal or not pdf_path.exists():
+        if diag.fatal or diag.driver_failed or not pdf_path.exists():
             return False, True
         after = {s: _digest(build_dir / f"{stem}{s}") for s in before}
         lists_changed = any(before[s] != after[s] for s in _LIST_SUFFIXES)
@@ -305,7 +372,11 @@ def compile_tex(
         if fatal:
             stopped = "timeout" if passes[-1].timed_out else "fatal"
     diagnostics = diagnose(log_text, placeholder_figures=placeholder_figures)
-    pdf = pdf_path if pdf_path.exists() and pdf_path.stat().st_size > 0 else None
+    modified = sorted(rel for rel, digest in inputs.items() if _digest(build_dir / rel) != digest)
+    # A PDF the driver reported as failed is not handed out (it is left on
+    # disk for inspection): "compiled" must never cover a damaged file.
+    valid = pdf_path.exists() and pdf_path.stat().st_size > 0 and not diagnostics.driver_failed
+    pdf = pdf_path if valid else None
     ok = pdf is not None and diagnostics.error_count == 0 and not diagnostics.fatal
     return CompileResult(
         ok=ok,
@@ -316,6 +387,7 @@ def compile_tex(
         log_text=log_text,
         diagnostics=diagnostics,
         stopped_by=stopped,
+        modified_inputs=modified,
     )
 
 

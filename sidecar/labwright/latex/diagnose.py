@@ -68,6 +68,9 @@ class Diagnostics:
     overfull_boxes: int = 0
     rerun_requested: bool = False
     fatal: bool = False
+    #: xdvipdfmx failed ("Error 256 (driver return code) generating output"):
+    #: a PDF file may exist but is not valid.
+    driver_failed: bool = False
 
     @property
     def error_count(self) -> int:
@@ -80,6 +83,7 @@ class Diagnostics:
         return bool(
             self.errors
             or self.fatal
+            or self.driver_failed
             or self.missing_figures
             or self.missing_files
             or self.missing_packages
@@ -147,6 +151,8 @@ def diagnose(log_text: str, *, placeholder_figures: Iterable[str] = ()) -> Diagn
             continue
         if _FATAL.search(line):
             diag.fatal = True
+        if "(driver return code)" in line:
+            diag.driver_failed = True
         if c := _CITATION.search(line):
             _add(diag.undefined_citations, c.group("key"))
         elif r := _REFERENCE.search(line):
@@ -212,6 +218,11 @@ def humanize(diag: Diagnostics) -> list[str]:
     if diag.fatal:
         out.append(
             "LaTeX stopped before finishing the PDF. Open the log or fix the first error below."
+        )
+    if diag.driver_failed:
+        out.append(
+            "The PDF writer (xdvipdfmx) failed, so the PDF is damaged or incomplete. "
+            "Check the figures named below, or open the log."
         )
     if diag.missing_packages:
         n = len(diag.missing_packages)
