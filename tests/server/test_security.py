@@ -284,3 +284,12 @@ def test_static_ui_is_public_but_api_is_not(
 
 def test_base_url_is_loopback() -> None:
     assert BASE.startswith("http://127.0.0.1:")
+
+
+def test_websocket_upgrades_are_refused(make_client: Any, auth: dict[str, str]) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    _, client = make_client()
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect("/api/health", headers=auth):
+            pass
