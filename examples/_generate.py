@@ -157,10 +157,106 @@ def spectrum(root: Path) -> None:
     )
 
 
+def _graphics_nodes(nodes: list[dict[str, object]]) -> np.ndarray:
+    """An n x 1 MATLAB struct array of handle-graphics nodes (what hgsave
+    writes for `children`)."""
+    fields = ("type", "handle", "properties", "children", "special")
+    out = np.empty((len(nodes), 1), dtype=[(f, object) for f in fields])
+    for row, node in enumerate(nodes):
+        for f in fields:
+            out[row, 0][f] = node.get(f, np.zeros((0, 0)))
+    return out
+
+
+def _save_fig(
+    path: Path, lines: list[tuple[np.ndarray, np.ndarray, str]], labels: tuple[str, str, str]
+) -> None:
+    """A MATLAB .fig (a v5 MAT file holding the hgS_070000 struct) with one
+    axes: its lines, then the x label, y label, z label and title texts."""
+    import scipy.io
+
+    children: list[dict[str, object]] = []
+    for i, (x, y, name) in enumerate(lines):
+        props = {"XData": x.reshape(1, -1), "YData": y.reshape(1, -1), "DisplayName": name}
+        children.append({"type": "graph2d.lineseries", "handle": 10.0 + i, "properties": props})
+    text_handles = [31.0, 32.0, 33.0, 34.0]
+    xlabel, ylabel, title = labels
+    for handle, text in zip(text_handles, (xlabel, ylabel, "", title), strict=True):
+        children.append({"type": "text", "handle": handle, "properties": {"String": text}})
+    axes = {
+        "type": "axes",
+        "handle": 5.0,
+        "properties": {"Box": "on"},
+        "children": _graphics_nodes(children),
+        "special": np.array([text_handles]),
+    }
+    figure = {
+        "type": "figure",
+        "handle": 1.0,
+        "properties": {"Name": ""},
+        "children": _graphics_nodes([axes]),
+    }
+    scipy.io.savemat(path, {"hgS_070000": figure}, format="5")
+    data = bytearray(path.read_bytes())  # pin the header's timestamp, as above
+    data[:116] = (
+        b"MATLAB 5.0 MAT-file, Platform: posix, Created on: Mon Nov  2 14:30:00 2026".ljust(
+            116, b" "
+        )
+    )
+    path.write_bytes(bytes(data))
+
+
+def heat_plate(root: Path) -> None:
+    """A heated aluminium plate: an infrared camera frame (matrix), the
+    steady-state temperature rise against heater power (JSON records), and
+    the cooling curve as the lab's MATLAB script saved it (.fig)."""
+    import json
+
+    rng = np.random.default_rng(1729)
+    root.mkdir(parents=True, exist_ok=True)
+    yy, xx = np.mgrid[0:24, 0:32]
+    frame = 22.0 + 18.0 * np.exp(-(((xx - 15.5) / 9.0) ** 2 + ((yy - 11.5) / 7.0) ** 2))
+    frame = np.round(frame + rng.normal(0.0, 0.15, frame.shape), 2)
+    np.save(root / "ir_frame.npy", frame.astype(np.float32), allow_pickle=False)
+
+    power = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0])
+    records = [
+        {
+            "P (W)": float(p),
+            "dT centre (K)": round(float(3.1 * p + rng.normal(0.0, 0.15)), 2),
+            "dT edge (K)": round(float(1.9 * p + rng.normal(0.0, 0.15)), 2),
+        }
+        for p in power
+    ]
+    (root / "steady_state.json").write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+
+    t = np.arange(0.0, 900.0, 15.0)
+    measured = 18.0 * np.exp(-t / 240.0) + rng.normal(0.0, 0.12, t.size)
+    model = 18.0 * np.exp(-t / 240.0)
+    _save_fig(
+        root / "cooling.fig",
+        [(t, measured, "measured"), (t, model, "model, tau = 240 s")],
+        ("time (s)", "dT (K)", "Cooling of the plate after the heater is switched off"),
+    )
+    _write(
+        root / "README.md",
+        "# Heated plate\n\n"
+        "## Aim\n\n"
+        "Find the heat-loss coefficient of an aluminium plate from the steady-state\n"
+        "temperature rise at several heater powers, and check the temperature map\n"
+        "for symmetry.\n\n"
+        "## Apparatus\n\n"
+        "Aluminium plate (100 mm x 150 mm x 2 mm) with a film heater on the back,\n"
+        "two type-K thermocouples (centre, edge), a thermal camera. The cooling curve\n"
+        "was plotted in MATLAB during the session and saved as cooling.fig.\n",
+    )
+
+
 def main() -> None:
     pendulum(HERE / "pendulum")
     rc_discharge(HERE / "rc-discharge")
     spectrum(HERE / "spectrum")
+    heat_plate(HERE / "heat-plate")
 
 
 if __name__ == "__main__":

@@ -21,8 +21,8 @@ from labwright.ingest.read import read_folder
 from labwright.latex.diagnose import diagnose
 from labwright.latex.engine import resolve_engine
 
-EXAMPLES = ("pendulum", "rc-discharge", "spectrum")
-EXPECTED_LANG = {"pendulum": "en", "rc-discharge": "en", "spectrum": "zh"}
+EXAMPLES = ("pendulum", "rc-discharge", "spectrum", "heat-plate")
+EXPECTED_LANG = {"pendulum": "en", "rc-discharge": "en", "spectrum": "zh", "heat-plate": "en"}
 
 needs_tex = pytest.mark.skipif(
     not resolve_engine().available, reason="needs XeLaTeX (see labwright doctor)"
@@ -133,3 +133,15 @@ def test_pendulum_fit_is_physical(built: dict[str, tuple[Done, Path]]) -> None:
     assert slopes
     g = 4 * 3.141592653589793**2 / slopes[0]["value"]
     assert 9.6 < g < 10.0
+
+
+def test_examples_cover_every_figure_kind() -> None:
+    """Between them, the examples exercise each deterministic figure choice."""
+    from labwright.agent.offline.figures import plan_figures
+
+    root = Path(__file__).resolve().parent.parent / "examples"
+    kinds = set()
+    for name in EXAMPLES:
+        read = read_folder(root / name)
+        kinds |= {p.kind for p in plan_figures(read.datasets, read.images)}
+    assert kinds == {"xy", "line", "histogram", "heatmap", "image", "redraw"}

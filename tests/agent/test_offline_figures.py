@@ -158,3 +158,23 @@ def test_long_series_are_thinned_for_drawing_only() -> None:
     _, arrays = to_job(plans, ".")
     assert len(arrays["fig01_0_y"]) <= MAX_DRAWN_POINTS
     assert arrays["fig01_0_x"][0] == 0 and len(arrays["fig01_0_x"]) == len(arrays["fig01_0_y"])
+
+
+def test_redrawn_lines_keep_their_matlab_names() -> None:
+    from labwright.agent.offline.figures import to_job
+
+    fig = Dataset(
+        name="cooling",
+        source="cooling.fig",
+        kind="figure",
+        columns=[
+            col("line1.x", [0, 1, 2], "s", "cooling.fig"),
+            col("line1.y", [3, 2, 1], "K", "cooling.fig"),
+        ],
+        pairs=[("line1.x", "line1.y")],
+        labels={"line1": "measured", "xlabel": "time (s)", "title": "Cooling"},
+    )
+    spec, _ = to_job(plan_figures([fig], []), ".")
+    (figure,) = spec["figures"]
+    assert figure["curves"][0]["label"] == "measured"
+    assert figure["xlabel"] == "time (s)" and figure["title"] == "Cooling"

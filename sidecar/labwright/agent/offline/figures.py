@@ -197,6 +197,16 @@ def plan_figures(
     return plans
 
 
+def _curve_label(plan: FigurePlan, s: Series) -> str:
+    """A redrawn MATLAB line keeps its DisplayName (the .fig reader stores it
+    under the line's prefix, "line1" for "line1.y")."""
+    if plan.kind == "redraw" and plan.dataset is not None:
+        shown = plan.dataset.labels.get(s.y.name.split(".", 1)[0], "")
+        if shown:
+            return shown
+    return s.y.label
+
+
 def _display_step(n: int) -> int:
     return max(1, -(-n // MAX_DRAWN_POINTS))
 
@@ -240,7 +250,7 @@ def to_job(plans: list[FigurePlan], folder: str) -> tuple[dict[str, Any], dict[s
                 arrays[name + "_y"] = np.asarray(s.y.values, dtype=float)[::step]
                 if s.x is not None:
                     arrays[name + "_x"] = np.asarray(s.x.values, dtype=float)[::step]
-                curve: dict[str, Any] = {"name": name, "label": s.y.label}
+                curve: dict[str, Any] = {"name": name, "label": _curve_label(plan, s)}
                 if s.fit is not None and s.x is not None:
                     xs = _finite(s.x.values)
                     grid = np.linspace(xs.min(), xs.max(), 200)
