@@ -160,3 +160,31 @@ def test_paranoid_env_drops_tex_variables_and_sets_paranoia() -> None:
     assert env["PATH"].split(":")[0] == "/opt/tex/bin" or env["PATH"].startswith(
         str(Path("/opt/tex/bin"))
     )
+
+
+def test_changed_aux_alone_triggers_a_rerun(tmp_path: Path, tex_engine: TexEngine) -> None:
+    """Pass 2 (asked for by the label) writes an .aux that differs from the
+    one it read, without any log message: that alone must cause pass 3, and
+    the unchanged .aux after pass 3 must stop the loop."""
+    preamble = (
+        "\\makeatletter\\AtEndDocument{\\immediate\\write\\@auxout{\\string\\gdef\\string\\lwseen{"
+        "\\ifdefined\\lwseen 2\\else 1\\fi}}}\\makeatother"
+    )
+    result = _run(
+        tmp_path, tex_engine, minimal_doc("\\section{A}\\label{a}See \\ref{a}.", preamble)
+    )
+    assert result.pass_names == ["xelatex"] * 3
+    assert [p.reason for p in result.passes] == [
+        "first pass",
+        "the log asked for a rerun",
+        ".aux changed",
+    ]
+    assert result.status == "clean" and result.stopped_by is None
+
+
+def test_pass_reasons_name_the_trigger(tmp_path: Path, tex_engine: TexEngine) -> None:
+    body = "\\tableofcontents\\section{A}x~\\cite{smith2020}\\bibliographystyle{unsrt}\\bibliography{refs}"
+    result = _run(tmp_path, tex_engine, minimal_doc(body), files={"refs.bib": BIB})
+    reasons = [p.reason for p in result.passes]
+    assert reasons[:3] == ["first pass", "citations and a .bib present", "bibliography"]
+    assert result.status == "clean"

@@ -322,8 +322,8 @@ def compile_tex(
     def remaining() -> float:
         return wall_budget_s - (time.monotonic() - start)
 
-    def run_xelatex(reason: str) -> tuple[bool, bool]:
-        """One pass; returns (rerun wanted, fatal)."""
+    def run_xelatex(reason: str) -> tuple[str | None, bool]:
+        """One pass; returns (why another pass is needed or None, fatal)."""
         nonlocal log_text
         before = {s: _digest(build_dir / f"{stem}{s}") for s in (".aux", *_LIST_SUFFIXES)}
         pdf_path.unlink(missing_ok=True)  # the PDF we return is always the last pass's
@@ -331,17 +331,19 @@ def compile_tex(
         passes.append(PassRecord("xelatex", reason, res.returncode, res.elapsed_s, res.timed_out))
         log_text = _read_log(build_dir / f"{stem}.log") or res.output
         if res.timed_out:
-            return False, True
+            return None, True
         diag = diagnose(log_text)
         if diag.fatal or diag.driver_failed or not pdf_path.exists():
-            return False, True
+            return None, True
         after = {s: _digest(build_dir / f"{stem}{s}") for s in before}
-        lists_changed = any(before[s] != after[s] for s in _LIST_SUFFIXES)
-        aux_changed = before[".aux"] is not None and before[".aux"] != after[".aux"]
-        return diag.rerun_requested or lists_changed or aux_changed, False
-
-    def next_reason(rerun: bool) -> str:
-        return "rerun requested or auxiliary files changed" if rerun else ""
+        if diag.rerun_requested:
+            return "the log asked for a rerun", False
+        changed = [s for s in _LIST_SUFFIXES if before[s] != after[s]]
+        if changed:
+            return f"{', '.join(changed)} changed", False
+        if before[".aux"] is not None and before[".aux"] != after[".aux"]:
+            return ".aux changed", False
+        return None, False
 
     rerun, fatal = run_xelatex("first pass")
     if fatal:
@@ -359,7 +361,8 @@ def compile_tex(
                 res.timed_out,
             )
         )
-        rerun = (build_dir / f"{stem}.bbl").exists() or rerun
+        if (build_dir / f"{stem}.bbl").exists():
+            rerun = "bibliography"
     while rerun and stopped is None:
         if sum(p.name == "xelatex" for p in passes) >= max_passes:
             stopped = "cap"
@@ -367,8 +370,7 @@ def compile_tex(
         if remaining() <= 0:
             stopped = "budget"
             break
-        reason = "bibliography" if passes[-1].name == "bibtex" else next_reason(rerun)
-        rerun, fatal = run_xelatex(reason)
+        rerun, fatal = run_xelatex(rerun)
         if fatal:
             stopped = "timeout" if passes[-1].timed_out else "fatal"
     diagnostics = diagnose(log_text, placeholder_figures=placeholder_figures)
