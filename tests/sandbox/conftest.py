@@ -95,6 +95,8 @@ class Arena:
         if any(self.markers.iterdir()):
             found.append(f"marker outside the work dir: {sorted(os.listdir(self.markers))}")
         for p in work.rglob("*"):
+            if p.is_symlink():
+                continue
             if p.name.startswith(("exec_marker", "forked")):
                 found.append(f"process creation left {p.name}")
             if p.is_file() and p.stat().st_size > limits.file_size:
@@ -126,7 +128,8 @@ class Arena:
         if result is not None:
             texts += [result.stdout, result.stderr]
         for p in work.rglob("*"):
-            if p.is_file() and p.stat().st_size < 50_000_000:
+            # Never follow a link the child planted (that would be us leaking).
+            if not p.is_symlink() and p.is_file() and p.stat().st_size < 50_000_000:
                 texts.append(p.read_bytes().decode("latin-1"))
         blob = "\n".join(texts)
         for canary in (CANARY_ENV, CANARY_SSH, CANARY_VICTIM, CANARY_DB, CANARY_MAT, "LEAKED"):

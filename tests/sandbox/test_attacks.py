@@ -421,6 +421,10 @@ def test_attack_contained(
     arena: Arena, fork_server: None, mode: str, layers: str, name: str, cls: str, code: str,
     rejects: bool,
 ) -> None:  # fmt: skip
+    if mode == "cold" and layers == "full" and not rejects:
+        # Same fresh process as cold/os-only plus Layer 1 and the audit hook,
+        # which only ever add denials: contained there implies contained here.
+        pytest.skip("cold/os-only runs this payload with strictly fewer defences")
     limits = _LIMITS[name]
     result, work = run_attack(arena, code, mode=mode, layer1=(layers == "full"), limits=limits)
     if result is not None:
@@ -446,9 +450,11 @@ _CONTROLS = [
 
 
 @pytest.mark.parametrize("name", _CONTROLS)
-def test_control_effect_happens_without_confinement(arena: Arena, name: str) -> None:
+def test_control_effect_happens_without_confinement(
+    arena: Arena, fork_server: None, name: str
+) -> None:
     """The same payload, unconfined, *does* trip the wire: the checks are live."""
     code = next(p[2] for p in PAYLOADS if p[0] == name)
     limits = Limits(wall_seconds=10.0)
-    result, work = run_attack(arena, code, mode="cold", layer1=False, limits=limits, confine=False)
+    result, work = run_attack(arena, code, mode="fork", layer1=False, limits=limits, confine=False)
     assert arena.effects(result, work, limits), f"control run of {name} had no visible effect"

@@ -55,6 +55,14 @@ def run_job(job_path: str) -> int:
         source = job.code_path.read_bytes()
         os.makedirs(os.path.join(job.work_dir, ".mpl"), exist_ok=True)
         os.chdir(job.work_dir)
+        # A fork-server child inherited the zygote's HOME/TMPDIR; point them
+        # (and tempfile's cached choice) at this job's directory.
+        import tempfile
+
+        from .env import scrubbed_env
+
+        os.environ.update(scrubbed_env(job.work_dir))
+        tempfile.tempdir = job.work_dir
     except Exception:  # noqa: BLE001 - report and stop
         traceback.print_exc()
         return EXIT_SETUP

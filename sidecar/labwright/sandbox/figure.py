@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from .confine import confinement_available
 from .limits import Limits
 from .policy import ALLOWED_IMPORTS, PolicyError, check_and_compile
-from .runner import Mode, remove_work_dir, run_code
+from .runner import Mode, read_regular, remove_work_dir, run_code
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -99,13 +98,14 @@ def make_figure(
             )
         if result.output is None:
             return _fail("The code ran but saved no figure; call plt.savefig(OUT) at the end.")
-        with open(result.output, "rb") as fh:
-            if fh.read(8) != _PNG_MAGIC:
-                return _fail("The saved file is not a PNG; call plt.savefig(OUT) without format=.")
+        # Read without following links: OUT could be a symlink to a private image.
+        data = read_regular(result.output, limit=limits.file_size)
+        if not data or not data.startswith(_PNG_MAGIC):
+            return _fail("The saved file is not a PNG; call plt.savefig(OUT) without format=.")
         dest_dir = Path(out_dir)
         dest_dir.mkdir(parents=True, exist_ok=True)
         dest = dest_dir / f"{name}.png"
-        shutil.copyfile(result.output, dest)
+        dest.write_bytes(data)
         return FigureResult(dest)
     finally:
         remove_work_dir(result.work_dir)

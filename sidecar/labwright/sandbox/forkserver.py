@@ -140,7 +140,9 @@ _default_lock = threading.Lock()
 
 
 def supported() -> bool:
-    return os.name == "posix" and hasattr(os, "fork")
+    # Linux only: on macOS, forking after numpy/Accelerate and Objective-C
+    # runtimes are loaded is unsafe, so macOS (like Windows) cold-spawns.
+    return sys.platform.startswith("linux") and hasattr(os, "fork")
 
 
 def default_server() -> ForkServer | None:

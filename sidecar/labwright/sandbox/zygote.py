@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import sys
 import time
@@ -29,12 +30,33 @@ def _warm_up() -> None:
     import io
 
     import matplotlib.pyplot as plt
+    import numpy as np
 
-    # Render text once so the font list and the Agg text path are warm.
-    fig, ax = plt.subplots()
-    ax.set_title("warm $x^2$")
-    fig.savefig(io.BytesIO(), format="png")
+    # Draw a representative figure once, so that font files, glyph and
+    # mathtext caches, and the Agg paths are loaded before any fork: each
+    # child then starts with them in (copy-on-write) memory.
+    rng = np.random.default_rng(0)
+    fig, axes = plt.subplots(1, 3, figsize=(8, 3))
+    x = np.linspace(0, 1, 50)
+    axes[0].plot(x, x**2, "o-", label=r"$\alpha x^2 \sin(\omega t) e^{-t/\tau}$")
+    axes[0].errorbar(x[::10], x[::10], yerr=0.1, fmt="s", capsize=2)
+    axes[0].legend()
+    axes[0].set_xlabel("x (s)")
+    axes[0].set_ylabel(r"$\chi^{\prime\prime}$")
+    axes[1].hist(rng.normal(size=500), bins=20)
+    axes[1].set_yscale("log")
+    image = axes[2].imshow(rng.random((8, 8)))
+    fig.colorbar(image, ax=axes[2])
+    fig.suptitle("warm-up")
+    fig.tight_layout()
+    fig.savefig(io.BytesIO(), format="png", dpi=100)
     plt.close(fig)
+    import gc
+
+    # Move everything imported so far out of the collector's sight: a child's
+    # first collection would otherwise touch (and copy) every page.
+    gc.collect()
+    gc.freeze()
 
 
 def _child(job_path: str, stdout_path: str, stderr_path: str) -> None:
@@ -65,6 +87,19 @@ def _child(job_path: str, stdout_path: str, stderr_path: str) -> None:
 
 def _wait(pid: int, wall: float) -> tuple[int | None, bool]:
     deadline = time.monotonic() + wall
+    pidfd_open = getattr(os, "pidfd_open", None)
+    if pidfd_open is not None:
+        # Linux >= 5.3: a descriptor that becomes readable when the child
+        # exits, so the reply goes out at once instead of at the next poll.
+        try:
+            fd = pidfd_open(pid)
+        except OSError:
+            fd = -1
+        if fd >= 0:
+            try:
+                select.select([fd], [], [], wall)
+            finally:
+                os.close(fd)
     delay = 0.002
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
