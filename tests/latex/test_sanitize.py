@@ -3,6 +3,7 @@ the pit catalog) that the rewrite really turns a failing compile into a clean on
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,37 @@ def test_graphicspath_directories_count_as_present(tmp_path: Path) -> None:
     (tmp_path / "figures" / "decay.png").write_bytes(b"png")
     src = "\\graphicspath{{figures/}{other/}}\n\\includegraphics{decay.png}\\includegraphics{gone.png}"
     assert sanitize(src, graphics_root=tmp_path).missing_figures == ["gone.png"]
+
+
+# --- properties ----------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_TOKENS = [
+    "\\write18", "\\write", "18", "\\immediate", "\\wri", "te18", "{", "}", " ", "\n", "x", "ls",
+    "\\input", "|", '"', "\\openout", "\\openin", "3", "=", "\\special", "\\spe", "cial",
+    "\\directlua", "\\dir", "ectlua", "\\ShellEscape", "\\catcode", "`", "\\|", "0", "^^", "5c",
+    "\\csname", "\\endcsname", "\\let", "\\def\\x", "%", "\\mathbf", "\\hat", "\\boldsymbol",
+    "\\XeTeXpicfile", "\\luaexec", "$",
+]  # fmt: skip
+_DANGER = re.compile(
+    r"\\(?:write\s*0*18(?!\d)|directlua|ShellEscape|special|luaexec|XeTeXpicfile|catcode)(?![A-Za-z])"
+    r"|\^\^|\\(?:input|openout|openin)(?![A-Za-z@])\s*\d*\s*=?\s*\{?\s*\"?\|"
+)
+_texts = st.lists(st.sampled_from(_TOKENS), max_size=40).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_texts)
+def test_no_exec_primitive_survives(text: str) -> None:
+    out = sanitize(text).text
+    assert not _DANGER.search(out), (text, out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_texts)
+def test_sanitize_is_idempotent(text: str) -> None:
+    once = sanitize(text, unicode_math=True).text
+    again = sanitize(once, unicode_math=True)
+    assert again.text == once and again.changes == []

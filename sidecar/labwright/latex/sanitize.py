@@ -88,25 +88,51 @@ def _skip_ws(text: str, i: int) -> int:
 # --- 1. command execution ----------------------------------------------------
 
 # Commands removed together with their braced argument.
+# Removed with the braced argument that follows, if any. `\\write` counts
+# only with stream 18 (the shell) written as a constant in any TeX base:
+# 18, 0018, "12, '22, `\^^R; `\\write\\file` and `\\write16` (the log) stay.
 _EXEC_WITH_ARG = re.compile(
-    r"(?:\\immediate\s*)?\\write\s*18\b\s*(?=\{)|(?:\\immediate\s*)?\\write\s*18\b|"
-    r"\\(?:ShellEscape|DelayedShellEscape|directlua|luaexec|latelua|luadirect|luacode)\b\s*(?=\{)"
+    r"(?:\\immediate\s*)?\\write\s*(?P<num>\d+|\"[0-9A-Fa-f]+|'[0-7]+|`\\?(?:\^\^.|.))|"
+    r"\\(?:ShellEscape|DelayedShellEscape|directlua|luaexec|latelua|luadirect|luacode)(?![A-Za-z@])"
 )
+
+
+def _tex_number(spec: str) -> int | None:
+    try:
+        if spec.startswith('"'):
+            return int(spec[1:], 16)
+        if spec.startswith("'"):
+            return int(spec[1:], 8)
+        if spec.startswith("`"):
+            ch = spec[1:].lstrip("\\")
+            if ch.startswith("^^") and len(ch) == 3:
+                code = ord(ch[2])
+                return code - 64 if code >= 64 else code + 64
+            return ord(ch) if len(ch) == 1 else None
+        return int(spec)
+    except ValueError:
+        return None
+
+
 # Output-driver file access that kpathsea's paranoid mode does NOT cover:
 # xdvipdfmx embeds whatever file a `\\special{pdf:fstream @x (/etc/passwd)}`
 # names (measured: the bytes of /etc/passwd end up in the PDF), and XeTeX's
 # picture primitives read images from any path. A document body has no
 # business with either; graphicx's \\includegraphics is checked separately.
-_SPECIAL = re.compile(r"\\special\s*(?=\{)")
-_PICFILE = re.compile(r'\\XeTeX(?:pic|pdf)file\s*(?:"[^"\n]*"|\{[^{}\n]*\}|[^\s{}]+)')
+_SPECIAL = re.compile(r"\\special(?![A-Za-z@])")
+_PICFILE = re.compile(
+    r'\\XeTeX(?:pic|pdf)file(?![A-Za-z@])\s*(?:"[^"\n]*"|\{[^{}\n]*\}|[^\s{}\\]+)?'
+)
 # A pipe right after an input-like command: `\\input{|cmd}`, `\\input|"cmd"`,
 # `\\openin3=|cmd`, `\\openout\\f="|cmd"`. The command and its file argument go.
 _PIPE = re.compile(
     r"(?:\\immediate\s*)?\\(?:@@input|input|include|InputIfFileExists|IfFileExists|openin|openout)(?![A-Za-z@])"
     r"\s*(?:\\?[A-Za-z@]*\d*\s*=?\s*)?(?P<open>\{?)\s*\"?\|"
 )
-_CATCODE = re.compile(r"\\catcode\s*(?:`\\?.|\d+|\"[0-9A-Fa-f]+|'[0-7]+)\s*=?\s*\d+\s*(?:\\relax)?")
-_HAT_CODES = re.compile(r"\^\^(?:[0-9a-f]{2}|[\x00-\x7f])")
+_CATCODE = re.compile(
+    r"\\catcode(?![A-Za-z@])(?:\s*(?:`\\?.|\d+|\"[0-9A-Fa-f]+|'[0-7]+)\s*=?\s*\d+\s*(?:\\relax)?)?"
+)
+_HAT_CODES = re.compile(r"\^\^(?:[0-9a-f]{2}|[\x00-\x7f])?")
 _CSNAME_EXEC = re.compile(
     r"\\csname\s*(?:write|directlua|ShellEscape|luaexec|input|@@input|openin|openout|immediate|special|XeTeXpicfile|XeTeXpdffile)[^\\]*\\endcsname"
 )
@@ -115,7 +141,26 @@ _LET_EXEC = re.compile(
 )
 
 
+_MAX_ROUNDS = 8
+
+
 def _strip_exec(text: str, changes: list[Change]) -> str:
+    """Repeat until nothing changes: removing one match can join its
+    neighbours into a new one (`\\wri\\write18{x}te18{y}` -> `\\write18{y}`).
+    A text still changing after a few rounds is built to fight the sanitizer;
+    every backslash is then neutralised so nothing of it can execute."""
+    for _ in range(_MAX_ROUNDS):
+        before = len(changes)
+        text = _strip_exec_once(text, changes)
+        if len(changes) == before:
+            return text
+    changes.append(
+        Change("exec-primitive", "sanitizer did not converge; all commands disabled", None)
+    )
+    return text.replace("\\", "\\textbackslash{}")
+
+
+def _strip_exec_once(text: str, changes: list[Change]) -> str:
     # Disguises first, so the primitives they spell become visible or inert.
     for rule_re, what in (
         (_HAT_CODES, "^^ character code"),
@@ -131,6 +176,8 @@ def _strip_exec(text: str, changes: list[Change]) -> str:
     pos = 0
     for m in _EXEC_WITH_ARG.finditer(text):
         if m.start() < pos:
+            continue
+        if m.group("num") is not None and _tex_number(m.group("num")) != 18:
             continue
         end = m.end()
         brace = _skip_ws(text, end)
@@ -150,7 +197,8 @@ def _strip_braced(text: str, rx: re.Pattern[str], changes: list[Change], rule: s
     for m in rx.finditer(text):
         if m.start() < pos:
             continue
-        end = _braced_end(text, _skip_ws(text, m.end()))
+        brace = _skip_ws(text, m.end())
+        end = _braced_end(text, brace) if text[brace : brace + 1] == "{" else m.end()
         changes.append(Change(rule, text[m.start() : end][:60], _line_of(text, m.start())))
         out.append(text[pos : m.start()])
         pos = end
