@@ -120,7 +120,6 @@ def diagnose(log_text: str, *, placeholder_figures: Iterable[str] = ()) -> Diagn
     lines = log_text.splitlines()
     for i, raw in enumerate(lines):
         line = raw.rstrip()
-        following = "\n".join(lines[i + 1 : i + 16])
         m = _FILE_LINE_ERROR.match(line)
         bang = _BANG_ERROR.match(line) if not m else None
         if m or bang:
@@ -142,6 +141,7 @@ def diagnose(log_text: str, *, placeholder_figures: Iterable[str] = ()) -> Diagn
                 diag.fatal = True
             nf = _NOT_FOUND.search(msg)
             if nf:
+                following = "\n".join(lines[i + 1 : i + 16])
                 _classify_missing(nf.group("name"), following, context, diag)
             if pic := _PICTURE.search(msg):
                 _add(diag.missing_figures, pic.group("name"))
