@@ -63,6 +63,9 @@ def configure_build(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keep-build", action="store_true", help="keep the build folder (main.tex, log) afterwards"
     )
+    from labwright.agent.llm_build import add_llm_arguments
+
+    add_llm_arguments(parser)
     parser.set_defaults(run=run_build)
 
 
@@ -160,12 +163,31 @@ def _run_build(args: argparse.Namespace) -> int:
     from labwright.latex.engine import resolve_engine
 
     tex = resolve_engine().available
-    total = len(plan_offline(tex_available=tex)) + (1 if args.zip else 0)
+    from labwright.agent.llm_build import choose_model
+
+    model = choose_model(args)
+    if model.note:
+        _say(model.note)
+    if model.client is not None:
+        from labwright.agent.pipeline import AgentOptions, run_agent
+        from labwright.agent.plan import PipelineConfig, plan_pipeline
+
+        options = AgentOptions(lang=args.lang, reflect_rounds=max(0, args.reflect))
+        stages = plan_pipeline(
+            PipelineConfig(tex_available=tex, reflect_rounds=options.reflect_rounds)
+        )
+        total = len(stages) + (1 if args.zip else 0)
+    else:
+        total = len(plan_offline(tex_available=tex)) + (1 if args.zip else 0)
     progress = _Progress(total, sys.stderr)
-    build_dir = _new_build_dir()
+    build_dir = Path(tempfile.mkdtemp(prefix="labwright-build-"))
     done: Done | None = None
     try:
-        for event in build_offline(folder, build_dir, lang=args.lang, tex_available=tex):
+        if model.client is not None:
+            events = run_agent(folder, build_dir, model.client, options, tex_available=tex)
+        else:
+            events = build_offline(folder, build_dir, lang=args.lang, tex_available=tex)
+        for event in events:
             if isinstance(event, Milestone):
                 progress.milestone(event.label)
             elif isinstance(event, Warning_):
@@ -180,6 +202,8 @@ def _run_build(args: argparse.Namespace) -> int:
             return EXIT_BAD_INPUT
         return _deliver(done, build_dir, output, args.zip, progress)
     finally:
+        if model.client is not None:
+            model.client.close()
         keep = args.keep_build or done is None or not done.ok
         if keep and done is not None and done.tex_path is not None:
             _say(f"Build folder (main.tex, main.log): {build_dir}")
