@@ -160,3 +160,31 @@ def test_without_tex_the_zip_is_still_written_and_the_exit_code_is_one(
     assert code == 1
     assert (tmp_path / "p.zip").is_file() and not (tmp_path / "pendulum-report.pdf").exists()
     assert "No PDF was produced." in err and "labwright doctor" in err
+
+
+def test_progress_rewrites_one_line_on_a_terminal_and_prints_lines_otherwise() -> None:
+    import io
+
+    from labwright.cli import _Progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    p = _Progress(3, tty)
+    p.milestone("Reading the folder")
+    p.milestone("Drawing figures")
+    p.note("  warning: x")
+    p.milestone("Compiling the PDF")
+    p.finish()
+    text = tty.getvalue()
+    assert text.count("\r\033[K") == 3 and "[3/3] Compiling the PDF\n" in text
+    assert "[2/3] Drawing figures\n  warning: x\n" in text
+
+    plain = io.StringIO()
+    q = _Progress(2, plain)
+    q.milestone("a")
+    q.milestone("b")
+    q.finish()
+    assert plain.getvalue() == "[1/2] a\n[2/2] b\n"

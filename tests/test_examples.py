@@ -145,3 +145,19 @@ def test_examples_cover_every_figure_kind() -> None:
         read = read_folder(root / name)
         kinds |= {p.kind for p in plan_figures(read.datasets, read.images)}
     assert kinds == {"xy", "line", "histogram", "heatmap", "image", "redraw"}
+
+
+@needs_tex
+@pytest.mark.smoke
+def test_rc_time_constants_match_rc(built: dict[str, tuple[Done, Path]]) -> None:
+    """tau = R C: 10 kOhm and 22 kOhm with 100 uF, and 1 kOhm on the scope."""
+    _, build_dir = built["rc-discharge"]
+    record = json.loads((build_dir / "provenance.json").read_text(encoding="utf-8"))
+    taus = {
+        (e.get("sheet"), e["file"]): e["value"]
+        for e in record["numbers"]
+        if e["computation"].startswith("parameter \\tau of the exponential")
+    }
+    assert taus[("R10k", "discharge.xlsx")] == pytest.approx(1.0, rel=0.05)
+    assert taus[("R22k", "discharge.xlsx")] == pytest.approx(2.2, rel=0.05)
+    assert taus[(None, "scope_capture.mat")] == pytest.approx(0.1, rel=0.05)

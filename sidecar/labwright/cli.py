@@ -19,6 +19,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import TextIO
 
+from labwright.agent.path_guard import is_inside
+
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_BAD_INPUT = 2
@@ -113,14 +115,6 @@ def _new_build_dir() -> Path:
     return Path(tempfile.mkdtemp(prefix="build-", dir=builds))
 
 
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-        return True
-    except ValueError:
-        return False
-
-
 def _say(text: str) -> None:
     print(text, file=sys.stderr)
 
@@ -149,7 +143,7 @@ def _run_build(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     output: Path = args.output or Path.cwd() / f"{folder.resolve().name}-report.pdf"
     for target in (output, args.zip):
-        if target is not None and _inside(target, folder):
+        if target is not None and is_inside(target, folder):
             _say(
                 f"{target} lies inside the data folder, which Labwright never writes to; "
                 "choose an output path outside it."

@@ -97,3 +97,22 @@ def test_decay_into_the_noise_floor_is_still_exponential() -> None:
     fit = fit_xy(t, v)
     assert fit is not None and fit.model.key == "exponential"
     _within(fit, (5.0, 0.1))
+
+
+@pytest.mark.parametrize("seed", [14, 15])
+def test_cooling_towards_ambient_is_exponential_with_offset(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    t = np.arange(0, 1800, 30.0)
+    temp = 22.0 + 18.0 * np.exp(-t / 240.0) + rng.normal(0, 0.1, t.size)
+    fit = fit_xy(t, temp)
+    assert fit is not None and fit.model.key == "exponential_offset"
+    _within(fit, (18.0, 240.0, 22.0))
+
+
+def test_charging_curve_is_exponential_with_negative_amplitude() -> None:
+    rng = np.random.default_rng(16)
+    t = np.linspace(0, 5, 50)
+    u = 9.0 * (1 - np.exp(-t / 1.0)) + rng.normal(0, 0.03, t.size)
+    fit = fit_xy(t, u)
+    assert fit is not None and fit.model.key == "exponential_offset"
+    _within(fit, (-9.0, 1.0, 9.0))

@@ -60,3 +60,11 @@ def test_matrix_row() -> None:
     tex = summary_table(ds, ledger, "en")
     assert "all elements" in tex
     assert {e.printed for e in ledger.entries} >= {"6", "2.500", "0", "5.000"}
+
+
+def test_caret_powers_in_headers_become_superscripts() -> None:
+    from labwright.agent.offline.tables import src_text
+
+    assert src_text("T^2 (s^2)") == "\\lwtext{T\\textsuperscript{2} (s\\textsuperscript{2})}"
+    assert src_text("v (m s^-1)") == "\\lwtext{v (m s\\textsuperscript{-1})}"
+    assert src_text("a^b") == "\\lwtext{a\\textasciicircum{}b}"

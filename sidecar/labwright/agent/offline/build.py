@@ -24,6 +24,7 @@ from labwright.agent.offline.language import detect_lang
 from labwright.agent.offline.provenance import Ledger, unsourced_numbers
 from labwright.agent.offline.render import FigureResult, PlotWorker, take_worker
 from labwright.agent.offline.text import FIGURE_DIR, ReportInput, assemble, folder_display_name
+from labwright.agent.path_guard import is_inside
 
 MAIN_TEX = "main.tex"
 PROVENANCE_JSON = "provenance.json"
@@ -74,14 +75,6 @@ def _visible(folder: Path) -> Iterator[Path]:
             yield entry
 
 
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-        return True
-    except ValueError:
-        return False
-
-
 def _tex_available() -> bool:
     from labwright.latex.engine import resolve_engine
 
@@ -101,7 +94,7 @@ def _copy_images(
             rest.append(plan)
             continue
         src = folder / plan.image.source
-        if not _inside(src, folder):
+        if not is_inside(src, folder):
             done.append(FigureResult(plan.key, False, None, "the image points outside the folder"))
             continue
         if plan.image.format.upper() in TEX_IMAGE_FORMATS:
@@ -146,7 +139,7 @@ def build_offline(
         return Milestone(index=index, total=total, stage=stage, label=label)
 
     problem = check_folder(folder)
-    if problem is None and _inside(out_dir, folder):
+    if problem is None and is_inside(out_dir, folder):
         problem = "The output folder lies inside the data folder, which Labwright never writes to; choose another output folder."
     if problem is not None:
         yield Error(message=problem, action="Give a folder that holds the experiment's data files.")

@@ -1,6 +1,7 @@
 """Least-squares fits of an x-y relation, with a deterministic model choice.
 
-Candidates, in order of preference: linear, power law, exponential, quadratic.
+Candidates, in order of preference: linear, power law, exponential,
+exponential towards a level (A e^{-x/tau} + C), quadratic.
 Each is fitted with scipy; the model with the lowest corrected Akaike
 criterion (AICc) wins, except that a model earlier in the list is kept when it
 is within `_AICC_TIE` of the best (a simpler law is preferred unless the data
@@ -46,6 +47,10 @@ def _exponential(x: np.ndarray, a: float, tau: float) -> np.ndarray:
     return a * np.exp(-x / tau)
 
 
+def _exponential_offset(x: np.ndarray, a: float, tau: float, c: float) -> np.ndarray:
+    return a * np.exp(-x / tau) + c
+
+
 def _quadratic(x: np.ndarray, a: float, b: float, c: float) -> np.ndarray:
     return a * x * x + b * x + c
 
@@ -54,9 +59,12 @@ MODELS: dict[str, Model] = {
     "linear": Model("linear", "y = a x + b", ("a", "b"), _linear),
     "power": Model("power", "y = a x^{b}", ("a", "b"), _power),
     "exponential": Model("exponential", r"y = A e^{-x/\tau}", ("A", r"\tau"), _exponential),
+    "exponential_offset": Model(
+        "exponential_offset", r"y = A e^{-x/\tau} + C", ("A", r"\tau", "C"), _exponential_offset
+    ),
     "quadratic": Model("quadratic", "y = a x^{2} + b x + c", ("a", "b", "c"), _quadratic),
 }
-_ORDER = ("linear", "power", "exponential", "quadratic")
+_ORDER = ("linear", "power", "exponential", "exponential_offset", "quadratic")
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,25 @@ def _initial_guess(key: str, x: np.ndarray, y: np.ndarray) -> list[float] | None
         if slope == 0:
             return None
         return [sign * math.exp(intercept), -1.0 / slope]
+    if key == "exponential_offset":
+        # Level C from the end the curve settles towards (the x extreme where
+        # it changes least), then A and tau from log|y - C| as above.
+        order = np.argsort(x)
+        xs, ys = x[order], y[order]
+        tail = max(3, xs.size // 10)
+        first, last = ys[:tail], ys[-tail:]
+        settled_end = last if np.ptp(last) <= np.ptp(first) else first
+        c0 = float(np.median(settled_end))
+        span = float(np.ptp(ys)) or 1.0
+        d = ys - c0
+        sign = 1.0 if d[np.argmax(np.abs(d))] > 0 else -1.0
+        keep = sign * d > 0.05 * span
+        if keep.sum() < 3 or np.unique(xs[keep]).size < 2:
+            return None
+        slope, intercept = np.polyfit(xs[keep], np.log(sign * d[keep]), 1)
+        if slope == 0:
+            return None
+        return [sign * math.exp(intercept), -1.0 / slope, c0]
     return None
 
 
@@ -176,7 +203,26 @@ def fit_xy(x: np.ndarray, y: np.ndarray) -> FitResult | None:
         if r.aicc <= best.aicc + _AICC_TIE or r.r2 >= best.r2 - 1e-9:
             best = r
             break
+    best = _drop_insignificant_term(best, results)
     return best if best.r2 >= MIN_R2 else None
+
+
+# A model that extends a simpler one by one term (the simpler one is the
+# extended one with that parameter at zero), and that parameter's index.
+_NESTED = {"exponential_offset": ("exponential", 2), "quadratic": ("linear", 0)}
+
+
+def _drop_insignificant_term(best: FitResult, results: list[FitResult]) -> FitResult:
+    """Prefer the simpler nested model when the extra parameter is within three
+    standard uncertainties of zero: the data do not clearly show that term."""
+    nested = _NESTED.get(best.model.key)
+    if nested is None:
+        return best
+    simpler_key, index = nested
+    if abs(best.params[index]) > 3 * best.sigmas[index]:
+        return best
+    simpler = next((r for r in results if r.model.key == simpler_key), None)
+    return simpler if simpler is not None else best
 
 
 def fit_with(key: str, x: np.ndarray, y: np.ndarray) -> FitResult | None:

@@ -7,6 +7,7 @@ are escaped and wrapped in \\lwtext (text quoted from the material).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,9 +22,15 @@ _PREVIEW_ROWS = 8
 _PREVIEW_COLS = 6
 
 
+_CARET_POWER = re.compile(r"\\textasciicircum\{\}(-?\d+)")
+
+
 def src_text(text: str) -> str:
-    """Text taken verbatim from the material (a name, a unit, a reason)."""
-    return f"\\lwtext{{{latex_escape(text)}}}"
+    """Text taken verbatim from the material (a name, a unit, a reason).
+    A caret power as written in headers (`s^2`, `m s^-1`) is set as a
+    superscript; everything else prints exactly as in the file."""
+    escaped = _CARET_POWER.sub(r"\\textsuperscript{\1}", latex_escape(text))
+    return f"\\lwtext{{{escaped}}}"
 
 
 def src_file(path: str) -> str:

@@ -146,6 +146,8 @@ def _param_units(key: str, x: Column | None, y: Column) -> list[str]:
         return [f"{uy}/{ux}" if uy and ux else uy if uy else "", uy]
     if key == "exponential":
         return [uy, ux]
+    if key == "exponential_offset":
+        return [uy, ux, uy]
     if key == "quadratic":
         return ["", "", uy]
     return ["", ""]
