@@ -6,6 +6,10 @@ font cache is kept warm across runs (a cold font cache would add seconds).
 We also print our own cold path (fresh interpreter + confinement) and the
 warm fork-server path (fork + the same confinement). All in the same run.
 
+Three workloads: a minimal figure (the process model's own cost), a typical
+line plot, and a two-panel figure. Drawing time is the same in every mode,
+so it sets a floor under the ratio for the heavier figures.
+
 Usage: .venv/bin/python benchmarks/sandbox_latency.py [--figures N]
 Target: warm / cold <= 0.15.
 """
@@ -24,6 +28,12 @@ from pathlib import Path
 from labwright.sandbox.env import scrubbed_env
 from labwright.sandbox.forkserver import default_server, shutdown_default_server
 from labwright.sandbox.runner import remove_work_dir, run_code
+
+# Nearly no drawing: what the process model itself costs per figure.
+MINIMAL = """
+plt.figure(figsize=(1, 1))
+plt.savefig(OUT, dpi=10)
+"""
 
 # A typical report figure: one data series with labels, saved at 150 dpi.
 LINE = """
@@ -87,7 +97,7 @@ def main() -> None:
     print(f"fork-server start (once): {time.perf_counter() - t0:.2f} s")
     sandbox_once("fork", LINE)  # first request; not counted
     ratios = []
-    for label, plot in (("line plot", LINE), ("two-panel", PLOT)):
+    for label, plot in (("minimal figure", MINIMAL), ("line plot", LINE), ("two-panel", PLOT)):
         rows: dict[str, list[float]] = {
             "cold python -I (seed)": [],
             "cold confined": [],

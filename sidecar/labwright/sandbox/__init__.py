@@ -6,6 +6,10 @@ low-integrity token on Windows. `make_figure` is the agent's tool;
 `run_trusted_figure` runs our own plotting code through the same child.
 """
 
+# child, zygote and tex are entered from small bootstrap scripts written at
+# run time, which PyInstaller's static analysis cannot see: import them here
+# so a frozen build always carries them.
+from . import child, tex, zygote  # noqa: F401
 from .confine import ConfinementUnavailable, confine, confinement_available
 from .figure import FigureResult, make_figure, run_trusted_figure
 from .limits import Limits
