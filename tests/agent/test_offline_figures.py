@@ -178,3 +178,22 @@ def test_redrawn_lines_keep_their_matlab_names() -> None:
     (figure,) = spec["figures"]
     assert figure["curves"][0]["label"] == "measured"
     assert figure["xlabel"] == "time (s)" and figure["title"] == "Cooling"
+
+
+def test_worker_runs_through_the_cli_entry_as_a_frozen_binary_would(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Frozen, the app re-launches itself as `labwright _plot-worker`."""
+    import sys
+
+    from labwright.agent.offline import render
+
+    monkeypatch.setattr(
+        render,
+        "worker_command",
+        lambda: [sys.executable, "-m", "labwright", render.WORKER_SUBCOMMAND],
+    )
+    x = np.linspace(1, 3, 10)
+    plans = plan_figures([table(col("x", x, "m"), col("y", 2 * x + 1, "m"))], [])
+    with render.PlotWorker() as worker:
+        assert worker.fit([(x, 2 * x + 1)], tmp_path)[0] is not None
+        (result,) = list(worker.render(plans, tmp_path, tmp_path / "out"))
+    assert result.ok and result.path is not None and result.path.is_file()
