@@ -19,7 +19,6 @@ from pathlib import Path
 
 import httpx
 import keyring
-import keyring.backend
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -27,28 +26,10 @@ from fastapi.testclient import TestClient
 from labwright.agent.events import Done, Event, Milestone, Step
 from labwright.server.app import create_app
 from labwright.server.settings import Pipeline, PipelineRequest, ServerSettings
+from labwright.testing.memory_keyring import MemoryKeyring
 
 PORT = 48123  # in-process tests never bind it; it only has to match the Host header
 BASE = f"http://127.0.0.1:{PORT}"
-
-
-class MemoryKeyring(keyring.backend.KeyringBackend):
-    """A keychain that lives in this test's memory: the real one is never touched."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.items: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.items.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.items[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.items.pop((service, username), None)
 
 
 @pytest.fixture(autouse=True)

@@ -301,7 +301,7 @@ def test_settings_keys_are_write_only(
         "/api/settings/llm/keys/openai", headers=auth, json={"api_key": "sk-very-secret-123"}
     )
     assert put.status_code == 204 and put.content == b""
-    assert memory_keyring.items[("Labwright", "openai")] == "sk-very-secret-123"
+    assert memory_keyring.store[("Labwright", "openai")] == "sk-very-secret-123"
     after = client.get("/api/settings/llm", headers=auth)
     assert "sk-very-secret" not in after.text
     assert {p["id"]: p["has_key"] for p in after.json()["providers"]}["openai"] is True
@@ -326,9 +326,9 @@ def test_settings_keys_are_write_only(
         client.put("/api/settings/llm/keys/nope", headers=auth, json={"api_key": "k"}).status_code
         == 404
     )
-    assert ("Labwright", "nope") not in memory_keyring.items
+    assert ("Labwright", "nope") not in memory_keyring.store
     assert client.delete("/api/settings/llm/keys/openai", headers=auth).status_code == 204
-    assert ("Labwright", "openai") not in memory_keyring.items
+    assert ("Labwright", "openai") not in memory_keyring.store
 
 
 def test_usage_per_run_and_session(

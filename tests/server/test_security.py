@@ -65,7 +65,7 @@ ROUTES = _routes()
 def snapshot(app: FastAPI, keys: MemoryKeyring) -> Any:
     store = app.state.ctx.store
     sessions = store.list_sessions()
-    state: list[Any] = [[(s.id, s.title) for s in sessions], dict(keys.items)]
+    state: list[Any] = [[(s.id, s.title) for s in sessions], dict(keys.store)]
     for s in sessions:
         state.append([(v.version_no, v.sha256) for v in store.list_versions(s.id)])
         state.append([(p.id, p.status) for p in store.list_proposals(s.id)])

@@ -24,3 +24,12 @@ def resolve_inside(root: Path, relative: str | None) -> Path:
             "as listed by list_dir."
         )
     return candidate
+
+
+def is_inside(path: Path, root: Path) -> bool:
+    """Whether `path`, resolved (symlinks included), lies in or at `root`."""
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
