@@ -283,3 +283,63 @@ def test_cancelling_mid_draft_stops_the_stream_and_ends_the_run(
     assert len(chunks) < 50
     assert "reflect" not in lab.calls
     assert_progress_complete(events)
+
+
+@pytest.mark.parametrize(
+    "fault", [ServerError(500), CutStream(after_chunks=1)], ids=["500", "cut-stream"]
+)
+def test_failing_provider_leaves_the_store_consistent(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab, fake_llm: FakeOpenAI, fault: Any
+) -> None:
+    """Persist a run the way the server does (events, versions, usage) while the
+    provider fails from the draft on: the run finishes and the database is whole."""
+    import sqlite3
+
+    from labwright.store import Store
+
+    scripted = lab.answer
+    fake_llm.on_messages(
+        lambda m, r: (
+            Turn.failing(fault)
+            if "# Task: write the report" in (m[-1].get("content") or "") or lab.calls.get("draft")
+            else scripted(m, r)
+        )
+    )
+    store = Store.open(tmp_path / "home")
+    try:
+        session = store.create_session(str(pendulum))
+        run_row = store.start_run(session.id)
+        for event in run_agent(
+            pendulum,
+            tmp_path / "out",
+            client,
+            AgentOptions(reflect_rounds=1),
+            save_version=lambda content, summary, origin: store.add_version(
+                session.id, content, summary=summary, origin=origin, run_id=run_row.id
+            ),
+        ):
+            store.append_event(run_row.id, event)
+            if isinstance(event, UsageRecorded):
+                store.record_usage(
+                    session.id,
+                    model=event.model,
+                    prompt_tokens=event.prompt_tokens,
+                    cached_tokens=event.cached_tokens,
+                    completion_tokens=event.completion_tokens,
+                    cost=event.cost,
+                    step=event.step,
+                    run_id=run_row.id,
+                )
+        store.finish_run(run_row.id, "done")
+        events = store.events_after(run_row.id, 0)
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+        assert events[-1].type == "done"
+        versions = store.list_versions(session.id)
+        assert versions and all(store.get_version(v.id).content for v in versions)
+        assert versions[0].summary.startswith("Offline report")  # the fault was hit
+        assert store.get_run(run_row.id).status == "done"
+        assert store.usage_totals(session_id=session.id).prompt_tokens > 0
+    finally:
+        store.close()
+    with sqlite3.connect(tmp_path / "home" / "labwright.db") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
