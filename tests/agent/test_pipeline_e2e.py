@@ -336,7 +336,7 @@ def test_failing_provider_leaves_the_store_consistent(
         assert events[-1].type == "done"
         versions = store.list_versions(session.id)
         assert versions and all(store.get_version(v.id).content for v in versions)
-        assert versions[0].summary.startswith("Offline report")  # the fault was hit
+        assert versions[0].change_summary.startswith("Offline report")  # the fault was hit
         assert store.get_run(run_row.id).status == "done"
         assert store.usage_totals(session_id=session.id).prompt_tokens > 0
     finally:
