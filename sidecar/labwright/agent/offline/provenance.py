@@ -207,12 +207,12 @@ def unsourced_numbers(
     model formulas, whose exponents are not measurements). Returns the
     offending tokens, plus "quote:..." for a quote the record lacks.
     """
-    from labwright.latex.template import latex_escape
+    from labwright.agent.offline.escape import escape_text
 
     start = tex.find("\\begin{document}")
     body = tex[start:] if start >= 0 else tex
     body = re.sub(r"(?<!\\)%.*", "", body)
-    quotes = {latex_escape(q["text"]) for q in record.get("quotes", [])}
+    quotes = {escape_text(q["text"]) for q in record.get("quotes", [])}
     bad: list[str] = []
 
     def take_quote(m: re.Match[str]) -> str:

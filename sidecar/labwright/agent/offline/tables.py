@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from labwright.agent.offline.escape import escape_text
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.ingest.types import Column, Dataset, Provenance
-from labwright.latex.template import latex_escape
 
 MAX_ROWS = 40
 _PREVIEW_ROWS = 8
@@ -29,13 +29,13 @@ def src_text(text: str) -> str:
     """Text taken verbatim from the material (a name, a unit, a reason).
     A caret power as written in headers (`s^2`, `m s^-1`) is set as a
     superscript; everything else prints exactly as in the file."""
-    escaped = _CARET_POWER.sub(r"\\textsuperscript{\1}", latex_escape(text))
+    escaped = _CARET_POWER.sub(r"\\textsuperscript{\1}", escape_text(text))
     return f"\\lwtext{{{escaped}}}"
 
 
 def src_file(path: str) -> str:
     """A file path from the data folder."""
-    return f"\\lwfile{{{latex_escape(path)}}}"
+    return f"\\lwfile{{{escape_text(path)}}}"
 
 
 def dataset_title(ds: Dataset) -> str:

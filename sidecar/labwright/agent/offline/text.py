@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from labwright.agent.offline.escape import escape_text
 from labwright.agent.offline.figures import FigurePlan, Series
 from labwright.agent.offline.fits import MIN_R2
 from labwright.agent.offline.language import find_aim, find_method, find_title
@@ -28,7 +29,6 @@ from labwright.agent.offline.tables import (
     summary_table,
 )
 from labwright.ingest.types import Column, Dataset, Inventory, Provenance, ReadResult
-from labwright.latex.template import latex_escape
 
 FIGURE_DIR = "figures"
 
@@ -53,7 +53,7 @@ class ReportInput:
 
 def _quote(ledger: Ledger, source: str, text: str) -> str:
     ledger.quote(source, text)
-    return f"\\begin{{quote}}\n{latex_escape(text)}\n\\end{{quote}}\n"
+    return f"\\begin{{quote}}\n{escape_text(text)}\n\\end{{quote}}\n"
 
 
 def _aim(inp: ReportInput, ledger: Ledger) -> str:
@@ -332,8 +332,8 @@ def _unread(inp: ReportInput) -> str:
 def title_of(inp: ReportInput) -> str:
     found = find_title(inp.read.documents)
     if found:
-        return latex_escape(found)
-    return phrase(inp.lang, "title_fallback", folder=latex_escape(inp.folder_name))
+        return escape_text(found)
+    return phrase(inp.lang, "title_fallback", folder=escape_text(inp.folder_name))
 
 
 def assemble(inp: ReportInput, ledger: Ledger) -> dict[str, str]:
