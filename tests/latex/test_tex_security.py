@@ -177,27 +177,14 @@ def test_permissive_parent_environment_does_not_widen_access(
     assert not marker.exists()
 
 
-# --- output-driver reads: not covered by kpathsea, only by the sanitizer ----
+# --- output-driver reads: kpathsea does not see them --------------------------
 #
-# xdvipdfmx (run by xelatex) opens files named in \special{pdf:fstream ...}
-# and image files for XeTeX's picture primitives without kpathsea's
-# openin_any check: measured on TeX Live 2022, an unsanitized document embeds
-# /etc/passwd into the PDF this way. The sanitizer strips these; for the raw
-# documents only OS confinement (sandbox/tex.py, through _spawn_tex) helps,
-# so where confinement is unavailable they are strict xfails.
-
-
-def _confined() -> bool:
-    from labwright.sandbox.confine import confinement_available
-
-    return confinement_available()[0]
-
-
-_driver_gap = pytest.mark.xfail(
-    not _confined(),
-    strict=True,
-    reason="without OS confinement xdvipdfmx reads files outside kpathsea's paranoid check",
-)
+# xdvipdfmx opens files named in \\special{pdf:fstream ...} and pictures
+# (`pdf:image`) without kpathsea's openin_any check: measured on TeX Live
+# 2022, an unguarded document embeds /etc/passwd into the PDF this way. Three
+# layers stop it: the sanitizer strips the primitives, compile's driver gate
+# reads the .xdv and refuses to run the driver, and (where available) OS
+# confinement. The raw tests below do not depend on the last one.
 
 
 def _fstream_body(secret: Path) -> str:
@@ -220,16 +207,9 @@ def _secret_image(tmp_path: Path) -> Path:
 
 
 def _image_count(pdf: Path) -> int:
-    """Images in the PDF; a PDF the driver could not finish (confinement
-    refused the read) is scanned raw instead of parsed."""
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError, PdfStreamError
 
-    try:
-        return sum(len(page.images) for page in PdfReader(pdf).pages)
-    except (PdfReadError, PdfStreamError):
-        raw = pdf.read_bytes()
-        return raw.count(b"/Subtype/Image") + raw.count(b"/Subtype /Image")
+    return sum(len(page.images) for page in PdfReader(pdf).pages)
 
 
 def test_special_fstream_is_stripped(tmp_path: Path, tex_engine: TexEngine, secret: Path) -> None:
@@ -239,12 +219,28 @@ def test_special_fstream_is_stripped(tmp_path: Path, tex_engine: TexEngine, secr
     assert any(c.rule == "file-primitive" for c in result.sanitized)
 
 
-@_driver_gap
-def test_special_fstream_raw_does_not_leak(
+def test_special_fstream_raw_is_stopped_by_the_driver_gate(
     tmp_path: Path, tex_engine: TexEngine, secret: Path
 ) -> None:
     result = _compile(tmp_path, tex_engine, _fstream_body(secret), sanitize=False)
     assert "TOPSECRET" not in _all_text(result)
+    assert result.diagnostics.blocked_reads == [secret.as_posix()]
+    assert result.pdf is None and result.status == "failed" and result.driver is None
+    assert any("outside its folder" in m for m in result.messages())
+
+
+def test_obfuscated_special_passes_the_sanitizer_but_not_the_gate(
+    tmp_path: Path, tex_engine: TexEngine, secret: Path
+) -> None:
+    """`\\csname sp\\empty ecial\\endcsname` spells \\special only after expansion:
+    no regex over the source sees it, the bytes in the .xdv do."""
+    body = (
+        f"X\\csname sp\\empty ecial\\endcsname{{pdf:fstream @leak (\\string\\/{secret.as_posix()[1:]})}}"
+        "\\csname sp\\empty ecial\\endcsname{pdf:put @catalog << /Leak @leak >>}Y"
+    )
+    result = _compile(tmp_path, tex_engine, body, sanitize=True)
+    assert "TOPSECRET" not in _all_text(result)
+    assert result.diagnostics.blocked_reads and result.pdf is None
 
 
 def test_image_outside_build_dir_is_not_embedded(tmp_path: Path, tex_engine: TexEngine) -> None:
@@ -256,14 +252,31 @@ def test_image_outside_build_dir_is_not_embedded(tmp_path: Path, tex_engine: Tex
     assert result.diagnostics.missing_figures == [image.as_posix()]
 
 
-@_driver_gap
-def test_image_outside_build_dir_raw_is_not_embedded(tmp_path: Path, tex_engine: TexEngine) -> None:
+def test_image_outside_build_dir_raw_is_stopped_by_the_driver_gate(
+    tmp_path: Path, tex_engine: TexEngine
+) -> None:
     image = _secret_image(tmp_path)
     doc = minimal_doc(_image_body(image), "\\usepackage{graphicx}")
     result = compile_source(
         doc, build_root=tmp_path / "builds", engine=tex_engine, max_passes=1, apply_sanitizer=False
     )
-    assert result.pdf is None or _image_count(result.pdf) == 0
+    assert result.pdf is None
+    assert image.as_posix() in result.diagnostics.blocked_reads
+
+
+def test_images_inside_the_build_dir_are_embedded(tmp_path: Path, tex_engine: TexEngine) -> None:
+    """Control for the gate: a figure in the build directory goes through."""
+    from PIL import Image
+
+    fig = tmp_path / "fig.png"
+    Image.new("RGB", (8, 8), (0, 0, 255)).save(fig)
+    doc = minimal_doc("A\\includegraphics{figures/fig.png}B", "\\usepackage{graphicx}")
+    result = compile_source(
+        doc, files={"figures/fig.png": fig}, build_root=tmp_path / "b", engine=tex_engine
+    )
+    assert result.status == "clean" and result.pdf is not None
+    assert _image_count(result.pdf) == 1
+    assert result.driver is not None and result.driver.returncode == 0
 
 
 def test_overwriting_an_input_file_is_flagged(tmp_path: Path, tex_engine: TexEngine) -> None:

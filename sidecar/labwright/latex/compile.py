@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -82,7 +83,7 @@ class SpawnResult:
 
 @dataclass(frozen=True)
 class PassRecord:
-    name: Literal["xelatex", "bibtex"]
+    name: Literal["xelatex", "bibtex", "xdvipdfmx"]
     reason: str
     returncode: int | None
     elapsed_s: float
@@ -110,6 +111,9 @@ class CompileResult:
     #: changed with \\openout -- e.g. overwriting the class or the .bib that an
     #: export would then ship. Paranoid mode allows writes inside the build dir.
     modified_inputs: list[str] = field(default_factory=list)
+    #: The one xdvipdfmx run after the last pass (None when XeLaTeX drove
+    #: itself, or the gate refused the .xdv). Not counted in `passes`.
+    driver: PassRecord | None = None
 
     @property
     def pass_names(self) -> list[str]:
@@ -225,15 +229,96 @@ def _spawn_tex(
     )
 
 
-def _xelatex_argv(engine: TexEngine, tex_name: str) -> list[str]:
+def _xelatex_argv(engine: TexEngine, tex_name: str, *, xdv: bool = False) -> list[str]:
     assert engine.xelatex is not None
-    return [
-        str(engine.xelatex),
-        "-no-shell-escape",
-        "-interaction=nonstopmode",
-        "-file-line-error",
-        tex_name,
-    ]
+    argv = [str(engine.xelatex), "-no-shell-escape", "-interaction=nonstopmode", "-file-line-error"]
+    if xdv:
+        argv.append("-no-pdf")
+    return [*argv, tex_name]
+
+
+# --- the driver gate ---------------------------------------------------------
+# kpathsea's paranoid mode guards TeX's own file access only. xdvipdfmx reads
+# whatever the .xdv's specials name: every picture arrives as
+# `pdf:image ... (fig.png)` (XeTeX, TeX Live 2022), and a document can emit
+# `pdf:fstream @x (/etc/passwd)` (measured: the file ends up in the PDF).
+# Specials sit verbatim in the .xdv, so however TeX-level trickery built
+# them, these bytes are what the driver will act on: XeLaTeX writes the .xdv
+# (-no-pdf), this gate reads it, and only then does xdvipdfmx run -- once,
+# after the last pass, which also spares the driver on intermediate passes.
+_FILE_SPECIAL = re.compile(rb"pdf:\s*(?:image|img|epdf|fstream)(?![A-Za-z])")
+_BLOCKED_SPECIAL = re.compile(
+    rb"(?:PSfile|psfile)\s*=|ps:\s*plotfile|html:\s*<img|postscriptbox|"
+    rb"(?:pdf|x):\s*(?:fontmap|map)(?:file|line)"
+)
+_PDF_STRING = re.compile(rb"\((?P<lit>(?:\\.|[^\\()])*)\)|<(?P<hex>[0-9A-Fa-f\s]*)>")
+_PDF_ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
+
+
+def _pdf_literal(raw: bytes) -> bytes:
+    """Decode a PDF literal string body (octal and character escapes)."""
+    out = bytearray()
+    i = 0
+    while i < len(raw):
+        c = raw[i : i + 1]
+        if c != b"\\" or i + 1 >= len(raw):
+            out += c
+            i += 1
+            continue
+        nxt = raw[i + 1 : i + 2]
+        octal = re.match(rb"[0-7]{1,3}", raw[i + 1 : i + 4])
+        if octal:
+            out.append(int(octal.group(0), 8) & 0xFF)
+            i += 1 + len(octal.group(0))
+        elif nxt in (b"\n", b"\r"):
+            i += 2  # line continuation
+        else:
+            out += _PDF_ESCAPES.get(nxt, nxt)
+            i += 2
+    return bytes(out)
+
+
+def _special_file(data: bytes, start: int) -> str | None:
+    """The file a file-reading special names: the first PDF string after the
+    command, decoded. None when it cannot be read unambiguously."""
+    window = data[start : start + 1024]
+    first = re.search(rb"\(|<(?!<)", window)
+    if first is None:
+        return None
+    m = _PDF_STRING.match(window, first.start())
+    if m is None:
+        return None
+    if m.group("lit") is not None:
+        raw = _pdf_literal(m.group("lit"))
+    else:
+        hexdigits = re.sub(rb"\s", b"", m.group("hex"))
+        raw = bytes.fromhex((hexdigits + b"0" * (len(hexdigits) % 2)).decode("ascii"))
+    return raw.decode("utf-8", errors="replace")
+
+
+def driver_reads_outside(xdv: Path, build_dir: Path) -> list[str]:
+    """Files outside `build_dir` the driver would read for this .xdv (or a
+    description of a special that cannot be checked). Empty means safe."""
+    data = xdv.read_bytes()
+    bad: list[str] = []
+    for m in _BLOCKED_SPECIAL.finditer(data):
+        bad.append(f"special {m.group(0).decode('latin-1').strip()}")
+    root = build_dir.resolve()
+    for m in _FILE_SPECIAL.finditer(data):
+        name = _special_file(data, m.end())
+        if name is None:
+            bad.append(f"special {m.group(0).decode('latin-1')} with an unreadable file name")
+            continue
+        rel = Path(name.strip())
+        if not name.strip():
+            continue
+        if (
+            rel.is_absolute()
+            or ".." in rel.parts
+            or not (root / rel).resolve().is_relative_to(root)
+        ):
+            bad.append(name)
+    return list(dict.fromkeys(bad))
 
 
 def new_build_dir(root: Path | None = None) -> Path:
@@ -317,7 +402,13 @@ def compile_tex(
     stopped: Literal["cap", "budget", "timeout", "fatal"] | None = None
     log_text = ""
     pdf_path = build_dir / f"{stem}.pdf"
-    xelatex_argv = _xelatex_argv(engine, main_tex.name)
+    # With a known driver: passes write .xdv, the gate checks it, the driver
+    # runs once. Without one (an engine described by hand), XeLaTeX drives.
+    via_xdv = engine.xdvipdfmx is not None
+    out_path = build_dir / f"{stem}.xdv" if via_xdv else pdf_path
+    xelatex_argv = _xelatex_argv(engine, main_tex.name, xdv=via_xdv)
+    driver: PassRecord | None = None
+    blocked: list[str] = []
 
     def remaining() -> float:
         return wall_budget_s - (time.monotonic() - start)
@@ -326,14 +417,15 @@ def compile_tex(
         """One pass; returns (why another pass is needed or None, fatal)."""
         nonlocal log_text
         before = {s: _digest(build_dir / f"{stem}{s}") for s in (".aux", *_LIST_SUFFIXES)}
-        pdf_path.unlink(missing_ok=True)  # the PDF we return is always the last pass's
+        out_path.unlink(missing_ok=True)  # what we convert is always the last pass's
+        pdf_path.unlink(missing_ok=True)
         res = _spawn_tex(xelatex_argv, build_dir, env, min(pass_timeout_s, remaining()))
         passes.append(PassRecord("xelatex", reason, res.returncode, res.elapsed_s, res.timed_out))
         log_text = _read_log(build_dir / f"{stem}.log") or res.output
         if res.timed_out:
             return None, True
         diag = diagnose(log_text)
-        if diag.fatal or diag.driver_failed or not pdf_path.exists():
+        if diag.fatal or diag.driver_failed or not out_path.exists():
             return None, True
         after = {s: _digest(build_dir / f"{stem}{s}") for s in before}
         if diag.rerun_requested:
@@ -373,7 +465,25 @@ def compile_tex(
         rerun, fatal = run_xelatex(rerun)
         if fatal:
             stopped = "timeout" if passes[-1].timed_out else "fatal"
+    if via_xdv and out_path.exists() and stopped not in ("timeout", "fatal"):
+        blocked = driver_reads_outside(out_path, build_dir)
+        if not blocked:
+            assert engine.xdvipdfmx is not None
+            res = _spawn_tex(
+                [str(engine.xdvipdfmx), "-q", "-E", "-o", pdf_path.name, out_path.name],
+                build_dir,
+                env,
+                min(pass_timeout_s, max(remaining(), 1.0)),
+            )
+            driver = PassRecord(
+                "xdvipdfmx", "convert the last pass", res.returncode, res.elapsed_s, res.timed_out
+            )
+            if res.output.strip():
+                log_text += "\n--- xdvipdfmx ---\n" + res.output
     diagnostics = diagnose(log_text, placeholder_figures=placeholder_figures)
+    diagnostics.blocked_reads = blocked
+    if driver is not None and (driver.returncode != 0 or driver.timed_out):
+        diagnostics.driver_failed = True
     modified = sorted(rel for rel, digest in inputs.items() if _digest(build_dir / rel) != digest)
     # A PDF the driver reported as failed is not handed out (it is left on
     # disk for inspection): "compiled" must never cover a damaged file.
@@ -390,6 +500,7 @@ def compile_tex(
         diagnostics=diagnostics,
         stopped_by=stopped,
         modified_inputs=modified,
+        driver=driver,
     )
 
 

@@ -71,6 +71,9 @@ class Diagnostics:
     #: xdvipdfmx failed ("Error 256 (driver return code) generating output"):
     #: a PDF file may exist but is not valid.
     driver_failed: bool = False
+    #: Files outside the build directory the .xdv asked the PDF driver to read
+    #: (set by compile's driver gate; the driver was then not run).
+    blocked_reads: list[str] = field(default_factory=list)
 
     @property
     def error_count(self) -> int:
@@ -84,6 +87,7 @@ class Diagnostics:
             self.errors
             or self.fatal
             or self.driver_failed
+            or self.blocked_reads
             or self.missing_figures
             or self.missing_files
             or self.missing_packages
@@ -218,6 +222,11 @@ def humanize(diag: Diagnostics) -> list[str]:
     if diag.fatal:
         out.append(
             "LaTeX stopped before finishing the PDF. Open the log or fix the first error below."
+        )
+    if diag.blocked_reads:
+        out.append(
+            f"The document asked to read files outside its folder ({_names(diag.blocked_reads)}), "
+            "so no PDF was made. Copy those files next to the report or remove the references."
         )
     if diag.driver_failed:
         out.append(

@@ -30,6 +30,9 @@ class TexEngine:
     kpsewhich: Path | None
     source: Source
     bin_dir: Path | None
+    #: The PDF driver. With it, compile runs XeLaTeX with -no-pdf and converts
+    #: once at the end (after checking what the .xdv asks the driver to read).
+    xdvipdfmx: Path | None = None
 
     @property
     def available(self) -> bool:
@@ -53,7 +56,7 @@ def _from_bin_dir(bin_dir: Path, source: Source) -> TexEngine | None:
         p = bin_dir / _exe(name)
         return p if _is_exe(p) else None
 
-    return TexEngine(xelatex, tool("bibtex"), tool("kpsewhich"), source, bin_dir)
+    return TexEngine(xelatex, tool("bibtex"), tool("kpsewhich"), source, bin_dir, tool("xdvipdfmx"))
 
 
 def _search_tree(root: Path, source: Source) -> TexEngine | None:
@@ -75,7 +78,9 @@ def _from_env(value: str) -> TexEngine | None:
         # Pointing straight at xelatex: its siblings are the other tools.
         found = _from_bin_dir(path.parent, "env")
         if found and found.xelatex != path:
-            return TexEngine(path, found.bibtex, found.kpsewhich, "env", path.parent)
+            return TexEngine(
+                path, found.bibtex, found.kpsewhich, "env", path.parent, found.xdvipdfmx
+            )
         return found or TexEngine(path, None, None, "env", path.parent)
     if path.is_dir():
         return _search_tree(path, "env")
@@ -95,7 +100,9 @@ def _from_path() -> TexEngine | None:
         w = shutil.which(name)
         return Path(w) if w else None
 
-    return TexEngine(Path(xelatex), tool("bibtex"), tool("kpsewhich"), "path", bin_dir)
+    return TexEngine(
+        Path(xelatex), tool("bibtex"), tool("kpsewhich"), "path", bin_dir, tool("xdvipdfmx")
+    )
 
 
 def resolve_engine() -> TexEngine:
