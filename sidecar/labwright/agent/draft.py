@@ -9,7 +9,7 @@ compile-safety sanitizer before anything else sees it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +40,13 @@ def write_draft(
         outcome.attempts = attempt + 1
         chunks: list[str] = []
         result = None
-        for item in stream_deltas(
-            lambda on_delta, on_restart, conv=conversation: client.chat(
+
+        def call(
+            on_delta: Callable[[str], None],
+            on_restart: Callable[[], None],
+            conv: list[dict[str, Any]] = conversation,
+        ) -> Any:
+            return client.chat(
                 conv,
                 tier="main",
                 stream=True,
@@ -50,7 +55,8 @@ def write_draft(
                 cancel=cancel,
                 step=step,
             )
-        ):
+
+        for item in stream_deltas(call):
             if isinstance(item, Finished):
                 result = item.value
             elif isinstance(item, Restart):

@@ -52,13 +52,13 @@ def choose_model(args: argparse.Namespace) -> ModelChoice:
     if args.base_url:
         if not args.model:
             return ModelChoice(None, "--base-url needs --model NAME; building without a model.")
-        endpoint = Endpoint(
+        custom = Endpoint(
             "custom",
             args.base_url,
             TierModels(main=args.model),
             api_key=os.environ.get(API_KEY_ENV, "") or "not-needed",
         )
-        return ModelChoice(LLMClient(endpoint))
+        return ModelChoice(LLMClient(custom))
     from labwright.llm.settings import resolve_endpoint
 
     endpoint = resolve_endpoint()

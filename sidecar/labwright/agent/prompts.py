@@ -17,7 +17,15 @@ from typing import Any
 from labwright.agent.edit_plan import EditItem
 from labwright.llm.context import material_digest, trim_for_revision
 from labwright.llm.knowledge import read_knowledge
-from labwright.llm.prompts import AssembledPrompt, build_messages, build_system
+from labwright.llm.prompts import (
+    GENRES,
+    LANGS,
+    AssembledPrompt,
+    Genre,
+    Lang,
+    build_messages,
+    build_system,
+)
 
 Messages = list[dict[str, Any]]
 LANGUAGE_NAMES = {"en": "English", "zh": "Chinese (简体中文)"}
@@ -32,32 +40,34 @@ def task(name: str, **values: str) -> str:
 
 @dataclass
 class AgentPrompts:
-    lang: str
-    genre: str
+    lang: Lang
+    genre: Genre
     digest: str
 
     @classmethod
     def for_material(
         cls, files: dict[str, str], lang: str, genre: str = "lab_report"
     ) -> AgentPrompts:
-        return cls(lang=lang, genre=genre, digest=material_digest(files))
+        if lang not in LANGS or genre not in GENRES:
+            raise ValueError(f"no prompts for language {lang!r} and genre {genre!r}")
+        return cls(lang=lang, genre=genre, digest=material_digest(files))  # type: ignore[arg-type]
 
     def _full(self, request: str, material: str | None = None) -> Messages:
-        system = build_system(genre=self.genre, lang=self.lang)  # type: ignore[arg-type]
+        system = build_system(genre=self.genre, lang=self.lang)
         return build_messages(
             system,
             request,
             material=material if material is not None else self.digest,
             lang=self.lang,
-        )  # type: ignore[arg-type]
+        )
 
     def _scoped(self, request: str, focus: str) -> Messages:
         """One-block edits: no quality anchors, and only the material relevant
         to the request, placed in the last message (it changes every call, so
         it must not sit in the cacheable prefix)."""
-        system = build_system(genre=self.genre, lang=self.lang, scoped=True)  # type: ignore[arg-type]
+        system = build_system(genre=self.genre, lang=self.lang, scoped=True)
         relevant = trim_for_revision(self.digest, focus)
-        return build_messages(system, request, focus=relevant, lang=self.lang)  # type: ignore[arg-type]
+        return build_messages(system, request, focus=relevant, lang=self.lang)
 
     def _minimal(self, request: str, material: str | None, *, format_rules: bool) -> Messages:
         """Role boundary (and format rules) only: for calls whose output is not
@@ -67,7 +77,7 @@ class AgentPrompts:
         if format_rules:
             layers.append(("format_rules", read_knowledge(f"prompts/format_rules_{self.lang}.md")))
         system = AssembledPrompt("\n\n".join(t for _, t in layers), tuple(n for n, _ in layers))
-        return build_messages(system, request, material=material, lang=self.lang)  # type: ignore[arg-type]
+        return build_messages(system, request, material=material, lang=self.lang)
 
     def explore(self) -> Messages:
         return self._full(task("explore"))
