@@ -121,3 +121,28 @@ def test_compiles_to_a_clean_pdf(tmp_path: Path) -> None:
     done = events[-1]
     assert isinstance(done, Done) and done.ok, done.problems
     assert done.pdf_path and Path(done.pdf_path).read_bytes()[:5] == b"%PDF-"
+
+
+@needs_tex
+@pytest.mark.smoke
+def test_unreadable_files_are_listed_and_the_rest_still_builds(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    (folder / "empty.csv").write_bytes(b"")
+    (folder / "binary.csv").write_bytes(bytes(range(256)) * 4)
+    (folder / "broken.mat").write_bytes(b"MATLAB 5.0 MAT-file" + b"\0" * 20)
+    sub = folder / "run2"
+    sub.mkdir()
+    (sub / "more.tsv").write_text(
+        "x (m)\ty (m)\n1\t2\n2\t4.1\n3\t5.9\n4\t8.2\n5\t9.9\n", encoding="utf-8"
+    )
+    before = _hashes(folder)
+    events = list(build_offline(folder, tmp_path / "out"))
+    done = events[-1]
+    assert isinstance(done, Done) and done.ok and done.pdf_path, done.problems
+    tex = Path(done.tex_path).read_text(encoding="utf-8")  # type: ignore[arg-type]
+    unread = tex.split("Files that were not read", 1)[1]
+    for name in ("empty.csv", "binary.csv", "broken.mat"):
+        assert f"\\lwfile{{{name}}}" in unread
+    assert "\\lwfile{run2/more.tsv}" in tex
+    assert len([e for e in events if isinstance(e, Warning_)]) >= 3
+    assert _hashes(folder) == before

@@ -197,3 +197,15 @@ def test_worker_runs_through_the_cli_entry_as_a_frozen_binary_would(tmp_path, mo
         assert worker.fit([(x, 2 * x + 1)], tmp_path)[0] is not None
         (result,) = list(worker.render(plans, tmp_path, tmp_path / "out"))
     assert result.ok and result.path is not None and result.path.is_file()
+
+
+def test_figures_are_capped() -> None:
+    from labwright.agent.offline.figures import MAX_FIGURES
+
+    rng = np.random.default_rng(17)
+    many = [
+        table(col(f"v{i}", rng.normal(0, 1, 10), "V", file=f"f{i}.csv"))
+        for i in range(MAX_FIGURES + 5)
+    ]
+    plans = plan_figures(many, [])
+    assert len(plans) == MAX_FIGURES and plans[-1].source == f"f{MAX_FIGURES - 1}.csv"

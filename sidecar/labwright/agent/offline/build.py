@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from labwright.agent.events import Done, Error, Event, FigureMade, Milestone, Step, Warning_
-from labwright.agent.offline.figures import TEX_IMAGE_FORMATS, FigurePlan, plan_figures
+from labwright.agent.offline.figures import MAX_FIGURES, TEX_IMAGE_FORMATS, FigurePlan, plan_figures
 from labwright.agent.offline.fits import MODELS
 from labwright.agent.offline.language import detect_lang
 from labwright.agent.offline.provenance import Ledger, unsourced_numbers
@@ -192,6 +192,10 @@ def _build(
     out_dir.mkdir(parents=True, exist_ok=True)
     plans = plan_figures(read.datasets, read.images, lambda pairs: worker.fit(pairs, out_dir))
     n_fits = sum(len(p.fits) for p in plans)
+    if len(plans) == MAX_FIGURES:
+        yield Warning_(
+            message=f"Only the first {MAX_FIGURES} figures are drawn; every dataset still has its table."
+        )
     yield Step(
         stage="analyse",
         message=f"language {chosen_lang}; {len(plans)} figures planned, {n_fits} fits",

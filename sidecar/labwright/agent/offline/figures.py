@@ -31,6 +31,7 @@ from labwright.ingest.types import Column, Dataset, ImageInfo, Provenance
 FigureKind = Literal["xy", "line", "histogram", "heatmap", "image", "redraw"]
 
 MAX_SERIES = 4
+MAX_FIGURES = 60
 MAX_DRAWN_POINTS = 5000  # per curve; longer series are drawn every k-th point
 DENSE = 60
 _TIME_NAMES = ("t", "time", "zeit", "时间", "time_s", "t_s", "timestamp")
@@ -186,6 +187,9 @@ def plan_figures(
         plans.extend(plan_dataset(ds, next_key))
     for img in images:
         plans.append(FigurePlan(next_key(), "image", img.source, img.source, image=img))
+    # A folder of hundreds of files would otherwise give a report of hundreds
+    # of pages; every dataset still gets its table. The build warns about the rest.
+    del plans[MAX_FIGURES:]
     xy_plans = [p for p in plans if p.kind == "xy"]
     to_fit = [s for p in xy_plans for s in p.series if s.x is not None]
     pairs = [(np.asarray(s.x.values), np.asarray(s.y.values)) for s in to_fit if s.x is not None]
