@@ -455,6 +455,6 @@ def test_control_effect_happens_without_confinement(
 ) -> None:
     """The same payload, unconfined, *does* trip the wire: the checks are live."""
     code = next(p[2] for p in PAYLOADS if p[0] == name)
-    limits = Limits(wall_seconds=10.0)
+    limits = Limits(wall_seconds=5.0)
     result, work = run_attack(arena, code, mode="fork", layer1=False, limits=limits, confine=False)
     assert arena.effects(result, work, limits), f"control run of {name} had no visible effect"
