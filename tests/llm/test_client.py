@@ -362,6 +362,24 @@ def test_api_key_never_in_logs(
     assert "sk-test-not-a-real-key" not in repr(client.endpoint)
 
 
+def test_key_echoed_by_the_provider_is_redacted_everywhere(
+    client: LLMClient, fake_llm: FakeOpenAI, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Some compatible servers echo the rejected key in their 401 body."""
+    import traceback
+
+    key = client.endpoint.api_key
+    assert key
+    caplog.set_level("DEBUG")
+    fake_llm.script(Turn.failing(HTTPStatus(401, message=f"Incorrect API key provided: {key}")))
+    with pytest.raises(LLMAuthError) as info:
+        client.chat(USER)
+    shown = "".join(traceback.format_exception(info.value))
+    assert "Incorrect API key provided" in info.value.detail  # the rest of the body is kept
+    for text in (str(info.value), repr(info.value), info.value.detail, shown, caplog.text):
+        assert key not in text
+
+
 def test_cancel_while_waiting_for_a_non_streaming_answer(
     make_client, fake_llm: FakeOpenAI, ledger: UsageLedger
 ) -> None:

@@ -165,7 +165,7 @@ class LLMClient:
             except LLMCancelled:
                 raise
             except LLMError as exc:
-                error = exc
+                error = _redacted(exc, self.endpoint.api_key)
             if cancel is not None and cancel.is_set():
                 raise LLMCancelled("cancelled while handling a failed attempt") from error
             if not error.retryable or attempt > self.retry.max_retries:
@@ -446,6 +446,27 @@ def _map_exception(exc: BaseException) -> LLMError | None:
     if isinstance(exc, openai.OpenAIError):
         return LLMError(_short(str(exc)))
     return None
+
+
+def _redacted(error: LLMError, secret: str) -> LLMError:
+    """Remove the API key from an error before it reaches a log, an event or the DB.
+
+    Some OpenAI-compatible servers and proxies echo the key they rejected in
+    the 401 body ("Incorrect API key provided: sk-..."), and `detail` carries
+    that body. The chained openai exception holds it too, so it is dropped
+    from the traceback when it does.
+    """
+    if not secret:
+        return error
+    if secret in error.detail:
+        error.detail = error.detail.replace(secret, "[redacted]")
+        error.args = (error.detail,)
+    for linked in (error.__cause__, error.__context__):
+        if linked is not None and secret in repr(linked) + str(linked):
+            error.__cause__ = None
+            error.__suppress_context__ = True
+            break
+    return error
 
 
 def _short(text: str, limit: int = 300) -> str:
