@@ -59,7 +59,7 @@ def test_matrix_row() -> None:
     ledger = Ledger()
     tex = summary_table(ds, ledger, "en")
     assert "all elements" in tex
-    assert {e.printed for e in ledger.entries} >= {"6", "2.500", "0", "5.000"}
+    assert {e.printed for e in ledger.entries} >= {"6", "2.5", "1.9", "0", "5.000"}
 
 
 def test_caret_powers_in_headers_become_superscripts() -> None:
@@ -68,3 +68,17 @@ def test_caret_powers_in_headers_become_superscripts() -> None:
     assert src_text("T^2 (s^2)") == "\\lwtext{T\\textsuperscript{2} (s\\textsuperscript{2})}"
     assert src_text("v (m s^-1)") == "\\lwtext{v (m s\\textsuperscript{-1})}"
     assert src_text("a^b") == "\\lwtext{a\\textasciicircum{}b}"
+
+
+def test_counter_column_is_not_summarised_and_mean_follows_the_spread() -> None:
+    trial = Column("trial", np.arange(1, 21), Provenance(file="r.csv", column="trial"))
+    t10 = Column(
+        "t_10", 14.19 + np.linspace(-0.1, 0.1, 20), Provenance(file="r.csv", column="t_10"), "s"
+    )
+    ds = Dataset(name="r", source="r.csv", kind="table", columns=[trial, t10])
+    ledger = Ledger()
+    tex = summary_table(ds, ledger, "en")
+    assert "\\lwtext{trial}" not in tex
+    mean = next(e for e in ledger.entries if e.computation == "mean")
+    std = next(e for e in ledger.entries if e.computation.startswith("sample standard deviation"))
+    assert std.printed == "0.062" and mean.printed == "14.190"

@@ -71,6 +71,21 @@ class Ledger:
         s = self._record(sigma_text, sigma, source, f"standard uncertainty of {computation}")
         return f"{v} \\pm {s}"
 
+    def mean_and_spread(
+        self, mean: float, std: float, source: Provenance | None
+    ) -> tuple[str, str]:
+        """A mean and its sample standard deviation, the mean to the decimal
+        place the spread supports (14.193 and 0.080, not 14.19 and 0.07957)."""
+        if not (math.isfinite(std) and std > 0):
+            return self.num(mean, source, "mean"), self.num(
+                std, source, "sample standard deviation (ddof=1)"
+            )
+        mean_text, std_text = format_with_uncertainty(float(mean), float(std))
+        return (
+            self._record(mean_text, mean, source, "mean"),
+            self._record(std_text, std, source, "sample standard deviation (ddof=1)"),
+        )
+
     def quote(self, file: str, text: str) -> None:
         self.quotes.append(Quote(file=file, text=text))
 

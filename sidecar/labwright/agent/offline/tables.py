@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from labwright.agent.offline.escape import escape_text
+from labwright.agent.offline.figures import is_counter
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.ingest.types import Column, Dataset, Provenance
@@ -65,13 +66,16 @@ def stats(values: np.ndarray) -> Stats | None:
 
 
 def _row(label: str, st: Stats, prov: Provenance, ledger: Ledger) -> str:
+    if np.isfinite(st.std):
+        mean, std = ledger.mean_and_spread(st.mean, st.std, prov)
+        mean_cell, std_cell = f"${mean}$", f"${std}$"
+    else:  # a single value has no spread
+        mean_cell, std_cell = f"${ledger.num(st.mean, prov, 'mean')}$", "--"
     cells = [
         label,
         f"${ledger.count(st.n, prov, 'number of finite values')}$",
-        f"${ledger.num(st.mean, prov, 'mean')}$",
-        f"${ledger.num(st.std, prov, 'sample standard deviation (ddof=1)')}$"
-        if np.isfinite(st.std)
-        else "--",
+        mean_cell,
+        std_cell,
         f"${ledger.num(st.min, prov, 'minimum')}$",
         f"${ledger.num(st.max, prov, 'maximum')}$",
     ]
@@ -93,7 +97,10 @@ def summary_rows(ds: Dataset, ledger: Ledger, lang: str) -> list[str]:
         if st:
             rows.append(_row(phrase(lang, "matrix_row"), st, prov, ledger))
         return rows
-    for col in ds.numeric_columns[:MAX_ROWS]:
+    # A row counter (1, 2, 3, ... without a unit) is not a quantity: its mean
+    # and spread would be numbers without meaning.
+    quantities = [c for c in ds.numeric_columns if not is_counter(c)]
+    for col in quantities[:MAX_ROWS]:
         st = stats(col.values)
         if st:
             rows.append(_row(_column_label(col), st, col.provenance, ledger))

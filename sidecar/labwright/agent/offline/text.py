@@ -247,13 +247,14 @@ def _figure_text(inp: ReportInput, plan: FigurePlan, ledger: Ledger) -> str:
         col = plan.series[0].y
         st = stats(col.values)
         if st is not None and np.isfinite(st.std):
+            mean, std = ledger.mean_and_spread(st.mean, st.std, col.provenance)
             out += phrase(
                 lang,
                 "res_hist",
                 y=src_text(col.label),
                 n=f"${ledger.count(st.n, col.provenance, 'number of finite values')}$",
-                mean=f"${ledger.num(st.mean, col.provenance, 'mean')}$",
-                std=f"${ledger.num(st.std, col.provenance, 'sample standard deviation (ddof=1)')}$",
+                mean=f"${mean}$",
+                std=f"${std}$",
             )
     else:
         sentences = []
