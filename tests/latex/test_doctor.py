@@ -41,6 +41,7 @@ def test_doctor_on_this_machine(tex_engine: TexEngine) -> None:
     assert names == [
         "TeX engine",
         "BibTeX",
+        "PDF driver",
         "TeX packages",
         "Fonts",
         "English template",

@@ -236,6 +236,17 @@ def run_doctor(*, engine: TexEngine | None = None, probe: bool = True) -> Doctor
         )
     else:
         report.checks.append(DoctorCheck("BibTeX", True, str(engine.bibtex)))
+    if engine.xdvipdfmx is None:
+        report.checks.append(
+            DoctorCheck(
+                "PDF driver",
+                False,
+                "xdvipdfmx not found beside xelatex",
+                "Reinstall the TeX engine (xdvipdfmx ships with XeTeX).",
+            )
+        )
+    else:
+        report.checks.append(DoctorCheck("PDF driver", True, str(engine.xdvipdfmx)))
     report.checks.extend(check_files(engine, required_files()))
     if probe:
         report.checks.extend(_probe(engine, lang) for lang in ("en", "zh"))
