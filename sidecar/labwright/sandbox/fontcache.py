@@ -9,6 +9,7 @@ a copy. Sandboxed children can only spoil their own copy.
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import subprocess
 import tempfile
@@ -26,6 +27,7 @@ _SCRIPT = "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.font_mana
 
 def _build() -> Path | None:
     work = Path(tempfile.mkdtemp(prefix="lw-fontcache-")).resolve()
+    atexit.register(shutil.rmtree, work, True)
     mpl = work / ".mpl"
     mpl.mkdir()
     script = work / "build_fontcache.py"

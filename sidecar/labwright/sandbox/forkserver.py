@@ -22,7 +22,14 @@ from pathlib import Path
 
 from .env import scrubbed_env
 from .fontcache import seed_mplconfig
-from .spawn import ProcessOutcome, kill_tree, popen_kwargs, python_command, write_bootstrap
+from .spawn import (
+    NEW_SESSION,
+    ProcessOutcome,
+    creationflags,
+    kill_tree,
+    python_command,
+    write_bootstrap,
+)
 
 _START_TIMEOUT = 120.0
 _REPLY_GRACE = 15.0
@@ -65,7 +72,8 @@ class ForkServer:
                 cwd=str(self._dir),
                 env=env,
                 close_fds=True,
-                **popen_kwargs(),  # type: ignore[arg-type]
+                start_new_session=NEW_SESSION,
+                creationflags=creationflags(),
             )
         finally:
             log.close()
@@ -90,7 +98,8 @@ class ForkServer:
             if "timed_out" not in reply:
                 self._stop_locked()
                 raise ForkServerError(f"unexpected zygote reply: {reply}")
-            return ProcessOutcome(reply.get("returncode"), bool(reply["timed_out"]))
+            code = reply.get("returncode")
+            return ProcessOutcome(code if isinstance(code, int) else None, bool(reply["timed_out"]))
 
     def _read_reply(self, deadline: float) -> dict[str, object]:
         assert self._proc is not None and self._proc.stdout is not None

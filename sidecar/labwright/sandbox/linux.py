@@ -22,7 +22,17 @@ def available() -> tuple[bool, str]:
         return False, "the Linux kernel has no Landlock support (needs 5.13 or newer, enabled)"
     if not seccomp.supported():
         return False, "seccomp filters are not supported for this CPU architecture"
+    if not _kernel_has_seccomp():
+        return False, "the Linux kernel has no seccomp filter support"
     return True, f"Landlock ABI {abi} and seccomp-bpf"
+
+
+def _kernel_has_seccomp() -> bool:
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            return any(line.startswith("Seccomp:") for line in fh)
+    except OSError:
+        return True  # no /proc to ask; installing the filter will tell
 
 
 def thread_count() -> int:

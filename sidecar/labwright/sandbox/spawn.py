@@ -49,11 +49,14 @@ class ProcessOutcome:
     timed_out: bool
 
 
-def popen_kwargs() -> dict[str, object]:
+def creationflags() -> int:
+    """Windows: a new process group and no console window; 0 elsewhere."""
     if sys.platform == "win32":
-        flags = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW  # type: ignore[attr-defined]
-        return {"creationflags": flags}
-    return {"start_new_session": True}
+        return subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW  # type: ignore[attr-defined,no-any-return]
+    return 0
+
+
+NEW_SESSION = os.name == "posix"  # the child leads its own session/process group
 
 
 def kill_tree(proc: subprocess.Popen[bytes]) -> None:
@@ -91,7 +94,8 @@ def run_cold(job_path: Path, work_dir: Path, wall_seconds: float) -> ProcessOutc
             cwd=str(work_dir),
             env=env,
             close_fds=True,
-            **popen_kwargs(),  # type: ignore[arg-type]
+            start_new_session=NEW_SESSION,
+            creationflags=creationflags(),
         )
     deadline = time.monotonic() + wall_seconds
     try:

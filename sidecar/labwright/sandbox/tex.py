@@ -17,6 +17,7 @@ unchanged (TeX still runs, with kpathsea's paranoid settings).
 
 from __future__ import annotations
 
+import atexit
 import glob
 import json
 import os
@@ -60,6 +61,7 @@ def _launcher() -> Path:
     with _lock:
         if _launcher_path is None or not _launcher_path.exists():
             d = Path(tempfile.mkdtemp(prefix="lw-texlaunch-"))
+            atexit.register(shutil.rmtree, d, True)
             _launcher_path = d / "tex_launch.py"
             _launcher_path.write_text(_LAUNCHER, encoding="utf-8")
         return _launcher_path

@@ -116,7 +116,8 @@ def job_limits(limits: Limits) -> _ExtendedLimit:
 
 def _check(ok: int, what: str) -> None:
     if not ok:
-        raise OSError(ctypes.get_last_error(), f"{what} failed")
+        last_error = getattr(ctypes, "get_last_error", lambda: 0)  # Windows-only API
+        raise OSError(last_error(), f"{what} failed")
 
 
 def _label_low(path: str) -> None:
