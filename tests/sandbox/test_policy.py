@@ -127,3 +127,9 @@ def test_syntax_error_is_instructional() -> None:
     with pytest.raises(PolicyError) as info:
         check_and_compile("plt.plot(")
     assert info.value.rule == "syntax" and info.value.line == 1
+
+
+def test_column_named_like_a_module_gets_a_useful_hint() -> None:
+    with pytest.raises(PolicyError) as info:
+        check_and_compile("import pandas as pd\ndf = pd.read_csv(srcpath('a.csv'))\ndf.site.plot()")
+    assert "df['site']" in str(info.value)

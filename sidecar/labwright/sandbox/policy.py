@@ -313,7 +313,8 @@ class _Checker(ast.NodeVisitor):
                 node,
                 "module-attribute",
                 f"The attribute '{attr}' reaches a module that is not allowed; "
-                "use the allowed libraries' plotting and data functions directly.",
+                "use the allowed libraries' plotting and data functions directly "
+                f"(for a table column of that name write df['{attr}']).",
             )
         if _is_introspection(attr):
             self._fail(
