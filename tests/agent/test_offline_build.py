@@ -146,3 +146,15 @@ def test_unreadable_files_are_listed_and_the_rest_still_builds(tmp_path: Path) -
     assert "\\lwfile{run2/more.tsv}" in tex
     assert len([e for e in events if isinstance(e, Warning_)]) >= 3
     assert _hashes(folder) == before
+
+
+def test_large_photo_is_scaled_down_and_stays_a_jpeg(tmp_path: Path) -> None:
+    from PIL import Image
+
+    folder = _folder(tmp_path)
+    Image.new("RGB", (4000, 3000), (30, 120, 200)).save(folder / "setup_photo.jpg", quality=70)
+    events = list(build_offline(folder, tmp_path / "out", tex_available=False))
+    made = [e for e in events if isinstance(e, FigureMade) and e.source == "setup_photo.jpg"]
+    assert len(made) == 1 and made[0].path.endswith(".jpg")
+    with Image.open(made[0].path) as img:
+        assert img.format == "JPEG" and max(img.size) == 3000

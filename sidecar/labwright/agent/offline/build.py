@@ -27,6 +27,8 @@ from labwright.agent.offline.text import FIGURE_DIR, ReportInput, assemble, fold
 from labwright.agent.path_guard import is_inside
 
 MAIN_TEX = "main.tex"
+# Larger images go through the worker, which scales them down for print.
+_COPY_MAX_PIXELS = 3000 * 3000
 PROVENANCE_JSON = "provenance.json"
 
 
@@ -97,7 +99,8 @@ def _copy_images(
         if not is_inside(src, folder):
             done.append(FigureResult(plan.key, False, None, "the image points outside the folder"))
             continue
-        if plan.image.format.upper() in TEX_IMAGE_FORMATS:
+        small = plan.image.width * plan.image.height <= _COPY_MAX_PIXELS
+        if plan.image.format.upper() in TEX_IMAGE_FORMATS and small:
             dest = fig_dir / plan.file_name
             try:
                 shutil.copyfile(src, dest, follow_symlinks=True)

@@ -30,7 +30,8 @@ def detect_lang(documents: list[DocumentText]) -> str:
     """'zh' when Chinese characters make up at least a third of the letters of
     the notes, else 'en'. PDFs count too, but notes-like files are what a
     student writes, so a Chinese README alone is enough."""
-    cjk = latin = 0
+    cjk = 0
+    latin = 0.0
     for doc in ordered_notes(documents):
         cjk += len(_CJK.findall(doc.text))
         latin += len(_LATIN.findall(doc.text)) / 5  # ~5 letters per English word

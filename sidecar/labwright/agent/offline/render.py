@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from labwright.resources import is_frozen
 
@@ -132,16 +132,16 @@ class PlotWorker:
 
         work_dir.mkdir(parents=True, exist_ok=True)
         path = work_dir / "_fit_job.npz"
-        arrays = {}
+        arrays: dict[str, Any] = {}
         for i, (x, y) in enumerate(pairs):
             arrays[f"x{i}"] = np.asarray(x, dtype=float)
             arrays[f"y{i}"] = np.asarray(y, dtype=float)
         try:
-            np.savez(path, **arrays)
+            np.savez(path, **arrays)  # type: ignore[arg-type]
             self._send({"op": "fit", "arrays": str(path), "count": len(pairs)})
             reply = next(self._lines(), None)
-            if reply is not None and isinstance(reply.get("fits"), list):
-                fits = reply["fits"]
+            fits = reply.get("fits") if reply is not None else None
+            if isinstance(fits, list):
                 if len(fits) == len(pairs):
                     return [FitResult.from_dict(f) if f else None for f in fits]
         except (OSError, ValueError, KeyError, TypeError):
@@ -165,7 +165,7 @@ class PlotWorker:
         err = "the plotting process ended early"
         try:
             spec_path.write_text(json.dumps(spec, ensure_ascii=False), encoding="utf-8")
-            np.savez(arrays_path, **arrays)
+            np.savez(arrays_path, **arrays)  # type: ignore[arg-type]
             self._send(
                 {
                     "op": "render",
