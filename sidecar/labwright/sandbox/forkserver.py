@@ -75,10 +75,17 @@ class ForkServer:
                 start_new_session=NEW_SESSION,
                 creationflags=creationflags(),
             )
+        except OSError as exc:
+            self._stop_locked()
+            raise ForkServerError(f"zygote could not be started: {exc}") from exc
         finally:
             log.close()
         self._buf = b""
-        reply = self._read_reply(time.monotonic() + _START_TIMEOUT)
+        try:
+            reply = self._read_reply(time.monotonic() + _START_TIMEOUT)
+        except (OSError, ValueError, ForkServerError) as exc:
+            self._stop_locked()
+            raise ForkServerError(f"zygote did not start: {exc}") from exc
         if not reply.get("ready"):
             self._stop_locked()
             raise ForkServerError(f"zygote did not start: {reply}")
