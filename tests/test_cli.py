@@ -188,3 +188,12 @@ def test_progress_rewrites_one_line_on_a_terminal_and_prints_lines_otherwise() -
     q.milestone("b")
     q.finish()
     assert plain.getvalue() == "[1/2] a\n[2/2] b\n"
+
+
+def test_doctor_reports_the_sandbox(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    main(["doctor", "--quick"])
+    assert "Sandbox for model-written figures" in capsys.readouterr().out
+    monkeypatch.setattr("labwright.sandbox.confinement_available", lambda: (False, "no Landlock"))
+    main(["doctor", "--quick"])
+    out = capsys.readouterr().out
+    assert "Sandbox unavailable (no Landlock)" in out and "offline figures still work" in out

@@ -253,9 +253,21 @@ def run_doctor(args: argparse.Namespace) -> int:
     """Exit 0 when everything a build needs is there, 1 otherwise."""
     from labwright.latex.doctor import run_doctor as doctor
 
+    from labwright.sandbox import confinement_available
+
     report = doctor(probe=not args.quick)
     for line in report.lines():
         print(line)
+    # The sandbox is not needed for an offline build, so it never fails doctor:
+    # without it only model-written figures are refused.
+    confined, how = confinement_available()
+    if confined:
+        print(f"ok Sandbox for model-written figures: {how}")
+    else:
+        print(
+            f"-- Sandbox unavailable ({how}): figures a model writes are refused; "
+            "offline figures still work. Use a Linux kernel with Landlock, or macOS."
+        )
     return EXIT_OK if report.ok else EXIT_PROBLEMS
 
 
