@@ -190,7 +190,9 @@ def test_progress_rewrites_one_line_on_a_terminal_and_prints_lines_otherwise() -
     assert plain.getvalue() == "[1/2] a\n[2/2] b\n"
 
 
-def test_doctor_reports_the_sandbox(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_doctor_reports_the_sandbox(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     main(["doctor", "--quick"])
     assert "Sandbox for model-written figures" in capsys.readouterr().out
     monkeypatch.setattr("labwright.sandbox.confinement_available", lambda: (False, "no Landlock"))

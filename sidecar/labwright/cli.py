@@ -252,7 +252,6 @@ def configure_doctor(parser: argparse.ArgumentParser) -> None:
 def run_doctor(args: argparse.Namespace) -> int:
     """Exit 0 when everything a build needs is there, 1 otherwise."""
     from labwright.latex.doctor import run_doctor as doctor
-
     from labwright.sandbox import confinement_available
 
     report = doctor(probe=not args.quick)
