@@ -229,9 +229,11 @@ def test_browser_mode_opens_a_url_with_the_token_in_the_fragment(
         import time
 
         start = time.monotonic()
-        while not opened.exists() and time.monotonic() - start < deadline:
+        # The recorder creates the file before it writes the URL: wait for the URL itself.
+        url = ""
+        while "#token=" not in url and time.monotonic() - start < deadline:
             time.sleep(0.05)
-        url = opened.read_text(encoding="utf-8")
+            url = opened.read_text(encoding="utf-8") if opened.exists() else ""
         assert url.startswith(f"http://127.0.0.1:{port}/#token=")
         token = url.split("#token=", 1)[1]
         assert len(token) >= 43
