@@ -108,11 +108,14 @@ class ConnectionPool:
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
+            # COMMIT itself can fail (disk full, I/O error, a deferred constraint)
+            # and then leaves the transaction open: this thread would hold the
+            # write lock for good and every other writer would time out.
+            conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
                 conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
