@@ -105,6 +105,22 @@ def test_each_problem_is_reported_as_an_instruction(text: str, needle: str) -> N
         assert problem.endswith(".") and ";" in problem
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\\section{A}\n\\end{document}\n",
+        "\\begin{document}\n\\section{A}\nx\n",
+        "\\begin{document}\n\\section{A}\nx\n\\end{document}\n",
+    ],
+)
+def test_document_markers_never_get_contradictory_advice(text: str) -> None:
+    """The only advice for \\begin/\\end{document} is to leave them out, never to add the other."""
+    problems = check_fragment(text).problems
+    assert problems
+    assert all("return only the section" in p for p in problems), problems
+    assert len(problems) == ("\\begin{document}" in text) + ("\\end{document}" in text)
+
+
 def test_escaped_braces_are_ignored() -> None:
     assert check_fragment("\\section{A}\n\\{ \\} \\}").ok
 

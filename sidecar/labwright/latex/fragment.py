@@ -122,6 +122,10 @@ def _environment_problems(masked: str) -> list[str]:
         if is_escaped(masked, m.start()):
             continue  # \\begin is a line break followed by text
         kind, name = m.group(1), m.group(2).strip()
+        if name == "document":
+            # Reported once by check_fragment ("return only the section"); the
+            # generic advice here ("add \\end{document}") would contradict it.
+            continue
         if kind == "begin":
             stack.append(name)
             open_count[name] += 1
@@ -183,6 +187,10 @@ def check_fragment(text: str) -> FragmentCheck:
     if _DOCCLASS.search(masked):
         problems.append(
             "The fragment contains \\documentclass; return only the section, not a whole document."
+        )
+    if _BEGIN_DOC.search(masked):
+        problems.append(
+            "The fragment contains \\begin{document}; return only the section, not the document start."
         )
     if _END_DOC.search(masked):
         problems.append(
