@@ -293,3 +293,12 @@ def test_websocket_upgrades_are_refused(make_client: Any, auth: dict[str, str]) 
     with pytest.raises(WebSocketDisconnect):
         with client.websocket_connect("/api/health", headers=auth):
             pass
+
+
+def test_token_is_not_in_the_repr_of_settings_or_policy(token: str) -> None:
+    """Objects holding the token may end up in a log line or a traceback's locals."""
+    from labwright.server.security import AccessPolicy
+    from labwright.server.settings import ServerSettings
+
+    assert token not in repr(AccessPolicy(token=token, port=PORT))
+    assert token not in repr(ServerSettings(token=token, port=PORT))

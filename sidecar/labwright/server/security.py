@@ -25,7 +25,7 @@ from __future__ import annotations
 import hmac
 import json
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 Scope = dict[str, Any]
@@ -47,7 +47,7 @@ _ALLOWED_METHODS = "GET, POST, PUT, PATCH, DELETE"
 class AccessPolicy:
     """What the guard accepts. `port` may be set after binding (port 0 → OS choice)."""
 
-    token: str
+    token: str = field(repr=False)  # a policy in a log line or traceback must not show it
     port: int
     max_body: int = DEFAULT_MAX_BODY
     # Everything outside API_PREFIX is the built UI, served without a token by
