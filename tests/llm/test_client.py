@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -21,6 +23,7 @@ from labwright.llm import (
     RetryPolicy,
     UsageLedger,
 )
+from labwright.llm.providers import Endpoint, TierModels
 from labwright.testing import (
     CutStream,
     Drop,
@@ -472,3 +475,95 @@ def test_achat_returns_the_answer(client: LLMClient, fake_llm: FakeOpenAI) -> No
 
     fake_llm.script("async answer")
     assert asyncio.run(client.achat(USER)).content == "async answer"
+
+
+# -- malformed 200 answers ------------------------------------------------------
+# The openai package does not validate a successful body, and "OpenAI-compatible"
+# servers vary. These bodies cannot be scripted through FakeOpenAI (it only
+# speaks well-formed JSON), so a minimal raw server serves them.
+
+
+@contextmanager
+def _raw_server(body: bytes, content_type: str) -> Iterator[str]:
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from labwright.testing import fake_openai
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length", 0)))
+            self.send_response(200)
+            self.send_header("content-type", content_type)
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    netloc = f"127.0.0.1:{server.server_port}"
+    fake_openai.RUNNING.add(netloc)  # lets the model-call guard through, as for the fake
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{netloc}/v1"
+    finally:
+        fake_openai.RUNNING.discard(netloc)
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+def _sse(*chunks: str) -> bytes:
+    return "".join(f"data: {c}\n\n" for c in (*chunks, "[DONE]")).encode()
+
+
+_OK = '"finish_reason": "stop"'
+MALFORMED = [
+    ("no-message", b'{"choices": [{"message": null, "finish_reason": "stop"}]}', False),
+    ("empty-choice", b'{"choices": [{}]}', False),
+    (
+        "number-content",
+        b'{"choices": [{"message": {"content": 5}, "finish_reason": "stop"}]}',
+        False,
+    ),
+    (
+        "usage-not-a-number",
+        b'{"choices": [{"message": {"content": "ok"}, "finish_reason": "stop"}],'
+        b' "usage": {"prompt_tokens": "many"}}',
+        False,
+    ),
+    ("stream-number-content", _sse('{"choices": [{"delta": {"content": 5}, ' + _OK + "}]}"), True),
+    (
+        "stream-usage-not-a-number",
+        _sse(
+            '{"choices": [{"delta": {"content": "hi"}, ' + _OK + "}],"
+            ' "usage": {"prompt_tokens": "many"}}'
+        ),
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("body", "stream"), [m[1:] for m in MALFORMED], ids=[m[0] for m in MALFORMED]
+)
+def test_malformed_answers_become_one_typed_error(body: bytes, stream: bool) -> None:
+    content_type = "text/event-stream" if stream else "application/json"
+    with _raw_server(body, content_type) as base_url:
+        endpoint = Endpoint("custom", base_url, TierModels(main="m"), api_key="sk-raw-test-key")
+        with LLMClient(endpoint, retry=RetryPolicy(max_retries=1, base=0.01, cap=0.02)) as client:
+            with pytest.raises(LLMServerError) as info:
+                client.chat(USER, stream=stream)
+    assert info.value.retryable and info.value.user_message
+
+
+def test_a_short_placeholder_key_does_not_shred_error_text(fake_llm: FakeOpenAI) -> None:
+    """Local servers take any key; redacting "x" would cut it out of every word."""
+    endpoint = Endpoint("ollama", fake_llm.base_url, TierModels(main="m"), api_key="x")
+    fake_llm.script(Turn.failing(HTTPStatus(400, message="bad max_tokens value")))
+    with LLMClient(endpoint, retry=RetryPolicy(max_retries=0)) as client:
+        with pytest.raises(LLMBadRequest) as info:
+            client.chat(USER)
+    assert "bad max_tokens value" in info.value.detail

@@ -245,23 +245,25 @@ class LLMClient:
             resp = self._openai.chat.completions.create(**kwargs)
         if not getattr(resp, "choices", None):
             raise LLMServerError("response without choices")
-        choice = resp.choices[0]
-        msg = choice.message
-        calls = [
-            make_call(tc.id or f"call_{i}", tc.function.name or "", tc.function.arguments or "")
-            for i, tc in enumerate(msg.tool_calls or [])
-            if getattr(tc, "function", None) is not None
-        ]
-        usage = usage_from_response(resp.usage) or self._estimate(kwargs, msg.content or "", calls)
-        return self._finish(
-            msg.content or "",
-            calls,
-            choice.finish_reason,
-            resp.model or kwargs["model"],
-            tier,
-            usage,
-            bool(kwargs.get("tools")),
-        )
+        # The openai package does not validate a 200 body, so a compatible
+        # server's odd answer (no message, a number as content, a usage field
+        # that is not a number) must become a typed error here, not a crash.
+        try:
+            choice = resp.choices[0]
+            msg = choice.message
+            content = _text(msg.content)
+            calls = [
+                make_call(tc.id or f"call_{i}", tc.function.name or "", tc.function.arguments or "")
+                for i, tc in enumerate(msg.tool_calls or [])
+                if getattr(tc, "function", None) is not None
+            ]
+            usage = usage_from_response(resp.usage)
+            finish, model = choice.finish_reason, resp.model or kwargs["model"]
+        except (AttributeError, TypeError, ValueError) as exc:
+            raise LLMServerError(f"malformed answer ({type(exc).__name__})") from None
+        if usage is None:
+            usage = self._estimate(kwargs, content, calls)
+        return self._finish(content, calls, finish, model, tier, usage, bool(kwargs.get("tools")))
 
     def _stream_once(
         self,
@@ -286,15 +288,16 @@ class LLMClient:
                     if cancel is not None and cancel.is_set():
                         raise LLMCancelled("cancelled mid-stream")
                     if getattr(chunk, "usage", None):
-                        usage = usage_from_response(chunk.usage)
+                        usage = _stream_usage(chunk.usage)
                     model = getattr(chunk, "model", None) or model
                     for choice in chunk.choices or []:
                         delta = choice.delta
                         if delta is not None and delta.content:
-                            parts.append(delta.content)
+                            text = _text(delta.content)
+                            parts.append(text)
                             if on_delta is not None:
                                 emitted[0] = True
-                                on_delta(delta.content)
+                                on_delta(text)
                         for tc in (delta.tool_calls if delta is not None else None) or []:
                             slot = pending.setdefault(tc.index, {"id": "", "name": "", "args": ""})
                             slot["id"] = tc.id or slot["id"]
@@ -448,6 +451,26 @@ def _map_exception(exc: BaseException) -> LLMError | None:
     return None
 
 
+def _text(value: Any) -> str:
+    """Message content as text; anything but a string or None is a malformed answer."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise LLMServerError(f"malformed answer (content is {type(value).__name__}, not text)")
+    return value
+
+
+def _stream_usage(raw: Any) -> Usage | None:
+    try:
+        return usage_from_response(raw)
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise LLMServerError(f"malformed usage in the stream ({type(exc).__name__})") from None
+
+
+# Real keys are long; redacting a short placeholder key would shred ordinary words.
+_MIN_SECRET_CHARS = 8
+
+
 def _redacted(error: LLMError, secret: str) -> LLMError:
     """Remove the API key from an error before it reaches a log, an event or the DB.
 
@@ -456,7 +479,7 @@ def _redacted(error: LLMError, secret: str) -> LLMError:
     that body. The chained openai exception holds it too, so it is dropped
     from the traceback when it does.
     """
-    if not secret:
+    if len(secret) < _MIN_SECRET_CHARS:  # a placeholder such as "x" would shred the text
         return error
     if secret in error.detail:
         error.detail = error.detail.replace(secret, "[redacted]")
