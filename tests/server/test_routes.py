@@ -136,6 +136,9 @@ def test_cancel_a_running_run(make_client: Any, auth: dict[str, str], data_folde
     events = client.get(f"/api/runs/{run_id}/events/list", headers=auth).json()
     assert events[-1]["type"] == "done" and events[-1]["payload"]["ok"] is False
     assert sum(e["type"] == "done" for e in events) == 1
+    # What the user reads: one sentence saying what happened, then what to do.
+    errors = [e["payload"]["message"] for e in events if e["type"] == "error"]
+    assert errors and all(m.endswith(".") and m.count("; ") == 1 for m in errors), errors
     assert client.get(f"/api/sessions/{sid}/versions", headers=auth).json() == []
     again = client.post(f"/api/runs/{run_id}/cancel", headers=auth)
     assert again.status_code == 409

@@ -193,7 +193,10 @@ class RunManager:
                 # The flag in the store lets another process (a CLI, a second
                 # window) cancel this run too; the event is this process's fast path.
                 if item.cancel.is_set() or self.store.get_run(run_id).cancel_requested:
-                    status, message = "cancelled", "The run was cancelled."
+                    status, message = (
+                        "cancelled",
+                        "The run was cancelled; start it again when you are ready.",
+                    )
                     break
                 if isinstance(event, Done):
                     event = self._register(run_id, session_id, out_dir, event)
