@@ -108,3 +108,23 @@ def test_usage_validation(store: Store, session: Session, tmp_path: Path) -> Non
     with pytest.raises(ValueError):
         store.usage_totals()
     assert store.list_usage(session_id=session.id) == []
+
+
+def test_unknown_cost_is_kept_apart_from_zero(tmp_path: Path) -> None:
+    """A model missing from the price table must not make totals look cheaper."""
+    from labwright.store import Store
+
+    store = Store.open(tmp_path / "home")
+    try:
+        session = store.create_session(str(tmp_path))
+        store.record_usage(
+            session.id, model="priced", prompt_tokens=10, completion_tokens=5, cost=0.25
+        )
+        row = store.record_usage(
+            session.id, model="local", prompt_tokens=10, completion_tokens=5, cost=None
+        )
+        assert row.priced is False and row.cost == 0.0
+        totals = store.usage_totals(session_id=session.id)
+        assert (totals.calls, totals.cost, totals.unpriced_calls) == (2, 0.25, 1)
+    finally:
+        store.close()

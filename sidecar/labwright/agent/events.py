@@ -70,7 +70,7 @@ class UsageRecorded(_Event):
     prompt_tokens: int
     cached_tokens: int
     completion_tokens: int
-    cost: float
+    cost: float | None  # None: the model is not in the price table, so the cost is unknown
 
 
 class Warning_(_Event):

@@ -108,7 +108,7 @@ class _UsageTap:
                 prompt_tokens=record.usage.prompt_tokens,
                 cached_tokens=record.usage.cached_prompt_tokens,
                 completion_tokens=record.usage.completion_tokens,
-                cost=record.cost or 0.0,
+                cost=record.cost,
             )
 
 

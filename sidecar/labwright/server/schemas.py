@@ -183,7 +183,10 @@ class UsageOut(BaseModel):
     prompt_tokens: int
     cached_tokens: int
     completion_tokens: int
-    cost: float
+    cost: float = Field(description="Cost of the priced calls.")
+    unpriced_calls: int = Field(
+        0, description="Calls whose model has no price in the price table; their cost is unknown."
+    )
     by_step: dict[str, float] = Field(default_factory=dict, description="Cost per pipeline step.")
 
 

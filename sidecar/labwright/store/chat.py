@@ -38,13 +38,15 @@ def row_to_usage(row: sqlite3.Row) -> UsageRow:
         completion_tokens=row["completion_tokens"],
         cost=row["cost"],
         created_at=created,
+        priced=bool(row["priced"]),
     )
 
 
 _TOTALS = (
     "COUNT(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens,"
     " COALESCE(SUM(cached_tokens), 0) AS cached_tokens,"
-    " COALESCE(SUM(completion_tokens), 0) AS completion_tokens, COALESCE(SUM(cost), 0.0) AS cost"
+    " COALESCE(SUM(completion_tokens), 0) AS completion_tokens, COALESCE(SUM(cost), 0.0) AS cost,"
+    " COALESCE(SUM(1 - priced), 0) AS unpriced_calls"
 )
 
 
@@ -55,6 +57,7 @@ def _totals(row: sqlite3.Row) -> UsageTotals:
         cached_tokens=row["cached_tokens"],
         completion_tokens=row["completion_tokens"],
         cost=float(row["cost"]),
+        unpriced_calls=row["unpriced_calls"],
     )
 
 
@@ -120,11 +123,14 @@ class ChatMixin(StoreBase):
         prompt_tokens: int,
         cached_tokens: int = 0,
         completion_tokens: int,
-        cost: float,
+        cost: float | None,
         step: str = "",
         run_id: int | None = None,
     ) -> UsageRow:
-        """Record one model call. `cached_tokens` is the part of `prompt_tokens` served from cache."""
+        """Record one model call. `cached_tokens` is the part of `prompt_tokens`
+        served from cache; `cost=None` records a call whose price is unknown."""
+        priced = cost is not None
+        cost = cost if cost is not None else 0.0
         if min(prompt_tokens, cached_tokens, completion_tokens) < 0 or cost < 0:
             raise ValueError("token counts and cost cannot be negative")
         if cached_tokens > prompt_tokens:
@@ -134,7 +140,7 @@ class ChatMixin(StoreBase):
             _require_owned(conn, "runs", run_id, session_id)
             cur = conn.execute(
                 "INSERT INTO usage (session_id, run_id, step, model, prompt_tokens, cached_tokens,"
-                " completion_tokens, cost, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " completion_tokens, cost, priced, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " RETURNING *",
                 (
                     session_id,
@@ -145,6 +151,7 @@ class ChatMixin(StoreBase):
                     cached_tokens,
                     completion_tokens,
                     float(cost),
+                    int(priced),
                     now(),
                 ),
             )

@@ -160,10 +160,24 @@ def m003_immutability_guards(conn: sqlite3.Connection) -> None:
     )
 
 
+def m004_usage_priced(conn: sqlite3.Connection) -> None:
+    """Whether a usage row's cost is known.
+
+    A model missing from the price table has an unknown cost. Storing it as 0
+    would make session totals look cheaper than they were, so the row keeps
+    cost 0 with `priced = 0`, and totals count the unpriced calls separately.
+    """
+    _run(
+        conn,
+        "ALTER TABLE usage ADD COLUMN priced INTEGER NOT NULL DEFAULT 1 CHECK (priced IN (0, 1))",
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_initial,
     m002_messages_and_usage,
     m003_immutability_guards,
+    m004_usage_priced,
 )
 
 

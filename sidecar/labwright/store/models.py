@@ -119,8 +119,9 @@ class UsageRow:
     prompt_tokens: int
     cached_tokens: int  # part of prompt_tokens served from the provider's cache
     completion_tokens: int
-    cost: float
+    cost: float  # 0 when not priced
     created_at: datetime
+    priced: bool = True  # False: the model had no price, so `cost` is unknown
 
 
 @dataclass(frozen=True)
@@ -129,4 +130,5 @@ class UsageTotals:
     prompt_tokens: int = 0
     cached_tokens: int = 0
     completion_tokens: int = 0
-    cost: float = 0.0
+    cost: float = 0.0  # of the priced calls only
+    unpriced_calls: int = 0  # calls whose cost is unknown (model not in the price table)

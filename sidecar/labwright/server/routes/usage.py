@@ -22,6 +22,7 @@ def _out(totals: UsageTotals, by_step: dict[str, UsageTotals]) -> UsageOut:
         cached_tokens=totals.cached_tokens,
         completion_tokens=totals.completion_tokens,
         cost=totals.cost,
+        unpriced_calls=totals.unpriced_calls,
         by_step={step: t.cost for step, t in by_step.items()},
     )
 
