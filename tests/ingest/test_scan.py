@@ -195,3 +195,13 @@ def test_scan_writes_nothing(data_dir: Path) -> None:
     before = folder_digest(data_dir)
     scan_folder(data_dir)
     assert folder_digest(data_dir) == before
+
+
+def test_hashing_stops_at_the_byte_budget_with_a_warning(tmp_path: Path) -> None:
+    for i in range(4):
+        (tmp_path / f"d{i}.csv").write_bytes(b"x,y\n" + b"1,2\n" * 250)  # 1,004 bytes each
+    inventory = scan_folder(tmp_path, max_hash_bytes=2_500)
+    hashed = [f.sha256 is not None for f in sorted(inventory.files, key=lambda f: f.path)]
+    assert hashed == [True, True, False, False]
+    assert all(f.bucket == "data" for f in inventory.files)
+    assert any("without a checksum" in w for w in inventory.warnings)

@@ -27,6 +27,9 @@ from .types import Bucket, FileEntry, Inventory
 
 MAX_FILES = 20_000
 MAX_DEPTH = 12
+# Hashing reads every byte; a dropped home directory or disk image must not
+# take minutes. Past this many bytes, files are listed without a checksum.
+MAX_HASH_BYTES = 2 * 1024**3
 
 # Names that operating systems, sync tools and editors leave in folders.
 _JUNK_NAMES = frozenset(
@@ -94,6 +97,11 @@ def _hash(path: Path) -> tuple[str, bytes]:
     return digest.hexdigest(), head
 
 
+def _head(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read(_SNIFF_BYTES)
+
+
 def _inside(target: str, real_root: str) -> bool:
     try:
         return os.path.commonpath([target, real_root]) == real_root
@@ -101,8 +109,17 @@ def _inside(target: str, real_root: str) -> bool:
         return False
 
 
-def scan_folder(root: Path, *, max_files: int = MAX_FILES, max_depth: int = MAX_DEPTH) -> Inventory:
-    """List the folder's files, skipping hidden and OS junk files, within the limits."""
+def scan_folder(
+    root: Path,
+    *,
+    max_files: int = MAX_FILES,
+    max_depth: int = MAX_DEPTH,
+    max_hash_bytes: int = MAX_HASH_BYTES,
+) -> Inventory:
+    """List the folder's files, skipping hidden and OS junk files, within the limits.
+
+    Files are hashed until `max_hash_bytes` have been read; later files (or a
+    single file larger than what is left) are listed with `sha256=None`."""
     root = Path(root)
     real_root = os.path.realpath(root)
     inventory = Inventory(root=real_root)
@@ -112,6 +129,8 @@ def scan_folder(root: Path, *, max_files: int = MAX_FILES, max_depth: int = MAX_
         return inventory
 
     too_deep = 0
+    hash_budget = max_hash_bytes
+    unhashed = 0
     linked_dirs: list[str] = []
     unreadable: list[str] = []
     # Depth-first with sorted names, so the inventory (and any cut) is stable.
@@ -169,7 +188,12 @@ def scan_folder(root: Path, *, max_files: int = MAX_FILES, max_depth: int = MAX_
                 full = True
                 break
             try:
-                sha, head = _hash(Path(entry.path))
+                if st.st_size <= hash_budget:
+                    sha, head = _hash(Path(entry.path))
+                    hash_budget -= st.st_size
+                else:
+                    sha, head = None, _head(Path(entry.path))
+                    unhashed += 1
             except OSError:
                 unreadable.append(str(rel))
                 inventory.files.append(FileEntry(str(rel), st.st_size, None, bucket_for(str(rel))))
@@ -181,6 +205,11 @@ def scan_folder(root: Path, *, max_files: int = MAX_FILES, max_depth: int = MAX_
         inventory.warnings.append(
             f"The folder has more than {max_files:,} files, so only the first {max_files:,} were listed; "
             "choose a folder that holds just this experiment."
+        )
+    if unhashed:
+        inventory.warnings.append(
+            f"The folder holds more than {max_hash_bytes / 1024**3:.0f} GB of files, so {unhashed} file(s) "
+            "were listed without a checksum; choose a folder that holds just this experiment."
         )
     if too_deep:
         inventory.warnings.append(
