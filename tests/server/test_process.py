@@ -251,3 +251,39 @@ def test_browser_mode_opens_a_url_with_the_token_in_the_fragment(
             child.wait()
     assert child.stderr is not None
     assert token.encode() not in child.stderr.read()
+
+
+def test_browser_mode_without_a_browser_prints_the_address_to_open(
+    tmp_path: Path, _isolated_home: Path
+) -> None:
+    """With no browser to start, the terminal shows the URL with its token, once."""
+    env = {**os.environ, "BROWSER": "false"}  # a browser command that fails
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "labwright", "serve", "--open"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None and child.stderr is not None
+        port = json.loads(_lines(child.stdout).get(timeout=60))["port"]
+        line = ""
+        for line in child.stderr:
+            if "Open this address" in line:
+                break
+        url = line.split("Open this address in your browser: ", 1)[1].strip()
+        assert url.startswith(f"http://127.0.0.1:{port}/#token=")
+        token = url.split("#token=", 1)[1]
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            ok = client.get("/api/health", headers={"Authorization": f"Bearer {token}"})
+            assert ok.status_code == 200
+    finally:
+        child.terminate()
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()

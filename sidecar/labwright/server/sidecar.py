@@ -156,7 +156,11 @@ def serve(
         if open_browser:
             url = f"http://127.0.0.1:{bound_port}/#token={token}"
             print(f"Labwright is running at http://127.0.0.1:{bound_port}/", file=sys.stderr)
-            webbrowser.open(url)
+            if not webbrowser.open(url):
+                # No browser could be started (a headless machine, an SSH
+                # session): the user's own terminal is then the only way in,
+                # as with Jupyter. The token is still never logged or sent.
+                print(f"Open this address in your browser: {url}", file=sys.stderr)
 
     server = _Sidecar(config, on_started)
 
