@@ -199,3 +199,37 @@ def test_doctor_reports_the_sandbox(
     main(["doctor", "--quick"])
     out = capsys.readouterr().out
     assert "Sandbox unavailable (no Landlock)" in out and "offline figures still work" in out
+
+
+@pytest.mark.skipif(not resolve_engine().available, reason="XeLaTeX is not installed")
+def test_fast_exit_after_a_build_still_runs_exit_handlers(
+    tmp_path: Path, examples_dir: Path
+) -> None:
+    """`entry` skips the interpreter's teardown after a build, but not atexit:
+    temporary directories registered there (the TeX launcher's) are removed."""
+    import os
+    import subprocess
+    import sys
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "labwright",
+            "build",
+            str(examples_dir / "pendulum"),
+            "-o",
+            str(tmp_path / "r.pdf"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == EXIT_OK, done.stderr
+    assert (tmp_path / "r.pdf").stat().st_size > 0
+    assert "Report:" in done.stderr  # output flushed before the fast exit
+    assert list(tmp.iterdir()) == []

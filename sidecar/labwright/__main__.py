@@ -26,13 +26,13 @@ def _dispatch_pyrun() -> bool:
     return True
 
 
-def _entry() -> int:
+def _entry() -> None:
     if _dispatch_pyrun():
-        return 0
-    from labwright.cli import main
+        sys.exit(0)
+    from labwright.cli import entry
 
-    return main()
+    entry()
 
 
 if __name__ == "__main__":
-    sys.exit(_entry())
+    _entry()

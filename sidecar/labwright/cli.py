@@ -307,5 +307,27 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def entry() -> None:
+    """The console script and `python -m labwright`: run, then exit.
+
+    After a build the process holds pandas, scipy and matplotlib, whose
+    teardown costs ~0.15 s that the user would wait for with the report
+    already written. So a finished build leaves with `os._exit` after running
+    the exit handlers (logging, temporary directories) and flushing its
+    output. Other commands (serve has worker threads to wait for) exit normally.
+    """
+    argv = sys.argv[1:]
+    code = main(argv)
+    if argv[:1] != ["build"]:
+        sys.exit(code)
+    import atexit
+    import os
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    atexit._run_exitfuncs()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

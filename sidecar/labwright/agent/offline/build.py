@@ -210,6 +210,7 @@ def _build(
     to_draw, results = _copy_images(plans, folder, fig_dir)
     if to_draw:
         results += list(worker.render(to_draw, folder, fig_dir))
+    worker.release()  # its exit overlaps the writing and the compile
     by_key = {r.key: r for r in results}
     for plan in plans:
         r = by_key.get(plan.key)

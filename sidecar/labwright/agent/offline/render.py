@@ -190,6 +190,16 @@ class PlotWorker:
             if plan.key not in seen:
                 yield FigureResult(plan.key, False, None, self._last_error(err))
 
+    def release(self) -> None:
+        """No more requests: let the worker exit now, without waiting for it,
+        so its shutdown overlaps the compile instead of following it."""
+        stdin = self._proc.stdin
+        if stdin is not None and not stdin.closed:
+            try:
+                stdin.close()
+            except OSError:
+                pass
+
     @property
     def alive(self) -> bool:
         return self._proc.poll() is None
