@@ -454,7 +454,17 @@ def _run(
 
     # -- compile and repair ----------------------------------------------------------
     yield from _finish(
-        out_dir, client, options, cancel, save, tex_available, progress, state, material, bib.bib
+        out_dir,
+        client,
+        options,
+        cancel,
+        save,
+        tex_available,
+        progress,
+        state,
+        material,
+        bib.bib,
+        prompts.repair,
     )
 
 
@@ -469,6 +479,7 @@ def _finish(
     state: _RunState,
     material: Material,
     bib: str,
+    repair_messages: Callable[[str, str], list[dict[str, Any]]],
 ) -> Iterator[Event]:
     from labwright.latex.diagnose import humanize
     from labwright.latex.template import template_files
@@ -496,7 +507,7 @@ def _finish(
                 out_dir / "builds",
                 repaired,
                 client=repair_client,
-                messages_for=state_prompts_repair(material, state, options),
+                messages_for=repair_messages,
                 max_rounds=options.max_repair_rounds,
                 wall_budget_s=options.compile_budget_s,
                 cancel=cancel,
@@ -548,10 +559,3 @@ def _finish(
         tex_path=str(tex_path),
         problems=state.problems,
     )
-
-
-def state_prompts_repair(
-    material: Material, state: _RunState, options: AgentOptions
-) -> Callable[[str, str], list[dict[str, Any]]]:
-    prompts = AgentPrompts.for_material(material.files, state.lang, options.genre)
-    return prompts.repair
