@@ -14,10 +14,9 @@ from typing import Literal
 
 from labwright.verify.citations import cite_keys
 from labwright.verify.score import score_report
+from labwright.verify.texts import SECTION, strip_comments
 
 MIN_LENGTH_RATIO = 0.6
-_COMMENT = re.compile(r"(?<!\\)%.*")
-_SECTION = re.compile(r"\\section\*?\s*(?:\[[^\]]*\])?\s*\{")
 _FIGURE = re.compile(r"\\includegraphics")
 _TABLE = re.compile(r"\\begin\{(?:tabular[x*]?|longtable)\}")
 
@@ -35,7 +34,7 @@ class GateResult:
 
 
 def _count(pattern: re.Pattern[str], tex: str) -> int:
-    return len(pattern.findall(_COMMENT.sub("", tex)))
+    return len(pattern.findall(strip_comments(tex)))
 
 
 def regression_check(previous: str, new: str, bib: str | None = None) -> GateResult:
@@ -58,7 +57,7 @@ def regression_check(previous: str, new: str, bib: str | None = None) -> GateRes
     lost = sorted(set(cite_keys(previous)) - set(cite_keys(new)))
     if lost:
         reasons.append("citations were lost: " + ", ".join(lost))
-    for name, pattern in (("sections", _SECTION), ("figures", _FIGURE), ("tables", _TABLE)):
+    for name, pattern in (("sections", SECTION), ("figures", _FIGURE), ("tables", _TABLE)):
         before, after = _count(pattern, previous), _count(pattern, new)
         if after < before:
             reasons.append(f"fewer {name}: {after} instead of {before}")

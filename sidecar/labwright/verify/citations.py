@@ -5,19 +5,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from labwright.verify.texts import strip_comments
+
 # \cite, \citep, \citet, \parencite, \textcite, \autocite, \nocite, with an
 # optional star and up to two optional arguments before the key list.
 _CITE = re.compile(
     r"\\(?:no|paren|text|auto|foot)?cite[a-zA-Z]*\*?(?:\s*\[[^\]]*\]){0,2}\s*\{([^}]*)\}"
 )
 _BIB_ENTRY = re.compile(r"@\s*([a-zA-Z]+)\s*[{(]\s*([^,\s]+)\s*,")
-_COMMENT = re.compile(r"(?<!\\)%.*")
 
 
 def cite_keys(tex: str) -> list[str]:
     """Cited keys in order of first appearance (comments ignored, `*` of \\nocite dropped)."""
     seen: dict[str, None] = {}
-    for match in _CITE.finditer(_COMMENT.sub("", tex)):
+    for match in _CITE.finditer(strip_comments(tex)):
         for key in match.group(1).split(","):
             key = key.strip()
             if key and key != "*":

@@ -16,8 +16,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from labwright.verify.texts import strip_comments
+
 _SCALES = (1.0, 1e3, 1e-3, 1e6, 1e-6, 100.0, 0.01)
-_COMMENT = re.compile(r"(?<!\\)%.*")
 # Arguments that hold names, not quantities.
 _NON_QUANTITY_ARGS = re.compile(
     r"\\(?:label|ref|eqref|autoref|cref|Cref|pageref|cite[a-zA-Z]*|nocite|includegraphics|"
@@ -70,7 +71,7 @@ def extract_numbers(tex: str) -> list[PrintedNumber]:
     """Numbers a reader sees in the document body, in order."""
     start = tex.find("\\begin{document}")
     body = tex[start:] if start >= 0 else tex
-    body = _COMMENT.sub("", body)
+    body = strip_comments(body)
     body = _NON_QUANTITY_ARGS.sub(" ", body)
     body = _LENGTH.sub(" ", body)
     found: list[PrintedNumber] = []
@@ -123,9 +124,7 @@ class SourceValues:
         return False
 
 
-def check_numbers(
-    tex: str, values: Iterable[float] = (), material_text: str = ""
-) -> NumberReport:
+def check_numbers(tex: str, values: Iterable[float] = (), material_text: str = "") -> NumberReport:
     """Match every number in `tex` against `values` and the numbers in `material_text`."""
     index = SourceValues([*values, *numbers_in_text(material_text)])
     report = NumberReport()

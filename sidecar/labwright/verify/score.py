@@ -11,9 +11,8 @@ import re
 from dataclasses import dataclass, field
 
 from labwright.verify.citations import bib_keys, cite_keys
+from labwright.verify.texts import SECTION, strip_comments
 
-_COMMENT = re.compile(r"(?<!\\)%.*")
-_SECTION = re.compile(r"\\section\*?\s*(?:\[[^\]]*\])?\s*\{")
 _ERROR_ANALYSIS = re.compile(
     r"uncertaint|error analysis|errors? propagat|standard error|systematic error|"
     r"random error|\\pm|误差|不确定度",
@@ -76,14 +75,14 @@ def score_report(tex: str, bib: str | None = None) -> StructureScore:
     """Score `tex`. With `bib=None` (no bibliography yet, as during reflection)
     the citation check is excluded rather than failed: otherwise adding a
     citation before the .bib exists would read as a drop in quality."""
-    clean = _COMMENT.sub("", tex)
+    clean = strip_comments(tex)
     body = _body(clean)
     lowered = body.lower()
     checks: dict[str, bool] = {
         "skeleton": "\\documentclass" in clean
         and "\\begin{document}" in clean
         and "\\end{document}" in clean,
-        "sections": len(_SECTION.findall(body)) >= 3,
+        "sections": len(SECTION.findall(body)) >= 3,
         "error_analysis": bool(_ERROR_ANALYSIS.search(body)),
         "tables": bool(_TABLE.search(body)),
         "equations": bool(_EQUATION.search(body)),

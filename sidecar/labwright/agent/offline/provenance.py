@@ -223,10 +223,11 @@ def unsourced_numbers(
     offending tokens, plus "quote:..." for a quote the record lacks.
     """
     from labwright.agent.offline.escape import escape_text
+    from labwright.verify.texts import strip_comments
 
     start = tex.find("\\begin{document}")
     body = tex[start:] if start >= 0 else tex
-    body = re.sub(r"(?<!\\)%.*", "", body)
+    body = strip_comments(body)
     quotes = {escape_text(q["text"]) for q in record.get("quotes", [])}
     bad: list[str] = []
 
