@@ -343,3 +343,23 @@ def test_failing_provider_leaves_the_store_consistent(
         store.close()
     with sqlite3.connect(tmp_path / "home" / "labwright.db") as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_the_folder_is_read_once_and_each_unreadable_file_reported_once(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import labwright.ingest.read as ingest_read
+
+    (pendulum / "broken.mat").write_bytes(b"MATLAB 5.0 MAT-file, truncated")
+    reads: list[Path] = []
+    real_read_folder = ingest_read.read_folder
+
+    def counting(root: Path, inventory: Any = None) -> Any:
+        reads.append(root)
+        return real_read_folder(root, inventory)
+
+    monkeypatch.setattr(ingest_read, "read_folder", counting)
+    events, _ = run(pendulum, tmp_path / "out", client, reflect_rounds=0)
+    assert len(reads) == 1
+    broken = [e for e in events if isinstance(e, Warning_) and "broken.mat" in e.message]
+    assert len(broken) == 1 and broken[0].message.count("broken.mat") == 1

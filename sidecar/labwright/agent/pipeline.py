@@ -291,9 +291,11 @@ def _run(
         yield Done(ok=False, problems=[problem])
         return
     inventory = scan_folder(folder)
+    for warning in inventory.warnings:
+        yield Warning_(message=warning)
     read = read_folder(folder, inventory)
     for skipped in read.skipped:
-        yield Warning_(message=f"{skipped.source}: {skipped.reason}")
+        yield Warning_(message=skipped.reason)  # the reason already names the file
     if not read.datasets and not read.images:
         message = "No readable data was found in the folder; add CSV, Excel, MATLAB, NumPy, JSON or image files and try again."
         yield from progress.finish()
@@ -331,7 +333,9 @@ def _run(
     # -- figures (the offline writer's defaults, its text and its computed values) ---------
     _check_cancel(cancel)
     yield from progress.start("figures")
-    for event in build_offline(folder, out_dir, lang=state.lang, tex_available=False):
+    for event in build_offline(
+        folder, out_dir, lang=state.lang, tex_available=False, material=(inventory, read)
+    ):
         if isinstance(event, FigureMade):
             state.figures.append(event)
             yield event

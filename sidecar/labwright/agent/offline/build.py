@@ -25,6 +25,7 @@ from labwright.agent.offline.provenance import Ledger, unsourced_numbers
 from labwright.agent.offline.render import FigureResult, PlotWorker, take_worker
 from labwright.agent.offline.text import FIGURE_DIR, ReportInput, assemble, folder_display_name
 from labwright.agent.path_guard import is_inside
+from labwright.ingest.types import Inventory, ReadResult
 
 MAIN_TEX = "main.tex"
 # Larger images go through the worker, which scales them down for print.
@@ -120,12 +121,15 @@ def build_offline(
     *,
     lang: str | None = None,
     tex_available: bool | None = None,
+    material: tuple[Inventory, ReadResult] | None = None,
 ) -> Iterator[Event]:
     """Build a report from `folder` into `out_dir` (main.tex, figures/, the
     template files, provenance.json and, with TeX, main.pdf).
 
     Ends with exactly one Done event. `Done.tex_path` is None only when the
     input could not be used at all (missing/empty folder, nothing readable).
+    `material` is the folder's scan and read when the caller already has them
+    (the LLM pipeline reads first); they are then not redone or re-reported.
     """
     folder = Path(folder)
     out_dir = Path(out_dir)
@@ -151,7 +155,7 @@ def build_offline(
 
     worker = take_worker()  # already importing matplotlib while we read
     try:
-        yield from _build(folder, out_dir, lang, tex_available, worker, milestone)
+        yield from _build(folder, out_dir, lang, tex_available, worker, milestone, material)
     finally:
         worker.close()
 
@@ -163,15 +167,19 @@ def _build(
     tex_available: bool,
     worker: PlotWorker,
     ms: Callable[[str], Milestone],
+    material: tuple[Inventory, ReadResult] | None = None,
 ) -> Iterator[Event]:
     from labwright.ingest.read import read_folder
     from labwright.ingest.scan import scan_folder
 
     yield ms("scan")
-    inventory = scan_folder(folder)
-    for w in inventory.warnings:
-        yield Warning_(message=w)
-    read = read_folder(folder, inventory)
+    if material is not None:
+        inventory, read = material
+    else:
+        inventory = scan_folder(folder)
+        for w in inventory.warnings:
+            yield Warning_(message=w)
+        read = read_folder(folder, inventory)
     yield Step(
         stage="scan",
         message=(
@@ -179,8 +187,9 @@ def _build(
             f"{len(read.documents)} documents, {len(read.skipped)} not read"
         ),
     )
-    for sk in read.skipped:
-        yield Warning_(message=f"{sk.source}: {sk.reason}")
+    if material is None:  # a caller that read the folder has reported these
+        for sk in read.skipped:
+            yield Warning_(message=sk.reason)  # the reason already names the file
     if not read.datasets and not read.images:
         msg = (
             f"No readable data was found in the folder {folder_display_name(folder)}; add CSV, "
