@@ -1,9 +1,17 @@
 """`python -m labwright` and the frozen executable's entry point.
 
-The very first thing is the sandbox self-dispatch: a frozen app has no separate
-`python`, so the sandbox re-launches this executable with LABWRIGHT_PYRUN
-naming a script. That script runs and the process exits before the CLI, the
-server or anything else is imported.
+The very first thing is self-dispatch. A frozen app has no separate `python`,
+so it re-launches its own executable for helper processes, and those must not
+pay for (or be confused by) the CLI, the server or anything else:
+
+- `LABWRIGHT_PYRUN=<script>` in the environment: the sandbox (figures, the
+  confined TeX launcher) runs that one script;
+- `_plot-worker` as the only argument: the offline writer's plot worker.
+
+Both are checked before any other import. In a frozen process the library
+search path the bootloader set for itself is also put back first (see
+`_restore_library_path`), so no program we start (XeTeX, a sandboxed child's
+`execve`) loads the bundle's copies of system libraries.
 """
 
 from __future__ import annotations
@@ -12,6 +20,29 @@ import os
 import sys
 
 PYRUN_ENV = "LABWRIGHT_PYRUN"  # same value as labwright.sandbox.spawn.PYRUN_ENV
+PLOT_WORKER = "_plot-worker"  # same as labwright.agent.offline.render.WORKER_SUBCOMMAND
+
+#: Variables PyInstaller's bootloader prepends the bundle directory to; it
+#: keeps the user's value in NAME_ORIG (absent when there was none).
+_LIBRARY_PATH_VARS = ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "LIBPATH")
+
+
+def _restore_library_path(environ: dict[str, str] | os._Environ[str] = os.environ) -> None:
+    """Undo the bootloader's library path for child processes.
+
+    The running process already resolved its libraries (the loader reads the
+    variable once, at exec), so this changes only what children inherit: a
+    system XeTeX linked against the system's libpng/freetype/ICU must not pick
+    up the older or newer copies that ship inside the bundle.
+    """
+    if not getattr(sys, "frozen", False):
+        return
+    for name in _LIBRARY_PATH_VARS:
+        orig = environ.pop(name + "_ORIG", None)
+        if orig is not None:
+            environ[name] = orig
+        else:
+            environ.pop(name, None)
 
 
 def _dispatch_pyrun() -> bool:
@@ -26,9 +57,22 @@ def _dispatch_pyrun() -> bool:
     return True
 
 
+def _dispatch_worker(argv: list[str]) -> int | None:
+    """Run the plot worker when asked to; None otherwise."""
+    if argv[:1] != [PLOT_WORKER]:
+        return None
+    from labwright.agent.offline.plot_worker import run
+
+    return run()
+
+
 def _entry() -> None:
+    _restore_library_path()
     if _dispatch_pyrun():
         sys.exit(0)
+    code = _dispatch_worker(sys.argv[1:])
+    if code is not None:
+        sys.exit(code)
     from labwright.cli import entry
 
     entry()

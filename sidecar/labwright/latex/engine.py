@@ -105,15 +105,56 @@ def _from_path() -> TexEngine | None:
     )
 
 
+def bundled_roots() -> list[Path]:
+    """Where a shipped TeX tree may be: beside knowledge/ (a checkout, or the
+    frozen bundle's data), or beside the sidecar's folder in the desktop app's
+    resources (`<resources>/sidecar/labwright-sidecar`, `<resources>/tinytex/`)."""
+    roots = [resource_root() / "tinytex"]
+    if getattr(sys, "frozen", False):
+        roots.append(Path(sys.executable).resolve().parent.parent / "tinytex")
+    return roots
+
+
+def use_tree_fonts(bin_dir: Path) -> None:
+    """A bundled tree brings its own fonts.conf (only its fonts). Point
+    fontconfig at it, with the writable cache in the user's data directory,
+    unless the user chose a fontconfig file. Compile passes FONTCONFIG_FILE
+    through to XeTeX (latex/compile.py keeps it)."""
+    if os.environ.get("FONTCONFIG_FILE"):
+        return
+    tree = bin_dir.parent.parent
+    conf = tree / "fonts.conf"
+    if not conf.is_file():
+        return
+    try:
+        from labwright.config import data_dir
+
+        cache = data_dir().root / "cache" / "fontconfig"
+        cache.mkdir(parents=True, exist_ok=True)
+        own = cache / "fonts.conf"
+        text = (
+            '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
+            f"<fontconfig>\n  <include>{conf}</include>\n  <cachedir>{cache}</cachedir>\n"
+            "</fontconfig>\n"
+        )
+        if not own.is_file() or own.read_text(encoding="utf-8") != text:
+            own.write_text(text, encoding="utf-8")
+        os.environ["FONTCONFIG_FILE"] = str(own)
+    except OSError:
+        os.environ["FONTCONFIG_FILE"] = str(conf)  # read-only data dir: no cache, still works
+
+
 def resolve_engine() -> TexEngine:
     """The engine to use now. A set but unusable `LABWRIGHT_TEX` is not skipped
-    silently: it yields `source="env"` with no xelatex, so doctor can say so."""
+    silently: it yields `source="env"` with no xelatex, so doctor can say so.
+    A bundled tree wins over PATH, and its fonts.conf is put in place."""
     override = os.environ.get(ENV_VAR, "").strip()
     if override:
         return _from_env(override) or TexEngine(None, None, None, "env", None)
-    bundled = resource_root() / "tinytex"
-    if bundled.is_dir():
-        found = _search_tree(bundled, "bundled")
-        if found:
-            return found
+    for bundled in bundled_roots():
+        if bundled.is_dir():
+            found = _search_tree(bundled, "bundled")
+            if found and found.bin_dir is not None:
+                use_tree_fonts(found.bin_dir)
+                return found
     return _from_path() or TexEngine(None, None, None, "none", None)

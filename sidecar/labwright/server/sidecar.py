@@ -11,6 +11,13 @@ pipe open while dying (e.g. a wedged shell).
 The token never travels through argv or the environment (both are visible to
 other local users via `ps` / `/proc`), and never appears in a log line.
 
+The handshake is printed as soon as the socket listens, before FastAPI,
+uvicorn and the pipeline are imported (a second or more in a frozen app):
+the window can show itself at once, and a request that arrives early waits in
+the socket's backlog until the app accepts it. On Linux the sidecar also asks
+the kernel for SIGTERM when its parent dies (a parent-death signal), which
+covers a shell killed with SIGKILL even before the stdin watcher runs.
+
 Browser mode (`--open`): we make the token ourselves and open the browser at a
 URL whose fragment carries it (`#token=...`): fragments are never sent to a
 server, so it cannot end up in any request log.
@@ -18,24 +25,19 @@ server, so it cannot end up in any request log.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import secrets
+import signal
 import socket
 import sys
 import threading
 import time
-import webbrowser
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-import uvicorn
-
 from labwright import __version__
-from labwright.server.app import create_app
-from labwright.server.settings import ServerSettings
 
 MIN_TOKEN_CHARS = 32  # 256 bits as hex is 64 chars, as url-safe base64 43; refuse anything weak.
 _PARENT_POLL_SECONDS = 1.0
@@ -92,17 +94,52 @@ def _parent_alive(pid: int) -> bool:
     return True
 
 
-class _Sidecar(uvicorn.Server):
-    """A uvicorn server that prints the handshake only once it really accepts connections."""
+def die_with_parent() -> bool:
+    """Linux: ask for SIGTERM when the parent process ends; True when armed.
 
-    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None]) -> None:
-        super().__init__(config)
-        self._on_started = on_started
+    Armed only while the parent that started us is still there: if it died
+    before the request (the kernel would then never signal), exit now.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
 
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets=sockets)
-        if self.started:
-            self._on_started()
+    parent = os.getppid()
+    pr_set_pdeathsig = 1
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    if os.getppid() != parent:
+        os._exit(0)  # the parent went away between our start and the request
+    return True
+
+
+class _Stopper:
+    """Stop requests that may arrive before the server exists (during the
+    imports after the handshake): remembered, then applied on attach."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.reason: str | None = None
+        self._target: Callable[[str], None] | None = None
+
+    def request(self, reason: str) -> None:
+        with self._lock:
+            if self.reason is None:
+                self.reason = reason
+            target = self._target
+        if target is not None:
+            target(reason)
+
+    def attach(self, target: Callable[[str], None]) -> None:
+        with self._lock:
+            self._target = target
+            reason = self.reason
+        if reason is not None:
+            target(reason)
 
 
 def serve(
@@ -116,6 +153,8 @@ def serve(
 ) -> int:
     """Run until the parent goes away (sidecar) or until interrupted (browser). Returns an exit code."""
     stdin = stdin_fd if stdin_fd is not None else sys.stdin.fileno()
+    if not open_browser and stdin_fd is None:
+        die_with_parent()  # a real sidecar process, not a test calling serve()
     if stdout is None:
         # The handshake owns stdout: one line, read by the shell. Anything else
         # printed by any library goes to stderr instead of corrupting it.
@@ -135,6 +174,24 @@ def serve(
 
     sock = _bind_loopback(port)
     bound_port = sock.getsockname()[1]
+    stopper = _Stopper()
+    # The socket listens: connections made from now on wait in its backlog,
+    # so the handshake can go out before the heavy imports below.
+    handshake = {"port": bound_port, "version": __version__, "pid": os.getpid()}
+    stdout.write(json.dumps(handshake) + "\n")
+    stdout.flush()
+    if not open_browser:
+        threading.Thread(target=_watch_stdin, args=(stdin, stopper.request), daemon=True).start()
+    if parent_pid is not None:
+        threading.Thread(
+            target=_watch_parent, args=(parent_pid, stopper.request), daemon=True
+        ).start()
+
+    import uvicorn
+
+    from labwright.server.app import create_app
+    from labwright.server.settings import ServerSettings
+
     settings = ServerSettings(
         token=token,
         port=bound_port,
@@ -148,38 +205,37 @@ def serve(
         timeout_graceful_shutdown=2,
         lifespan="on",
     )
-
-    def on_started() -> None:
-        handshake = {"port": bound_port, "version": __version__, "pid": os.getpid()}
-        stdout.write(json.dumps(handshake) + "\n")
-        stdout.flush()
-        if open_browser:
-            url = f"http://127.0.0.1:{bound_port}/#token={token}"
-            print(f"Labwright is running at http://127.0.0.1:{bound_port}/", file=sys.stderr)
-            if not webbrowser.open(url):
-                # No browser could be started (a headless machine, an SSH
-                # session): the user's own terminal is then the only way in,
-                # as with Jupyter. The token is still never logged or sent.
-                print(f"Open this address in your browser: {url}", file=sys.stderr)
-
-    server = _Sidecar(config, on_started)
+    server = uvicorn.Server(config)
 
     def stop(reason: str) -> None:
         app.state.runs.shutdown(reason)
         server.should_exit = True
 
-    if not open_browser:
-        threading.Thread(target=_watch_stdin, args=(stdin, stop), daemon=True).start()
-    if parent_pid is not None:
-        threading.Thread(target=_watch_parent, args=(parent_pid, stop), daemon=True).start()
-
+    if open_browser:
+        _open_browser(bound_port, token)
     try:
-        asyncio.run(server.serve(sockets=[sock]))
+        stopper.attach(stop)
+        if stopper.reason is None:
+            import asyncio
+
+            asyncio.run(server.serve(sockets=[sock]))
     finally:
         app.state.runs.shutdown("the sidecar stopped")
         app.state.ctx.store.close()
         sock.close()
     return 0
+
+
+def _open_browser(port: int, token: str) -> None:
+    import webbrowser
+
+    url = f"http://127.0.0.1:{port}/#token={token}"
+    print(f"Labwright is running at http://127.0.0.1:{port}/", file=sys.stderr)
+    if not webbrowser.open(url):
+        # No browser could be started (a headless machine, an SSH session):
+        # the user's own terminal is then the only way in, as with Jupyter.
+        # The token is still never logged or sent.
+        print(f"Open this address in your browser: {url}", file=sys.stderr)
 
 
 def _watch_stdin(fd: int, stop: Callable[[str], None]) -> None:

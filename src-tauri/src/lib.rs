@@ -1,0 +1,193 @@
+//! The Labwright window: a Tauri v2 shell over the frozen sidecar.
+//!
+//! The window opens at once on the UI's start screen; the sidecar starts in
+//! the background and the UI learns its address and token through the
+//! `sidecar_info` command and the `sidecar-state` event
+//! (docs/window-contract.md). Dropped folders become a `folder-dropped` event.
+
+pub mod handshake;
+#[cfg(windows)]
+mod jobobject;
+pub mod paths;
+pub mod rotlog;
+pub mod sidecar;
+pub mod state;
+pub mod token;
+
+use serde::Serialize;
+use sidecar::{Running, SharedLog};
+use state::SidecarState;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tauri::{AppHandle, DragDropEvent, Emitter, Manager, RunEvent, WindowEvent};
+
+/// How long the sidecar may take to print its handshake (it prints it before
+/// its heavy imports, so this is only hit when it is broken).
+const READY_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long the sidecar gets to exit after stdin closes before it is killed.
+const EXIT_GRACE: Duration = Duration::from_secs(3);
+const LOG_MAX_BYTES: u64 = 2 * 1024 * 1024;
+const LOG_KEEP: usize = 3;
+
+#[derive(Default)]
+struct Shared {
+    state: Mutex<Option<SidecarState>>,
+    running: Mutex<Option<Running>>,
+    stopping: Mutex<bool>,
+}
+
+#[derive(Clone, Serialize)]
+struct FolderDropped {
+    paths: Vec<String>,
+}
+
+fn set_state(app: &AppHandle, new: SidecarState) {
+    let shared = app.state::<Arc<Shared>>();
+    *shared.state.lock().unwrap() = Some(new.clone());
+    let _ = app.emit("sidecar-state", new);
+}
+
+#[tauri::command]
+fn sidecar_info(shared: tauri::State<'_, Arc<Shared>>) -> SidecarState {
+    shared.state.lock().unwrap().clone().unwrap_or(SidecarState::Starting)
+}
+
+/// Answers the picker without showing it, for driving the window from
+/// WebDriver (a native GTK dialog is outside the page WebDriver controls).
+const PICK_FOLDER_ENV: &str = "LABWRIGHT_PICK_FOLDER";
+
+#[tauri::command]
+async fn pick_folder(app: AppHandle) -> Option<String> {
+    use tauri_plugin_dialog::DialogExt;
+    if let Some(path) = std::env::var_os(PICK_FOLDER_ENV).filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(path).display().to_string());
+    }
+    let picked = tauri::async_runtime::spawn_blocking(move || app.dialog().file().blocking_pick_folder())
+        .await
+        .ok()
+        .flatten()?;
+    picked.into_path().ok().map(|p| p.display().to_string())
+}
+
+fn start_sidecar(app: &AppHandle) {
+    let data = paths::data_dir(app);
+    let log_path = data.join("logs").join("sidecar.log");
+    let log: SharedLog = Arc::new(Mutex::new(rotlog::RotatingLog::open(&log_path, LOG_MAX_BYTES, LOG_KEEP).ok()));
+    set_state(app, SidecarState::Starting);
+
+    let fail = |app: &AppHandle, why: &dyn std::fmt::Display| {
+        sidecar::log_line(&log, &format!("[shell] {why}"));
+        set_state(
+            app,
+            SidecarState::failed("Labwright's engine did not start; the log says why.", &log_path),
+        );
+    };
+
+    let Some(exe) = paths::sidecar_executable(app) else {
+        fail(app, &"the sidecar executable is missing from the app bundle");
+        return;
+    };
+    let mut cmd = std::process::Command::new(&exe);
+    cmd.args(["serve", "--port", "0", "--parent-pid", &std::process::id().to_string()]);
+    cmd.env("LABWRIGHT_HOME", &data);
+    if let Some(dir) = exe.parent() {
+        cmd.current_dir(dir);
+    }
+
+    let exit_app = app.clone();
+    let on_exit: Box<dyn FnOnce() + Send> = Box::new(move || {
+        let shared = exit_app.state::<Arc<Shared>>();
+        let stopping = *shared.stopping.lock().unwrap();
+        let was_ready = matches!(*shared.state.lock().unwrap(), Some(SidecarState::Ready { .. }));
+        if !stopping && was_ready {
+            let log = paths::data_dir(&exit_app).join("logs").join("sidecar.log");
+            set_state(
+                &exit_app,
+                SidecarState::failed("Labwright's engine stopped unexpectedly; restart the app.", &log),
+            );
+        }
+    });
+
+    let token = token::new_token();
+    // Spawned here, on the main thread, which lives as long as the app: the
+    // sidecar's Linux parent-death signal follows the thread that forked it.
+    let pending = match sidecar::spawn(cmd, &token, log.clone(), Some(on_exit)) {
+        Ok(p) => p,
+        Err(e) => {
+            fail(app, &e);
+            return;
+        }
+    };
+    let app = app.clone();
+    std::thread::spawn(move || match pending.wait_ready(READY_TIMEOUT) {
+        Ok(running) => {
+            let base = running.handshake.base_url();
+            let shared = app.state::<Arc<Shared>>();
+            let stopping = *shared.stopping.lock().unwrap();
+            if stopping {
+                running.stop(EXIT_GRACE);
+                return;
+            }
+            *shared.running.lock().unwrap() = Some(running);
+            set_state(&app, SidecarState::Ready { base, token });
+        }
+        Err(e) => {
+            sidecar::log_line(&log, &format!("[shell] {e}"));
+            set_state(
+                &app,
+                SidecarState::failed("Labwright's engine did not start; the log says why.", &log_path),
+            );
+        }
+    });
+}
+
+fn stop_sidecar(app: &AppHandle) {
+    let shared = app.state::<Arc<Shared>>();
+    *shared.stopping.lock().unwrap() = true;
+    let running = shared.running.lock().unwrap().take();
+    if let Some(r) = running {
+        r.stop(EXIT_GRACE);
+    }
+}
+
+fn dropped_paths(paths: &[PathBuf]) -> Vec<String> {
+    paths.iter().filter(|p| p.is_absolute()).map(|p| p.display().to_string()).collect()
+}
+
+pub fn run() {
+    let app = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
+        .manage(Arc::new(Shared::default()))
+        .setup(|app| {
+            start_sidecar(app.handle());
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            if let WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) = event {
+                let paths = dropped_paths(paths);
+                if !paths.is_empty() {
+                    let _ = window.emit("folder-dropped", FolderDropped { paths });
+                }
+            }
+        })
+        .invoke_handler(tauri::generate_handler![sidecar_info, pick_folder])
+        .build(tauri::generate_context!())
+        .expect("the Labwright window could not be created");
+    app.run(|handle, event| {
+        if let RunEvent::Exit = event {
+            stop_sidecar(handle);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_absolute_dropped_paths_are_forwarded() {
+        let got = dropped_paths(&[PathBuf::from("/data/run1"), PathBuf::from("relative/x")]);
+        assert_eq!(got, vec!["/data/run1".to_string()]);
+    }
+}
