@@ -193,7 +193,7 @@ def seed_world(app: FastAPI, folder: Path) -> World:
     )
     start = CONTENT.index("2.01")
     proposal = store.propose_edit(session.id, version.id, start, start + 4, "2.02")
-    upload = data.root / "uploads" / ("a" * 32) / "files"  # an unfinished browser upload
+    upload = data.root / "uploads" / ("a" * 32) / "data"  # an unfinished browser upload
     upload.mkdir(parents=True)
     (upload / "data.csv").write_text("t,x\n1,2\n", encoding="utf-8")
     return World(session.id, run.id, version.version_no, proposal.id, upload_id="a" * 32)

@@ -1089,6 +1089,12 @@ export interface components {
         UploadCreate: {
             /** File Count */
             file_count: number;
+            /**
+             * Name
+             * @description The dropped folder's name.
+             * @default
+             */
+            name: string;
             /** Total Size */
             total_size: number;
         };
@@ -2541,15 +2547,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConnectionTestOut"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -34,6 +34,7 @@ export async function uploadFolder(
   const { title, strip } = commonRoot(files.map((f) => f.path));
   const total = files.reduce((n, f) => n + f.file.size, 0);
   const upload = await api.send<{ id: string }>("POST", "/uploads", {
+    name: title,
     file_count: files.length,
     total_size: total,
   });

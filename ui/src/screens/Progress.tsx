@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import type { Api, RunOut } from "../api/client";
 import { useT } from "../i18n";
 import { currentStage, progress, type RunView } from "../state/events";
@@ -68,7 +69,7 @@ export function Progress({
           <ol className="log" data-testid="log">
             {view.log.map((l) => (
               <li key={l.seq} className={`log-${l.kind}`} data-seq={l.seq}>
-                {l.text}
+                {l.kind === "done" ? (l.text === "done" ? t("done") : t("failed")) : l.text}
                 {l.detail ? <span className="muted"> — {l.detail}</span> : null}
               </li>
             ))}
@@ -78,9 +79,9 @@ export function Progress({
           <h3>{t("figures")}</h3>
           <ul className="figures" data-testid="figures">
             {view.figures.map((f) => (
-              <li key={f.name}>
+              <li key={f.name} title={f.source}>
                 {latestVersion ? (
-                  <FigureThumb api={api} sessionId={sessionId} versionNo={latestVersion} name={f.name} />
+                  <FigureThumb api={api} sessionId={sessionId} versionNo={latestVersion} name={f.file} />
                 ) : (
                   f.name
                 )}
@@ -98,8 +99,6 @@ export function Progress({
     </div>
   );
 }
-
-import { useEffect, useState } from "react";
 
 function FigureThumb({ api, sessionId, versionNo, name }: { api: Api; sessionId: number; versionNo: number; name: string }) {
   const [url, setUrl] = useState<string | null>(null);

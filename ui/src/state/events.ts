@@ -33,7 +33,7 @@ export interface RunView {
   total: number | null;
   milestones: Milestone[];
   log: LogLine[];
-  figures: Array<{ name: string; source: string }>;
+  figures: Array<{ name: string; file: string; source: string }>;
   draft: string;
   usage: UsageEvent[];
   done: S["Done"] | null;
@@ -85,7 +85,10 @@ export function reduceRun(state: RunView, env: RunEnvelope): RunView {
     case "tool_call":
       return { ...next, log: line("tool", ev.name, ev.result_preview ?? "") };
     case "figure":
-      return { ...next, figures: [...next.figures, { name: ev.name, source: ev.source ?? "" }] };
+      return {
+        ...next,
+        figures: [...next.figures, { name: ev.name, file: ev.path.split(/[\\/]/).pop() ?? ev.name, source: ev.source ?? "" }],
+      };
     case "draft_chunk":
       return { ...next, draft: next.draft + ev.text };
     case "gate":
@@ -104,7 +107,7 @@ export function reduceRun(state: RunView, env: RunEnvelope): RunView {
         log: line("error", ev.message, ev.action ?? ""),
       };
     case "done":
-      return { ...next, done: ev, log: line("done", ev.ok ? "ok" : "problems") };
+      return { ...next, done: ev, log: line("done", ev.ok ? "done" : "problems", (ev.problems ?? []).join(" ")) };
     default:
       return next;
   }

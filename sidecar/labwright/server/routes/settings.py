@@ -11,13 +11,10 @@ key route, the key itself).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
 from typing import Any
 
 from anyio import to_thread
-from fastapi import APIRouter, HTTPException, Request, Response, status
-from fastapi.exceptions import RequestValidationError
-from fastapi.routing import APIRoute
+from fastapi import APIRouter, HTTPException, Response, status
 from pydantic import BaseModel
 
 from labwright.llm.detect import detect_local_servers
@@ -25,30 +22,10 @@ from labwright.llm.errors import LLMConfigError, LLMError
 from labwright.llm.keys import delete_api_key, has_api_key, key_storage, set_api_key
 from labwright.llm.providers import PRESETS
 from labwright.llm.settings import LLMSettings, load_settings, save_settings
+from labwright.server.routes.noecho import NoEchoRoute
 from labwright.server.schemas import ErrorBody, KeyIn, LLMSettingsIn, LLMSettingsOut, ProviderOut
 
-
-class _NoEchoRoute(APIRoute):
-    """Validation errors say which field broke which rule, and never repeat the input."""
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
-
-        async def guarded(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except RequestValidationError as exc:
-                first = exc.errors()[0] if exc.errors() else {}
-                where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
-                rule = str(first.get("msg", "is not valid"))
-                raise HTTPException(
-                    422, f"The field {where} is not valid ({rule}); correct it and send again."
-                ) from None
-
-        return guarded
-
-
-router = APIRouter(prefix="/settings/llm", tags=["settings"], route_class=_NoEchoRoute)
+router = APIRouter(prefix="/settings/llm", tags=["settings"], route_class=NoEchoRoute)
 
 
 class LocalServerOut(BaseModel):

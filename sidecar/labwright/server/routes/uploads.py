@@ -43,10 +43,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from labwright.config import DataDir
 from labwright.server.context import Ctx
 from labwright.server.inventory import scan_inventory
+from labwright.server.routes.noecho import NoEchoRoute
 from labwright.server.routes.sessions import session_out
 from labwright.server.schemas import ErrorBody, InventoryEntry, SessionDetail
 
-router = APIRouter(prefix="/uploads", tags=["uploads"])
+router = APIRouter(prefix="/uploads", tags=["uploads"], route_class=NoEchoRoute)
 
 UploadId = Annotated[str, PathParam(pattern=r"^[0-9a-f]{32}$")]
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -55,8 +56,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
-_FILES = "files"  # the copy itself; beside it, markers that are not part of the folder
-_SEALED = "sealed"
+_SEALED = "sealed"  # beside the copy: set once a session was made from it
 _FORBIDDEN_CHARS = frozenset('\\:*?"<>|')
 
 
@@ -74,6 +74,7 @@ class _Request(BaseModel):
 
 
 class UploadCreate(_Request):
+    name: str = Field(default="", max_length=255, description="The dropped folder's name.")
     file_count: int = Field(ge=1, le=2**31)
     total_size: int = Field(ge=0, le=2**53)
 
@@ -170,6 +171,24 @@ def _upload_root(ctx_data: DataDir, upload_id: str) -> Path:
     if not stat.S_ISDIR(mode):
         raise _reject(404, "This upload does not exist; drop the folder again.")
     return root
+
+
+def _folder_name(raw: str, limits: UploadLimits) -> str:
+    """The copy is named like the dropped folder (the report names it); else "upload"."""
+    try:
+        parts = safe_parts(raw, limits)
+    except HTTPException:
+        return "upload"
+    return parts[0] if len(parts) == 1 and parts[0] != _SEALED else "upload"
+
+
+def _copy_of(root: Path) -> Path:
+    """The one real directory inside an upload's root: the copy."""
+    with os.scandir(root) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                return Path(entry.path)
+    raise _reject(404, "This upload does not exist; drop the folder again.")
 
 
 def _usage(files: Path) -> tuple[int, int]:
@@ -299,7 +318,7 @@ def create_upload(body: UploadCreate, request: Request, ctx: Ctx) -> UploadOut:
     upload_id = secrets.token_hex(16)
     root = uploads_dir(ctx.data)
     root.mkdir(mode=0o700, exist_ok=True)
-    (root / upload_id / _FILES).mkdir(mode=0o700, parents=True)
+    (root / upload_id / _folder_name(body.name, limits)).mkdir(mode=0o700, parents=True)
     return UploadOut(
         id=upload_id,
         max_total=limits.max_total,
@@ -320,7 +339,7 @@ def put_chunk(upload_id: UploadId, body: ChunkIn, request: Request, ctx: Ctx) ->
         root = _upload_root(ctx.data, upload_id)
         if os.path.lexists(root / _SEALED):
             raise _reject(409, "This upload is finished; drop the folder again to add files.")
-        files = root / _FILES
+        files = _copy_of(root)
         count, total = _usage(files)
         if total + len(data) > limits.max_total:
             raise _reject(
@@ -347,14 +366,14 @@ def finish_upload(upload_id: UploadId, body: UploadSessionIn, ctx: Ctx) -> Sessi
         root = _upload_root(ctx.data, upload_id)
         if os.path.lexists(root / _SEALED):
             raise _reject(409, "This upload is already a session; open it from the start screen.")
-        files = root / _FILES
+        files = _copy_of(root)
         if _usage(files)[0] == 0:
             raise _reject(422, "No file arrived; drop a folder that holds files.")
         (root / _SEALED).touch(mode=0o600)
     session = ctx.store.create_session(
         str(files),
         inventory=scan_inventory(files),
-        title=body.title or "upload",
+        title=body.title or files.name,
         language=body.language or "en",
     )
     inventory = session.inventory if isinstance(session.inventory, list) else []
