@@ -13,9 +13,11 @@ from contextlib import asynccontextmanager
 from typing import Any, cast
 
 from fastapi import Depends, FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Scope
 
 from labwright import __version__
 from labwright.config import data_dir
@@ -65,6 +67,21 @@ def openapi_schema() -> dict[str, Any]:
     return build_api().openapi()
 
 
+class UiFiles(StaticFiles):
+    """The built UI's files, answering a missing one with a plain 404.
+
+    StaticFiles raises HTTPException for a missing file, and only a Starlette
+    app turns that into a response; mounted bare behind the access guard it
+    became a 500 with a traceback.
+    """
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        try:
+            return await super().get_response(path, scope)
+        except StarletteHTTPException as exc:
+            return PlainTextResponse(str(exc.detail), status_code=exc.status_code)
+
+
 def create_app(settings: ServerSettings) -> FastAPI:
     """One app for one launch: its token, its port, the user's store, the access guard."""
     app = build_api()
@@ -77,7 +94,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     public_app: ASGIApp | None = None
     if settings.ui_dir is not None and settings.ui_dir.is_dir():
-        static = StaticFiles(directory=settings.ui_dir, html=True, follow_symlink=False)
+        static = UiFiles(directory=settings.ui_dir, html=True, follow_symlink=False)
         public_app = cast(ASGIApp, static)
     policy = AccessPolicy(
         token=settings.token,
