@@ -161,6 +161,9 @@ class LLMSettingsOut(BaseModel):
     offline: bool
     local_detection: bool
     providers: list[ProviderOut]
+    key_storage: Literal["keychain", "file"] = Field(
+        "keychain", description="Where stored keys live: the system keychain, or a user-only file."
+    )
 
 
 class LLMSettingsIn(_Request):
