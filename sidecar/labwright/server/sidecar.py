@@ -190,6 +190,7 @@ def serve(
     import uvicorn
 
     from labwright.server.app import create_app
+    from labwright.server.connections import GuardedH11Protocol
     from labwright.server.settings import ServerSettings
 
     settings = ServerSettings(
@@ -204,6 +205,7 @@ def serve(
         access_log=False,  # request lines are not needed and must never carry secrets
         timeout_graceful_shutdown=2,
         lifespan="on",
+        http=GuardedH11Protocol,  # header deadline + connection cap (server/connections.py)
     )
     server = uvicorn.Server(config)
 
