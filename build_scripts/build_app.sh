@@ -18,10 +18,7 @@ if [ -z "${CARGO_TARGET_DIR:-}" ]; then
   fi
 fi
 
-bash "$ROOT/build_scripts/freeze.sh" --if-stale
-if [ -f "$ROOT/ui/package.json" ] && [ ! -f "$ROOT/ui/dist/index.html" ]; then
-  (cd "$ROOT/ui" && npm ci --no-audit --no-fund && npm run build) >&2
-fi
+bash "$ROOT/build_scripts/freeze.sh" --if-stale  # also builds ui/dist when missing
 if [ ! -x "$ROOT/src-tauri/node_modules/.bin/tauri" ]; then
   (cd "$ROOT/src-tauri" && npm ci --no-audit --no-fund) >&2
 fi

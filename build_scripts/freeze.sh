@@ -13,6 +13,12 @@ OUT="$ROOT/build/sidecar"
 BUNDLE="$OUT/dist/labwright-sidecar"
 EXE="$BUNDLE/labwright-sidecar"
 
+# The UI is part of the bundle (serve --open); build it first when it is missing.
+if [ -f "$ROOT/ui/package.json" ] && [ ! -f "$ROOT/ui/dist/index.html" ]; then
+  [ -d "$ROOT/ui/node_modules" ] || (cd "$ROOT/ui" && npm ci --no-audit --no-fund --loglevel=error) >&2
+  (cd "$ROOT/ui" && npm run build) >&2
+fi
+
 if [ "${1:-}" = "--if-stale" ] && [ -x "$EXE" ]; then
   newer="$(find "$ROOT/sidecar" "$ROOT/knowledge" "$ROOT/build_scripts" "$ROOT/pyproject.toml" \
     ${ROOT}/ui/dist -newer "$EXE" -type f -not -name '*.pyc' 2>/dev/null | head -1 || true)"
@@ -23,8 +29,9 @@ if [ "${1:-}" = "--if-stale" ] && [ -x "$EXE" ]; then
 fi
 
 "$PY" -c 'import PyInstaller' 2>/dev/null || "$PY" -m pip install -q 'pyinstaller>=6.10'
-rm -rf "$OUT/build" "$BUNDLE"
-"$PY" -m PyInstaller --noconfirm --clean --log-level WARN \
+rm -rf "$BUNDLE"
+# The work dir is kept: PyInstaller reuses its analysis when nothing changed.
+"$PY" -m PyInstaller --noconfirm --log-level WARN \
   --distpath "$OUT/dist" --workpath "$OUT/build" \
   "$ROOT/build_scripts/labwright-sidecar.spec"
 touch "$EXE"

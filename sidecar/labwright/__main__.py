@@ -6,7 +6,9 @@ pay for (or be confused by) the CLI, the server or anything else:
 
 - `LABWRIGHT_PYRUN=<script>` in the environment: the sandbox (figures, the
   confined TeX launcher) runs that one script;
-- `_plot-worker` as the only argument: the offline writer's plot worker.
+- `_plot-worker` as the only argument: the offline writer's plot worker;
+- `serve`: the sidecar, parsed on its own so its handshake is not delayed by
+  the imports the other subcommands' parsers make.
 
 Both are checked before any other import. In a frozen process the library
 search path the bootloader set for itself is also put back first (see
@@ -66,13 +68,31 @@ def _dispatch_worker(argv: list[str]) -> int | None:
     return run()
 
 
+def _dispatch_serve(argv: list[str]) -> int | None:
+    """`serve` without building the whole CLI: its parser would import the
+    build command's model client (openai and pydantic types, seconds in a
+    frozen app) before the handshake, and the window waits for that line."""
+    if argv[:1] != ["serve"]:
+        return None
+    import argparse
+
+    from labwright.server.cli import configure_serve
+
+    parser = argparse.ArgumentParser(prog="labwright serve", description="Run the local API.")
+    configure_serve(parser)
+    args = parser.parse_args(argv[1:])
+    return int(args.run(args))
+
+
 def _entry() -> None:
     _restore_library_path()
     if _dispatch_pyrun():
         sys.exit(0)
-    code = _dispatch_worker(sys.argv[1:])
-    if code is not None:
-        sys.exit(code)
+    argv = sys.argv[1:]
+    for dispatch in (_dispatch_worker, _dispatch_serve):
+        code = dispatch(argv)
+        if code is not None:
+            sys.exit(code)
     from labwright.cli import entry
 
     entry()

@@ -95,17 +95,35 @@ mod tests {
 
     #[test]
     fn rejects_non_json_and_wrong_types() {
-        assert!(matches!(parse("Traceback (most recent call last):"), Err(HandshakeError::Malformed(_))));
-        assert!(matches!(parse(r#"{"port": "80", "version": "x", "pid": 1}"#), Err(HandshakeError::Malformed(_))));
-        assert!(matches!(parse(r#"{"port": 70000, "version": "x", "pid": 1}"#), Err(HandshakeError::Malformed(_))));
-        assert!(matches!(parse(r#"{"version": "x", "pid": 1}"#), Err(HandshakeError::Malformed(_))));
+        assert!(matches!(
+            parse("Traceback (most recent call last):"),
+            Err(HandshakeError::Malformed(_))
+        ));
+        assert!(matches!(
+            parse(r#"{"port": "80", "version": "x", "pid": 1}"#),
+            Err(HandshakeError::Malformed(_))
+        ));
+        assert!(matches!(
+            parse(r#"{"port": 70000, "version": "x", "pid": 1}"#),
+            Err(HandshakeError::Malformed(_))
+        ));
+        assert!(matches!(
+            parse(r#"{"version": "x", "pid": 1}"#),
+            Err(HandshakeError::Malformed(_))
+        ));
         assert!(matches!(parse("[1,2]"), Err(HandshakeError::Malformed(_))));
     }
 
     #[test]
     fn rejects_port_zero_and_huge_lines() {
-        assert_eq!(parse(r#"{"port": 0, "version": "x", "pid": 1}"#), Err(HandshakeError::BadPort));
-        let long = format!("{{\"port\": 1, \"version\": \"{}\", \"pid\": 1}}", "a".repeat(5000));
+        assert_eq!(
+            parse(r#"{"port": 0, "version": "x", "pid": 1}"#),
+            Err(HandshakeError::BadPort)
+        );
+        let long = format!(
+            "{{\"port\": 1, \"version\": \"{}\", \"pid\": 1}}",
+            "a".repeat(5000)
+        );
         assert!(matches!(parse(&long), Err(HandshakeError::Malformed(_))));
     }
 }

@@ -50,7 +50,12 @@ fn set_state(app: &AppHandle, new: SidecarState) {
 
 #[tauri::command]
 fn sidecar_info(shared: tauri::State<'_, Arc<Shared>>) -> SidecarState {
-    shared.state.lock().unwrap().clone().unwrap_or(SidecarState::Starting)
+    shared
+        .state
+        .lock()
+        .unwrap()
+        .clone()
+        .unwrap_or(SidecarState::Starting)
 }
 
 /// Answers the picker without showing it, for driving the window from
@@ -63,33 +68,48 @@ async fn pick_folder(app: AppHandle) -> Option<String> {
     if let Some(path) = std::env::var_os(PICK_FOLDER_ENV).filter(|v| !v.is_empty()) {
         return Some(PathBuf::from(path).display().to_string());
     }
-    let picked = tauri::async_runtime::spawn_blocking(move || app.dialog().file().blocking_pick_folder())
-        .await
-        .ok()
-        .flatten()?;
+    let picked =
+        tauri::async_runtime::spawn_blocking(move || app.dialog().file().blocking_pick_folder())
+            .await
+            .ok()
+            .flatten()?;
     picked.into_path().ok().map(|p| p.display().to_string())
 }
 
 fn start_sidecar(app: &AppHandle) {
     let data = paths::data_dir(app);
     let log_path = data.join("logs").join("sidecar.log");
-    let log: SharedLog = Arc::new(Mutex::new(rotlog::RotatingLog::open(&log_path, LOG_MAX_BYTES, LOG_KEEP).ok()));
+    let log: SharedLog = Arc::new(Mutex::new(
+        rotlog::RotatingLog::open(&log_path, LOG_MAX_BYTES, LOG_KEEP).ok(),
+    ));
     set_state(app, SidecarState::Starting);
 
     let fail = |app: &AppHandle, why: &dyn std::fmt::Display| {
         sidecar::log_line(&log, &format!("[shell] {why}"));
         set_state(
             app,
-            SidecarState::failed("Labwright's engine did not start; the log says why.", &log_path),
+            SidecarState::failed(
+                "Labwright's engine did not start; the log says why.",
+                &log_path,
+            ),
         );
     };
 
     let Some(exe) = paths::sidecar_executable(app) else {
-        fail(app, &"the sidecar executable is missing from the app bundle");
+        fail(
+            app,
+            &"the sidecar executable is missing from the app bundle",
+        );
         return;
     };
     let mut cmd = std::process::Command::new(&exe);
-    cmd.args(["serve", "--port", "0", "--parent-pid", &std::process::id().to_string()]);
+    cmd.args([
+        "serve",
+        "--port",
+        "0",
+        "--parent-pid",
+        &std::process::id().to_string(),
+    ]);
     cmd.env("LABWRIGHT_HOME", &data);
     if let Some(dir) = exe.parent() {
         cmd.current_dir(dir);
@@ -99,12 +119,18 @@ fn start_sidecar(app: &AppHandle) {
     let on_exit: Box<dyn FnOnce() + Send> = Box::new(move || {
         let shared = exit_app.state::<Arc<Shared>>();
         let stopping = *shared.stopping.lock().unwrap();
-        let was_ready = matches!(*shared.state.lock().unwrap(), Some(SidecarState::Ready { .. }));
+        let was_ready = matches!(
+            *shared.state.lock().unwrap(),
+            Some(SidecarState::Ready { .. })
+        );
         if !stopping && was_ready {
             let log = paths::data_dir(&exit_app).join("logs").join("sidecar.log");
             set_state(
                 &exit_app,
-                SidecarState::failed("Labwright's engine stopped unexpectedly; restart the app.", &log),
+                SidecarState::failed(
+                    "Labwright's engine stopped unexpectedly; restart the app.",
+                    &log,
+                ),
             );
         }
     });
@@ -136,7 +162,10 @@ fn start_sidecar(app: &AppHandle) {
             sidecar::log_line(&log, &format!("[shell] {e}"));
             set_state(
                 &app,
-                SidecarState::failed("Labwright's engine did not start; the log says why.", &log_path),
+                SidecarState::failed(
+                    "Labwright's engine did not start; the log says why.",
+                    &log_path,
+                ),
             );
         }
     });
@@ -152,7 +181,11 @@ fn stop_sidecar(app: &AppHandle) {
 }
 
 fn dropped_paths(paths: &[PathBuf]) -> Vec<String> {
-    paths.iter().filter(|p| p.is_absolute()).map(|p| p.display().to_string()).collect()
+    paths
+        .iter()
+        .filter(|p| p.is_absolute())
+        .map(|p| p.display().to_string())
+        .collect()
 }
 
 pub fn run() {

@@ -24,7 +24,13 @@ impl RotatingLog {
         }
         let file = OpenOptions::new().create(true).append(true).open(path)?;
         let written = file.metadata()?.len();
-        Ok(Self { path: path.to_path_buf(), max_bytes, keep: keep.max(1), file, written })
+        Ok(Self {
+            path: path.to_path_buf(),
+            max_bytes,
+            keep: keep.max(1),
+            file,
+            written,
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -47,7 +53,11 @@ impl RotatingLog {
             }
         }
         fs::rename(&self.path, self.numbered(1))?;
-        self.file = OpenOptions::new().create(true).append(true).truncate(false).open(&self.path)?;
+        self.file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .truncate(false)
+            .open(&self.path)?;
         self.written = 0;
         Ok(())
     }
@@ -100,8 +110,14 @@ mod tests {
     fn appends_across_reopen() {
         let dir = temp_dir("append");
         let path = dir.join("sidecar.log");
-        RotatingLog::open(&path, 1000, 3).unwrap().line("first").unwrap();
-        RotatingLog::open(&path, 1000, 3).unwrap().line("second").unwrap();
+        RotatingLog::open(&path, 1000, 3)
+            .unwrap()
+            .line("first")
+            .unwrap();
+        RotatingLog::open(&path, 1000, 3)
+            .unwrap()
+            .line("second")
+            .unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "first\nsecond\n");
         fs::remove_dir_all(&dir).unwrap();
     }

@@ -101,7 +101,9 @@ pub fn spawn(
     log: SharedLog,
     on_exit: Option<Box<dyn FnOnce() + Send>>,
 ) -> Result<Pending, StartError> {
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     #[cfg(windows)]
     {
         use std::os::windows::process::CommandExt;
@@ -151,7 +153,12 @@ pub fn spawn(
             f();
         }
     });
-    Ok(Pending { child, stdin, first_line: rx, log })
+    Ok(Pending {
+        child,
+        stdin,
+        first_line: rx,
+        log,
+    })
 }
 
 impl Pending {
@@ -163,7 +170,9 @@ impl Pending {
     pub fn wait_ready(mut self, timeout: Duration) -> Result<Running, StartError> {
         let outcome = match self.first_line.recv_timeout(timeout) {
             Ok(Ok(line)) => handshake::parse(&line).map_err(StartError::Handshake),
-            Ok(Err(e)) => Err(StartError::Handshake(HandshakeError::Malformed(e.to_string()))),
+            Ok(Err(e)) => Err(StartError::Handshake(HandshakeError::Malformed(
+                e.to_string(),
+            ))),
             Err(mpsc::RecvTimeoutError::Timeout) => Err(StartError::Timeout(timeout)),
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 Err(StartError::Handshake(HandshakeError::Empty))
@@ -171,8 +180,15 @@ impl Pending {
         };
         match outcome {
             Ok(hs) => {
-                log_line(&self.log, &format!("[shell] sidecar ready on port {} (pid {})", hs.port, hs.pid));
-                Ok(Running { child: self.child, stdin: self.stdin, handshake: hs })
+                log_line(
+                    &self.log,
+                    &format!("[shell] sidecar ready on port {} (pid {})", hs.port, hs.pid),
+                );
+                Ok(Running {
+                    child: self.child,
+                    stdin: self.stdin,
+                    handshake: hs,
+                })
             }
             Err(e) => {
                 log_line(&self.log, &format!("[shell] {e}"));
@@ -243,7 +259,12 @@ mod tests {
     fn pid_alive(pid: u32) -> bool {
         // Zombies are gone for our purpose; /proc/<pid>/stat field 3 is the state.
         match fs::read_to_string(format!("/proc/{pid}/stat")) {
-            Ok(s) => !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'),
+            Ok(s) => !s
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z'),
             Err(_) => false,
         }
     }
@@ -257,13 +278,22 @@ mod tests {
         let (log, path) = log_in("polite");
         let exited = Arc::new(AtomicBool::new(false));
         let flag = exited.clone();
-        let pending = spawn(sh(POLITE), TOKEN, log, Some(Box::new(move || flag.store(true, Ordering::SeqCst)))).unwrap();
+        let pending = spawn(
+            sh(POLITE),
+            TOKEN,
+            log,
+            Some(Box::new(move || flag.store(true, Ordering::SeqCst))),
+        )
+        .unwrap();
         let running = pending.wait_ready(Duration::from_secs(10)).unwrap();
         assert_eq!(running.handshake.port, 4242);
         assert_eq!(running.handshake.pid, running.pid());
         let pid = running.pid();
         let t0 = Instant::now();
-        assert_eq!(running.stop(Duration::from_secs(5)), Stopped::Exited(Some(0)));
+        assert_eq!(
+            running.stop(Duration::from_secs(5)),
+            Stopped::Exited(Some(0))
+        );
         assert!(t0.elapsed() < Duration::from_secs(5));
         assert!(!pid_alive(pid));
         thread::sleep(Duration::from_millis(200));
@@ -277,8 +307,12 @@ mod tests {
     #[test]
     fn a_sidecar_that_ignores_eof_is_killed_after_the_grace() {
         let (log, _) = log_in("stubborn");
-        let script = r#"read t; echo "{\"port\": 1, \"version\": \"t\", \"pid\": $$}"; exec sleep 60"#;
-        let running = spawn(sh(script), TOKEN, log, None).unwrap().wait_ready(Duration::from_secs(10)).unwrap();
+        let script =
+            r#"read t; echo "{\"port\": 1, \"version\": \"t\", \"pid\": $$}"; exec sleep 60"#;
+        let running = spawn(sh(script), TOKEN, log, None)
+            .unwrap()
+            .wait_ready(Duration::from_secs(10))
+            .unwrap();
         let pid = running.pid();
         let t0 = Instant::now();
         assert_eq!(running.stop(Duration::from_millis(300)), Stopped::Killed);
@@ -289,14 +323,24 @@ mod tests {
     #[test]
     fn exit_without_handshake_is_reported_and_logged() {
         let (log, path) = log_in("dies");
-        let err = spawn(sh("read t; echo 'Traceback: boom' >&2; exit 3"), TOKEN, log, None)
-            .unwrap()
-            .wait_ready(Duration::from_secs(10))
-            .err()
-            .unwrap();
-        assert!(matches!(err, StartError::Handshake(HandshakeError::Empty)), "{err}");
+        let err = spawn(
+            sh("read t; echo 'Traceback: boom' >&2; exit 3"),
+            TOKEN,
+            log,
+            None,
+        )
+        .unwrap()
+        .wait_ready(Duration::from_secs(10))
+        .err()
+        .unwrap();
+        assert!(
+            matches!(err, StartError::Handshake(HandshakeError::Empty)),
+            "{err}"
+        );
         thread::sleep(Duration::from_millis(200));
-        assert!(fs::read_to_string(path).unwrap().contains("Traceback: boom"));
+        assert!(fs::read_to_string(path)
+            .unwrap()
+            .contains("Traceback: boom"));
     }
 
     #[test]
@@ -305,7 +349,10 @@ mod tests {
         let pending = spawn(sh("read t; echo hello; exec sleep 60"), TOKEN, log, None).unwrap();
         let pid = pending.pid();
         let err = pending.wait_ready(Duration::from_secs(10)).err().unwrap();
-        assert!(matches!(err, StartError::Handshake(HandshakeError::Malformed(_))));
+        assert!(matches!(
+            err,
+            StartError::Handshake(HandshakeError::Malformed(_))
+        ));
         assert!(!pid_alive(pid));
     }
 
@@ -314,7 +361,10 @@ mod tests {
         let (log, _) = log_in("silent");
         let pending = spawn(sh("exec sleep 60"), TOKEN, log, None).unwrap();
         let pid = pending.pid();
-        let err = pending.wait_ready(Duration::from_millis(300)).err().unwrap();
+        let err = pending
+            .wait_ready(Duration::from_millis(300))
+            .err()
+            .unwrap();
         assert!(matches!(err, StartError::Timeout(_)));
         assert!(!pid_alive(pid));
     }
@@ -322,7 +372,14 @@ mod tests {
     #[test]
     fn a_missing_program_is_a_spawn_error() {
         let (log, _) = log_in("missing");
-        let err = spawn(Command::new("/nonexistent/labwright-sidecar"), TOKEN, log, None).err().unwrap();
+        let err = spawn(
+            Command::new("/nonexistent/labwright-sidecar"),
+            TOKEN,
+            log,
+            None,
+        )
+        .err()
+        .unwrap();
         assert!(matches!(err, StartError::Spawn(_)));
     }
 }

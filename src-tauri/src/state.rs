@@ -15,7 +15,10 @@ pub enum SidecarState {
 impl SidecarState {
     /// One sentence, plus where the log is (the UI shows both).
     pub fn failed(message: &str, log: &std::path::Path) -> Self {
-        SidecarState::Failed { message: message.to_string(), log: log.display().to_string() }
+        SidecarState::Failed {
+            message: message.to_string(),
+            log: log.display().to_string(),
+        }
     }
 }
 
@@ -34,8 +37,14 @@ mod tests {
 
     #[test]
     fn serializes_as_the_contract_says() {
-        assert_eq!(serde_json::to_value(SidecarState::Starting).unwrap(), json!({"state": "starting"}));
-        let ready = SidecarState::Ready { base: "http://127.0.0.1:5".into(), token: "t".into() };
+        assert_eq!(
+            serde_json::to_value(SidecarState::Starting).unwrap(),
+            json!({"state": "starting"})
+        );
+        let ready = SidecarState::Ready {
+            base: "http://127.0.0.1:5".into(),
+            token: "t".into(),
+        };
         assert_eq!(
             serde_json::to_value(&ready).unwrap(),
             json!({"state": "ready", "base": "http://127.0.0.1:5", "token": "t"})
@@ -49,7 +58,10 @@ mod tests {
 
     #[test]
     fn redaction_hides_the_token() {
-        let ready = SidecarState::Ready { base: "http://127.0.0.1:5".into(), token: "secret".into() };
+        let ready = SidecarState::Ready {
+            base: "http://127.0.0.1:5".into(),
+            token: "secret".into(),
+        };
         assert!(!redacted(&ready).contains("secret"));
     }
 }

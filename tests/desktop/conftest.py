@@ -15,7 +15,9 @@ from tests.desktop.frozen import ROOT, freeze
 @pytest.fixture(scope="session")
 def frozen_exe() -> Path:
     if not sys.platform.startswith("linux"):
-        pytest.skip("the desktop smoke tests run on Linux here; the release workflow covers the rest")
+        pytest.skip(
+            "the desktop smoke tests run on Linux here; the release workflow covers the rest"
+        )
     return freeze()
 
 

@@ -109,7 +109,7 @@ def test_window_opens_a_folder_and_shows_the_first_page(
 
 def _open_folder(session: Session) -> bool:
     """Click the UI's "open folder" control; the shell's picker answers."""
-    for css in ('[data-testid="open-folder"]', "#open", 'button[data-action="open-folder"]'):
+    for css in ('[data-testid="open-folder"]', '[data-testid="drop-zone"] button.primary', "#open"):
         element = session.find(css)
         if element:
             session.click(element)
