@@ -34,5 +34,14 @@ rm -rf "$BUNDLE"
 "$PY" -m PyInstaller --noconfirm --log-level WARN \
   --distpath "$OUT/dist" --workpath "$OUT/build" \
   "$ROOT/build_scripts/labwright-sidecar.spec"
+# Debug sections only (pyenv's libpython, Cython modules built without -s):
+# a full strip corrupts the auditwheel-patched OpenBLAS ("ELF load command
+# address/offset not page-aligned"), which carries no debug info anyway.
+if [ "$(uname -s)" = "Linux" ] && command -v strip >/dev/null && command -v readelf >/dev/null; then
+  find "$BUNDLE" -type f \( -name '*.so' -o -name '*.so.*' \) -print0 |
+    while IFS= read -r -d '' lib; do
+      if readelf -S "$lib" 2>/dev/null | grep -q '\.debug_info'; then strip --strip-debug "$lib"; fi
+    done
+fi
 touch "$EXE"
 echo "[freeze] $BUNDLE ($(du -sh "$BUNDLE" | cut -f1))" >&2

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,11 @@ def _descendants(pid: int) -> set[int]:
 def test_window_opens_a_folder_and_shows_the_first_page(
     app_build: dict[str, str], examples_dir: Path, tmp_path: Path, _isolated_home: Path
 ) -> None:
-    binary = Path(app_build["binary"])
+    # Run the app as the .deb installs it (usr/bin + usr/lib/Labwright), so it
+    # finds the frozen sidecar in its bundle resources like an installed copy.
+    root = tmp_path / "installed"
+    subprocess.run(["dpkg-deb", "-x", app_build["deb"], str(root)], check=True)
+    binary = root / "usr" / "bin" / "labwright"
     folder = tmp_path / "pendulum"
     shutil.copytree(examples_dir / "pendulum", folder)
     env = {
@@ -89,9 +94,7 @@ def test_window_opens_a_folder_and_shows_the_first_page(
 
             opened = _open_folder(session)
             assert opened, "the page offers no way to open a folder"
-            page = session.wait_for('[data-testid="pdf"] canvas[data-page="1"]', 300)
-            assert page
-            session.wait_for('[data-testid="pdf"]:not([data-pages="0"])', 60)
+            _show_first_page(session, 400)
             session.screenshot(ARTIFACTS / "window-first-page.png")
             assert (ARTIFACTS / "window-first-page.png").stat().st_size > 10_000
         finally:
@@ -101,10 +104,7 @@ def test_window_opens_a_folder_and_shows_the_first_page(
         time.sleep(0.1)
     assert sidecar_pid is None or not pid_alive(sidecar_pid), "the sidecar outlived the window"
     assert not _app_processes(binary), "the app is still running after its window closed"
-    from tests.desktop.frozen import BUNDLE
-
-    assert leftovers(BUNDLE, _isolated_home) == []
-    assert leftovers(binary.parent / "sidecar", _isolated_home) == []
+    assert leftovers(root, _isolated_home) == []
 
 
 def _open_folder(session: Session) -> bool:
@@ -115,6 +115,28 @@ def _open_folder(session: Session) -> bool:
             session.click(element)
             return True
     return False
+
+
+FIRST_PAGE = '[data-testid="pdf"]:not([data-pages="0"]) canvas[data-page="1"]'
+
+
+def _show_first_page(session: Session, seconds: float) -> None:
+    """Wait for the build, open the report tab, and wait for pdf.js to draw page 1."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if session.find(FIRST_PAGE):
+            return
+        tab = session.find('[data-testid="tab-report"]')
+        if (
+            tab
+            and session.script("return !!document.querySelector('[data-testid=\"pdf\"]');") is False
+        ):
+            session.click(tab)
+        time.sleep(1.0)
+    raise AssertionError(
+        "the report's first page was not drawn: "
+        + str(session.script("return document.body.innerText.slice(0, 800);"))
+    )
 
 
 def _app_processes(binary: Path) -> list[int]:

@@ -117,6 +117,29 @@ def die_with_parent() -> bool:
     return True
 
 
+def kill_children() -> None:
+    """Linux: SIGKILL every process whose parent we are (plot workers, sandbox
+    children and TeX runs, which lead their own sessions). Called on the way
+    out, after the runs were told to stop: a child that is busy (a plot worker
+    importing matplotlib) would only notice our exit at its next read."""
+    if not sys.platform.startswith("linux"):
+        return  # Windows: the shell's job object; macOS: the children see EOF
+    me = os.getpid()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == me:
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+            except OSError:
+                pass
+
+
 class _Stopper:
     """Stop requests that may arrive before the server exists (during the
     imports after the handshake): remembered, then applied on attach."""
@@ -135,6 +158,7 @@ class _Stopper:
             if target is None and self.exit_if_unattached:
                 # Still importing: nothing runs yet that needs stopping, and
                 # the parent is gone, so leave now rather than after the imports.
+                kill_children()
                 os._exit(0)
         if target is not None:
             target(reason)
@@ -243,6 +267,7 @@ def serve(
         print(f"The sidecar stopped in {time.monotonic() - t_stop:.2f}s.", file=sys.stderr)
         sys.stderr.flush()
         atexit._run_exitfuncs()
+        kill_children()
         os._exit(0)
     return 0
 
