@@ -15,7 +15,11 @@ pytestmark = [pytest.mark.smoke, pytest.mark.slow]
 
 def _contents(deb: Path) -> list[str]:
     out = subprocess.run(["dpkg-deb", "-c", str(deb)], check=True, capture_output=True, text=True)
-    return [line.split()[-1].removeprefix(".") for line in out.stdout.splitlines() if line]
+    return [
+        "/" + line.split()[-1].removeprefix("./").lstrip("/")
+        for line in out.stdout.splitlines()
+        if line
+    ]
 
 
 def test_deb_lists_app_sidecar_ui_and_desktop_entry(
