@@ -8,9 +8,10 @@ threads. Compare the output with the table in sidecar/labwright/sandbox/seccomp.
 when the plotting stack changes (a new numpy, matplotlib or Pillow).
 
 Usage: .venv/bin/python scripts/trace_sandbox_syscalls.py [pytest paths...]
-Needs strace. The allow-list is enforced while tracing, so run it once with
-LABWRIGHT_SECCOMP_TRACE=1 (the filter logs instead of denying) to see calls
-the current table is missing.
+Needs strace. The current filter is enforced while tracing, so calls it
+refuses are listed separately ("refused": ENOSYS for unlisted calls, EPERM for
+denied ones); a legitimate script that needs one of them fails in the test run
+and shows up there.
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ def parse(log: Path) -> tuple[collections.Counter[str], dict[str, set[str]]]:
                     confined.add(pid)
             continue
         calls[call] += 1
+        if "= -1 ENOSYS" in rest or "= -1 EPERM" in rest:
+            calls["refused:" + call] += 1
         if call in ("clone", "clone3"):
             ret = re.search(r"= (\d+)", rest)
             if ret:
