@@ -8,13 +8,17 @@ be generated from `event_json_schema()` instead of being written twice.
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
 
 class _Event(BaseModel):
-    model_config = {"extra": "forbid"}
+    # Every field is required in the schema (defaults included), so generated
+    # TypeScript types say a field is always there in what the API sends.
+    model_config = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
 
 
 class Milestone(_Event):
@@ -38,7 +42,7 @@ class Step(_Event):
 class ToolCall(_Event):
     type: Literal["tool_call"] = "tool_call"
     name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: dict[str, JsonValue] = Field(default_factory=dict)
     result_preview: str = ""
 
 
@@ -150,5 +154,25 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     return _ADAPTER.validate_python(data)
 
 
+EVENT_TYPES: tuple[type[_Event], ...] = (
+    Milestone,
+    Step,
+    ToolCall,
+    FigureMade,
+    DraftChunk,
+    GateDecision,
+    UsageRecorded,
+    Warning_,
+    Error,
+    Done,
+)
+
+
 def event_json_schema() -> dict[str, Any]:
-    return _ADAPTER.json_schema()
+    """The JSON Schema of `Event` as the API sends it (pinned by a golden test)."""
+    return _ADAPTER.json_schema(mode="serialization")
+
+
+if __name__ == "__main__":  # regenerate the golden: python -m labwright.agent.events > FILE
+    json.dump(event_json_schema(), sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")
