@@ -39,6 +39,7 @@ FOREIGN_ORIGINS = (
 BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/sessions"): "FOLDER",
     ("POST", "/api/sessions/{session_id}/runs"): {},
+    ("POST", "/api/sessions/{session_id}/chat"): {"message": "Rename section 1 to Findings."},
     ("PUT", "/api/settings/llm"): {"provider": "openai", "models": {"main": "gpt-4.1"}},
     ("PUT", "/api/settings/llm/keys/{provider}"): {"api_key": "sk-matrix-secret"},
     ("POST", "/api/uploads"): {"file_count": 1, "total_size": 3},
@@ -311,3 +312,15 @@ def test_token_is_not_in_the_repr_of_settings_or_policy(token: str) -> None:
 
     assert token not in repr(AccessPolicy(token=token, port=PORT))
     assert token not in repr(ServerSettings(token=token, port=PORT))
+
+
+def test_a_missing_ui_file_is_a_404_not_a_500(
+    make_client: Any, auth: dict[str, str], tmp_path: Path
+) -> None:
+    ui = tmp_path / "dist"
+    ui.mkdir()
+    (ui / "index.html").write_text("<!doctype html><title>Labwright</title>", encoding="utf-8")
+    _, client = make_client(ui_dir=ui)
+    missing = client.get("/assets/nothing-here.js")
+    assert missing.status_code == 404
+    assert "Traceback" not in missing.text
