@@ -316,6 +316,13 @@ try {
     newHome.join(", "),
   );
 
+  // --- recent sessions with folder, date and state ---------------------------
+  await page.goto(`${base}/#/`);
+  const state = page.getByTestId("session-state").first();
+  await state.waitFor();
+  const recent = await page.getByTestId("sessions").textContent();
+  check("the start screen lists the session with its folder and state", /Finished|已完成/.test(recent) && recent.includes("pendulum"), recent.slice(0, 160));
+
   // --- screenshots: main screens, en/zh × light/dark ------------------------
   const screens = [
     ["start", "#/"],
