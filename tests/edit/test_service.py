@@ -264,3 +264,10 @@ def test_no_version_yet(store: Store, tmp_path: Path) -> None:
     sid = store.create_session(folder).id
     events = list(chat_turn(ChatTurn(store, sid, "Shorten the abstract.")))
     assert isinstance(events[-1], Done) and "build one first" in events[-2].text
+
+
+def test_a_chinese_request_gets_a_chinese_reply(store: Store, tmp_path: Path) -> None:
+    sid = _session(store, tmp_path, ZH, "zh")
+    events = _turn(store, sid, "把讨论部分写得更具体。", None)
+    reply = next(e for e in events if isinstance(e, Reply)).text
+    assert "语言模型" in reply and reply.endswith("。")
