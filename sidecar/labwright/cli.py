@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Run the local API for the Labwright window.",
         "labwright.server.cli:configure_serve",
     ),
+    "edit": ("Ask for a change to a session's report.", "labwright.edit.cli:configure_edit"),
 }
 
 #: The frozen binary re-launches itself with this to run the plot worker.
