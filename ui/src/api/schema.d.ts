@@ -1072,7 +1072,7 @@ export interface components {
             /** Kind */
             kind: string;
             /** Plan */
-            plan?: unknown;
+            plan: unknown;
             /** Session Id */
             session_id: number;
             /** Started At */
@@ -1301,7 +1301,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Has Pdf */
+            /**
+             * Has Pdf
+             * @description Whether a PDF of exactly this version is kept.
+             * @default false
+             */
             has_pdf: boolean;
             /** Id */
             id: number;
@@ -1325,7 +1329,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Has Pdf */
+            /**
+             * Has Pdf
+             * @description Whether a PDF of exactly this version is kept.
+             * @default false
+             */
             has_pdf: boolean;
             /** Id */
             id: number;
