@@ -187,6 +187,19 @@ try {
     );
   }
 
+  // The same from the PDF itself: numbers on the page are buttons over the canvas.
+  const onPage = page.getByTestId("pdf-num");
+  await onPage.first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+  const onPageCount = await onPage.count();
+  if (onPageCount > 0) {
+    const target = onPage.nth(Math.floor(onPageCount / 2));
+    const label = await target.getAttribute("aria-label");
+    await target.click();
+    const text = await page.getByTestId("picked-source").textContent();
+    check("a number clicked on the PDF page shows its source", text.includes(label) && /File|文件/.test(text), text.slice(0, 160));
+    await page.screenshot({ path: join(shots, "report-number-picked.png") });
+  } else check("the PDF page has clickable numbers", false, "none found");
+
   // --- export zip ----------------------------------------------------------
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-zip").click()]);
   const zipPath = join(outside, "export.zip");

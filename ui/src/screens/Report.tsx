@@ -3,7 +3,7 @@ import type { Api, DiagnosticsOut, VersionOut, VersionSummary } from "../api/cli
 import type { components } from "../api/schema";
 import { PdfView } from "../components/PdfView";
 import { useT } from "../i18n";
-import { describeSource, indexByPrinted, segments, type ProvenanceEntry } from "../state/provenance";
+import { describeSource, indexByPrinted, lookup, segments, type ProvenanceEntry } from "../state/provenance";
 
 type ProvenanceOut = components["schemas"]["ProvenanceOut"];
 
@@ -46,6 +46,7 @@ export function Report({
   }, [api, sessionId, shown?.version_no, shown?.has_pdf]);
 
   const index = useMemo(() => indexByPrinted(prov?.numbers ?? []), [prov]);
+  const printed = useMemo(() => new Set((prov?.numbers ?? []).map((n) => n.printed)), [prov]);
   const segs = useMemo(() => (version ? segments(version.content, index) : []), [version, index]);
 
   if (!shown)
@@ -90,7 +91,14 @@ export function Report({
         </div>
         <div className="panes">
           <section className="pane" aria-label="PDF">
-            {pdf ? <PdfView data={pdf} label="PDF" /> : <p className="muted">{shown.has_pdf ? "…" : t("noDiagnostics")}</p>}
+            {pdf ? (
+              <PdfView
+                data={pdf}
+                label="PDF"
+                numbers={printed}
+                onNumber={(text) => setPicked({ text, entries: lookup(index, text) })}
+              />
+            ) : <p className="muted">{shown.has_pdf ? "…" : t("noDiagnostics")}</p>}
           </section>
           <section className="pane" aria-label={t("source")}>
             <h3>{t("source")}</h3>
