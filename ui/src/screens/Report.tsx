@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from "react";
 import type { Api, DiagnosticsOut, VersionOut, VersionSummary } from "../api/client";
 import type { components } from "../api/schema";
 import { PdfView } from "../components/PdfView";
-import { useT } from "../i18n";
+import { originText, useT } from "../i18n";
 import { describeSource, indexByPrinted, lookup, segments, type ProvenanceEntry } from "../state/provenance";
 
 type ProvenanceOut = components["schemas"]["ProvenanceOut"];
@@ -76,7 +76,7 @@ export function Report({
             <select value={shown.version_no} onChange={(e) => setNo(Number(e.target.value))} data-testid="report-version">
               {versions.map((v) => (
                 <option key={v.version_no} value={v.version_no}>
-                  {v.version_no} · {v.origin}
+                  {v.version_no} · {originText(t, v.origin)}
                 </option>
               ))}
             </select>
