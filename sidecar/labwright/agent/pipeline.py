@@ -485,6 +485,7 @@ def _finish(
     bib: str,
     repair_messages: Callable[[str, str], list[dict[str, Any]]],
 ) -> Iterator[Event]:
+    from labwright.latex.compile import write_record
     from labwright.latex.diagnose import humanize
     from labwright.latex.template import template_files
     from labwright.verify.numbers import check_numbers
@@ -523,6 +524,7 @@ def _finish(
             save(state.draft, "Compile repair", "generated")
         result = repaired.result
         if result is not None:
+            write_record(result, out_dir)  # export checks it beside main.pdf
             if result.pdf is not None:
                 shutil.copyfile(result.pdf, out_dir / "main.pdf")
                 pdf_path = str(out_dir / "main.pdf")
