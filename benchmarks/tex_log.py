@@ -108,7 +108,9 @@ def main() -> None:
         base = _run("baseline", _small_doc(), root)
         huge = _run("huge", _huge_doc(args.mb), root)
         old = None if args.no_old_way else _run("old-way", _huge_doc(args.mb), root)
-    print(f"{'scenario':<10} {'log MB':>8} {'diagnose s':>11} {'peak RSS MB':>12} {'elapsed s':>10}")
+    print(
+        f"{'scenario':<10} {'log MB':>8} {'diagnose s':>11} {'peak RSS MB':>12} {'elapsed s':>10}"
+    )
     for row in (base, huge, old):
         if row is None:
             continue

@@ -114,6 +114,9 @@ REFUSED = [
     b"",
     b"\x00pdf:fstream @x (/etc/passwd)",
     b"pdf:image bbox 0 0 1 1 (figures/a.png) <</Decode[0 1]/F(/etc/passwd)>>",
+    b"pdf:image bbox 0 0 1 1 (figures/a.png) <</Interpolate true>> (/etc/passwd)",
+    b"pdf:image bbox 0 0 1 1 (figures/a.png) (/etc/passwd)",
+    b"pdf:out [-] 1<</Title(x)/A<</S/GoTo/D(y)>>/C @thispage>>",
 ]
 
 

@@ -253,15 +253,18 @@ def _strip_exec_once(text: str, changes: list[Change]) -> str:
     text = _strip_braced(text, _SPECIAL, changes, "file-primitive")
     out: list[str] = []
     pos = 0
-    for m in _EXEC_WITH_ARG.finditer(text):
-        if m.start() < pos:
-            continue
+    at = 0
+    while (m := _EXEC_WITH_ARG.search(text, at)) is not None:
+        # A \write to another stream is skipped one character on, not past
+        # its "number": `\write`\write18` hides a \write18 in that number.
+        at = m.start() + 1
         if m.group("num") is not None and _tex_number(m.group("num")) != 18:
             continue
         end = m.end()
         brace = _skip_ws(text, end)
         if brace < len(text) and text[brace] == "{":
             end = _braced_end(text, brace)
+        at = end
         out.append(text[pos : m.start()])
         changes.append(Change("exec-primitive", m.group(0).strip(), _line_of(text, m.start())))
         pos = end

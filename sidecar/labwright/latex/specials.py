@@ -407,6 +407,10 @@ def _outline(p: _Parser) -> Verdict:
         raise SpecialRefused("an outline entry outside the allow-list")
     if not isinstance(d.get(b"Title"), bytes):
         raise SpecialRefused("an outline entry without a title")
+    if not all(isinstance(d[k], float) for k in (b"Count", b"F") if k in d) or (
+        b"C" in d and not _numbers(d[b"C"], 3)
+    ):
+        raise SpecialRefused("a malformed outline entry")
     _action(d.get(b"A"))  # type: ignore[arg-type]
     return Verdict()
 
@@ -427,6 +431,8 @@ def _image(data: bytes) -> Verdict:
             raise SpecialRefused("a malformed picture decode array")
         if b"Interpolate" in opts and not isinstance(opts[b"Interpolate"], bool):
             raise SpecialRefused("a malformed picture interpolation flag")
+        if not p.at_end():
+            raise SpecialRefused("unexpected text after the picture")
     try:
         return Verdict(file=name.decode("utf-8"))
     except UnicodeDecodeError:
