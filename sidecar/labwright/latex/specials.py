@@ -25,7 +25,8 @@ passed. This gate is an allow-list instead:
   followed) to a regular file inside the build folder: xdvipdfmx looks
   files up through kpathsea, which would find a missing relative name in
   the TeX tree, so "inside and present" is the rule;
-* link actions are GoTo or URI (http, https, mailto, ftp) only.
+* link actions are GoTo or URI (http, https, mailto, ftp, doi, or no
+  scheme and not a path) only.
 
 Anything else, in any case or spacing (`PDF:`, ` html:`, `pdf :`), refuses
 the whole conversion with one sentence. The sanitizer (latex/sanitize.py)
@@ -51,7 +52,7 @@ _DELIM = b"()<>[]{}/%"
 _MAX_DEPTH = 16
 _IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".pdf"})
 _FONT_SUFFIXES = frozenset({".otf", ".ttf", ".ttc", ".otc", ".pfb", ".dfont"})
-_URI_SCHEMES = (b"http://", b"https://", b"mailto:", b"ftp://")
+_URI_SCHEMES = frozenset({b"http", b"https", b"mailto", b"ftp", b"doi"})
 
 
 class SpecialRefused(ValueError):
@@ -318,9 +319,18 @@ def _action(value: PdfObj) -> None:
             return
     if kind == Name(b"URI") and set(value) <= {b"S", b"URI", b"Type"}:
         uri = value.get(b"URI")
-        if isinstance(uri, bytes) and uri.lower().startswith(_URI_SCHEMES):
+        if isinstance(uri, bytes) and _web_address(uri):
             return
     raise SpecialRefused("a link action other than a jump or a web/mail address")
+
+
+def _web_address(uri: bytes) -> bool:
+    """http(s)/mailto/ftp/doi, or no scheme at all (`\\url{www.example.org}`)
+    as long as it does not look like a path; never file:, javascript:, run:."""
+    scheme = re.match(rb"([A-Za-z][A-Za-z0-9+.-]*):", uri)
+    if scheme:
+        return scheme.group(1).lower() in _URI_SCHEMES
+    return not uri.startswith((b"/", b".", b"\\", b"~")) and b"\x00" not in uri
 
 
 def _check_annot(d: dict[bytes, PdfObj]) -> None:
