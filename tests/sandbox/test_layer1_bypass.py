@@ -129,7 +129,6 @@ def test_bypass_control_has_an_effect(
     assert arena.effects(result, work, _LIMITS), f"control run of {name} had no effect"
 
 
-
 @requires_confinement
 def test_confiners_libc_handle_is_gone_in_the_child(arena: Arena, fork_server: None) -> None:
     """landlock caches a libc handle (`syscall`) before the audit hook exists;

@@ -137,15 +137,15 @@ def _vision_describer(client: Any, cancel: threading.Event | None) -> Callable[[
 
     def describe(path: Path) -> str:
         import base64
-        import io
 
-        from PIL import Image
+        from labwright.ingest.base import ReadError
+        from labwright.ingest.read_image import image_facts
 
-        with Image.open(path) as image:
-            image.thumbnail((1024, 1024))
-            buffer = io.BytesIO()
-            image.convert("RGB").save(buffer, format="PNG")
-        url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+        try:  # decoded in a confined worker, never in the backend
+            png = image_facts(path, path.parent, max_side=1024).thumbnail_png
+        except ReadError:
+            return "The image could not be opened, so it was not described."
+        url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         messages = [
             {
                 "role": "user",

@@ -110,9 +110,8 @@ def _namespace(job: object) -> dict[str, object]:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from .primitives import make_primitives
-
     from .guard import runtime_helpers
+    from .primitives import make_primitives
 
     ns: dict[str, object] = {"__name__": "__main__", "np": np, "plt": plt}
     if job.policy:  # type: ignore[attr-defined]

@@ -161,12 +161,12 @@ def _plausible(fontlist: Path) -> bool:
 def harvest(mplconfig: Path) -> None:
     """Keep a font list a trusted worker built, when none is kept yet.
 
-    The worker is our code but it decodes hostile files, so its list is
-    checked (`_plausible`) and read without following links before it
-    becomes the seed of later runs.
+    The worker is our code but it decodes hostile files, so its list is read
+    without following links and checked (`_plausible`) before it becomes the
+    seed of later runs (in the data directory, and for this process).
     """
-    keep = _persistent_dir()
-    if keep is None or any(keep.glob("fontlist-*.json")):
+    global _seed
+    if seed_dir(build=False) is not None:
         return
     from .runner import read_regular
 
@@ -174,13 +174,16 @@ def harvest(mplconfig: Path) -> None:
         data = read_regular(src, limit=32 * 1024 * 1024)
         if not data:
             continue
-        try:
-            keep.mkdir(parents=True, exist_ok=True)
-            part = keep / (src.name + ".part")
-            part.write_bytes(data)
-            if not _plausible(part):
-                part.unlink()
-                continue
-            os.replace(part, keep / src.name)
-        except OSError:
+        private = Path(tempfile.mkdtemp(prefix="lw-fontcache-")).resolve()
+        atexit.register(shutil.rmtree, private, True)
+        candidate = private / src.name
+        candidate.write_bytes(data)
+        if not _plausible(candidate):
+            shutil.rmtree(private, ignore_errors=True)
             continue
+        with _lock:
+            _seed = private
+        keep = _persistent_dir()
+        if keep is not None:
+            _keep(private, keep)
+        return

@@ -54,12 +54,14 @@ def _displayable(img: Any) -> Any:
 def probe(request: dict[str, Any], context: WorkerContext) -> Iterator[dict[str, Any]]:
     """Format, size, mode and a PNG thumbnail of one image in the data folder.
 
-    Request: {"path": absolute path}. Reply: one line, either the facts (the
-    thumbnail base64-encoded) or {"reason": one of the sentences above}.
+    Request: {"path": absolute path, "max_side": thumbnail size (default
+    256, at most 2048)}. Reply: one line, either the facts (the thumbnail
+    base64-encoded) or {"reason": one of the sentences above}.
     """
     from PIL import Image, UnidentifiedImageError
 
     path = str(request["path"])
+    side = max(16, min(int(request.get("max_side", THUMBNAIL_SIZE[0])), 2048))
     if not _inside(path, context.data_root):
         yield {"reason": "is not inside the data folder"}
         return
@@ -73,7 +75,7 @@ def probe(request: dict[str, Any], context: WorkerContext) -> Iterator[dict[str,
                     "height": img.size[1],
                     "mode": img.mode,
                 }
-                img.draft("RGB", THUMBNAIL_SIZE)  # JPEG: decode at reduced scale, much faster
+                img.draft("RGB", (side, side))  # JPEG: decode at reduced scale, much faster
                 img.load()
                 thumb = _displayable(img.copy())
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -85,7 +87,7 @@ def probe(request: dict[str, Any], context: WorkerContext) -> Iterator[dict[str,
     except (OSError, ValueError, SyntaxError, EOFError, MemoryError):
         yield {"reason": DAMAGED}
         return
-    thumb.thumbnail(THUMBNAIL_SIZE)
+    thumb.thumbnail((side, side))
     buffer = io.BytesIO()
     thumb.save(buffer, format="PNG")
     facts["thumbnail"] = base64.b64encode(buffer.getvalue()).decode("ascii")

@@ -41,6 +41,9 @@ TRUSTED_LIMITS = Limits(cpu_seconds=900, wall_seconds=120.0)
 MAX_LINE = 8 * 1024 * 1024
 #: A worker nobody talks to exits on its own (a folder read without a build).
 IDLE_SECONDS = 300.0
+#: Pooled workers nobody holds beyond this many are stopped, oldest first (a
+#: server reading many folders must not keep a process per folder).
+MAX_POOLED = 2
 PROBE_TIMEOUT = 30.0
 
 _BOOTSTRAP = "from labwright.sandbox.trusted_worker import main\nmain({config!r})\n"
@@ -89,6 +92,7 @@ class TrustedWorker:
         self._ready = False
         self._closed = False
         self.confined = "none"
+        self.users = 0  # builds holding it (see `take`)
         with open(self._stderr_path, "wb") as err:
             self._proc = subprocess.Popen(
                 python_command(script, env),
@@ -168,11 +172,27 @@ class TrustedWorker:
             except OSError:
                 self.kill()
                 raise WorkerError(self._ended("the plotting process stopped")) from None
-            while True:
-                message = self._readline(wait)
-                if message.get("end"):
-                    return
-                yield message
+            finished = False
+            try:
+                while True:
+                    message = self._readline(wait)
+                    if message.get("end"):
+                        finished = True
+                        return
+                    yield message
+            finally:
+                if not finished and self.alive:
+                    # The caller stopped listening early: read up to this
+                    # request's end line, or the next request would get its
+                    # leftovers as replies.
+                    self._drain(wait)
+
+    def _drain(self, wait: float) -> None:
+        try:
+            while not self._readline(wait).get("end"):
+                pass
+        except WorkerError:
+            pass  # it died or broke the protocol: it is killed, the next request says so
 
     def inbox_path(self, suffix: str) -> Path:
         """A fresh file name in the inbox (the worker can read it, not write it)."""
@@ -206,6 +226,10 @@ class TrustedWorker:
 
     def kill(self) -> None:
         kill_tree(self._proc)  # type: ignore[arg-type]
+        try:
+            self._proc.wait(timeout=5)  # reaped: `alive` is False from here on
+        except subprocess.TimeoutExpired:
+            pass
 
     def release(self) -> None:
         """No more requests: the worker exits now, without us waiting for it,
@@ -254,17 +278,31 @@ def _key(data_root: str | os.PathLike[str] | None) -> str | None:
     return str(Path(data_root).resolve()) if data_root is not None else None
 
 
+def _pooled(key: str | None) -> tuple[TrustedWorker, list[TrustedWorker]]:
+    """The live pooled worker for `key` (started when missing) and the idle
+    workers evicted to keep the pool small; call with the lock held."""
+    stale: list[TrustedWorker] = []
+    worker = _pool.pop(key, None)
+    if worker is not None and not worker.alive:
+        stale.append(worker)
+        worker = None
+    if worker is None:
+        idle = [k for k, w in _pool.items() if w.users <= 0]
+        while idle and len(_pool) >= MAX_POOLED:
+            stale.append(_pool.pop(idle.pop(0)))
+        worker = TrustedWorker(key)
+    _pool[key] = worker  # re-inserted: the dict order is the use order
+    return worker, stale
+
+
 def shared_worker(data_root: str | os.PathLike[str] | None) -> TrustedWorker:
     """The pooled worker for this folder (started now when there is none):
     reading the folder's images and then drawing its figures use one process."""
-    key = _key(data_root)
     with _pool_lock:
-        worker = _pool.get(key)
-        if worker is None or not worker.alive:
-            if worker is not None:
-                worker.close()
-            worker = _pool[key] = TrustedWorker(key)
-        return worker
+        worker, stale = _pooled(_key(data_root))
+    for old in stale:
+        old.close()
+    return worker
 
 
 def prestart(data_root: str | os.PathLike[str] | None) -> None:
@@ -273,15 +311,25 @@ def prestart(data_root: str | os.PathLike[str] | None) -> None:
 
 
 def take(data_root: str | os.PathLike[str] | None) -> TrustedWorker:
-    """Take the folder's worker out of the pool: the caller now owns (and closes) it."""
-    key = _key(data_root)
+    """The folder's worker for a build (started now when there is none); it
+    stays pooled, so the build's own folder read uses it too. Hand it back
+    with `give_back`, which stops it when no other build uses it."""
     with _pool_lock:
-        worker = _pool.pop(key, None)
-    if worker is not None and worker.alive:
-        return worker
-    if worker is not None:
+        worker, stale = _pooled(_key(data_root))
+        worker.users += 1
+    for old in stale:
+        old.close()
+    return worker
+
+
+def give_back(worker: TrustedWorker) -> None:
+    with _pool_lock:
+        worker.users -= 1
+        last = worker.users <= 0
+        if last and _pool.get(worker.data_root) is worker:
+            del _pool[worker.data_root]
+    if last:
         worker.close()
-    return TrustedWorker(key)
 
 
 def discard(data_root: str | os.PathLike[str] | None = None, *, all_folders: bool = False) -> None:

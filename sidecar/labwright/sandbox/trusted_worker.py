@@ -33,17 +33,13 @@ EXIT_OK = 0
 EXIT_SETUP = 2
 EXIT_CONFINE = 4
 
-#: What the worker imports before it confines itself (in this order): the
-#: image decoder first, then the plotting stack and the fitting library.
-DEFAULT_PREIMPORTS = (
-    "numpy",
-    "PIL.Image",
-    "PIL.PngImagePlugin",
-    "PIL.JpegImagePlugin",
-    "matplotlib",
-    "matplotlib.pyplot",
-    "scipy.optimize",
-)
+#: What the worker imports before it confines itself: the image decoder, so
+#: that reading a folder's images is answered at once.
+DEFAULT_PREIMPORTS = ("numpy", "PIL.Image", "PIL.PngImagePlugin", "PIL.JpegImagePlugin")
+#: What it imports afterwards, one module whenever no request is waiting: the
+#: plotting stack and the fitting library are ready by the time the figures
+#: are asked for, without holding up the image reads.
+DEFAULT_WARM = ("matplotlib", "matplotlib.pyplot", "scipy.optimize")
 
 
 @dataclass(frozen=True)
@@ -85,11 +81,20 @@ def _write(out: TextIO, message: dict[str, Any]) -> None:
 
 
 def serve(
-    stdin: Any, out: TextIO, context: WorkerContext, idle_seconds: float | None = None
+    stdin: Any,
+    out: TextIO,
+    context: WorkerContext,
+    idle_seconds: float | None = None,
+    warm: tuple[str, ...] = (),
 ) -> int:
-    """Answer requests until stdin closes (or stays idle for `idle_seconds`)."""
+    """Answer requests until stdin closes (or stays idle for `idle_seconds`);
+    import the `warm` modules one by one while no request is waiting."""
     fd = stdin.fileno() if hasattr(stdin, "fileno") else None
+    pending = list(warm)
     while True:
+        if pending and fd is not None and not select.select([fd], [], [], 0)[0]:
+            _preimport([pending.pop(0)])
+            continue
         if idle_seconds is not None and fd is not None:
             ready, _, _ = select.select([fd], [], [], idle_seconds)
             if not ready:
@@ -150,7 +155,13 @@ def main(config_path: str) -> None:
         install_audit_hook(config["read_roots"], work)
     _write(out, {"ready": True, "confined": confined})
     context = WorkerContext(out_dir=work, data_root=config.get("data_root"))
-    code = serve(sys.stdin.buffer, out, context, config.get("idle_seconds"))
+    code = serve(
+        sys.stdin.buffer,
+        out,
+        context,
+        config.get("idle_seconds"),
+        tuple(config.get("warm", DEFAULT_WARM)),
+    )
     out.flush()
     sys.stderr.flush()
     # Every reply is flushed; skip the interpreter's teardown of matplotlib and

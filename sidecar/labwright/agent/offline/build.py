@@ -153,7 +153,7 @@ def build_offline(
         yield Done(ok=False, problems=[problem])
         return
 
-    worker = take_worker()  # already importing matplotlib while we read
+    worker = take_worker(folder)  # already importing matplotlib while we read
     try:
         yield from _build(folder, out_dir, lang, tex_available, worker, milestone, material)
     finally:
