@@ -6,6 +6,7 @@ process stack and confinement, no policy, one process for a whole build.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from pathlib import Path
 from .confine import confinement_available
 from .limits import Limits
 from .policy import ALLOWED_IMPORTS, PolicyError, check_and_compile
-from .runner import Mode, RunResult, read_regular, remove_work_dir, run_code
+from .runner import Mode, RunResult, WorkDirNotRemoved, read_regular, remove_work_dir, run_code
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -109,4 +110,7 @@ def collect_figure(
         dest.write_bytes(data)
         return FigureResult(dest)
     finally:
-        remove_work_dir(result.work_dir)
+        try:
+            remove_work_dir(result.work_dir)
+        except WorkDirNotRemoved as exc:  # reported, never hides the figure's outcome
+            logging.getLogger(__name__).error("%s", exc)
