@@ -168,7 +168,7 @@ def _vision_describer(
         from labwright.ingest.read_image import image_facts
 
         try:  # decoded in a confined worker, never in the backend
-            png = image_facts(path, path.parent, max_side=1024).thumbnail_png
+            png = image_facts(path, path.parent, max_side=1024).thumbnail_png or b""
         except ReadError:
             return "The image could not be opened, so it was not described."
         url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
