@@ -225,6 +225,8 @@ class TrustedWorker:
         return self._proc.poll() is None
 
     def kill(self) -> None:
+        if self._proc.poll() is not None:
+            return  # reaped: its process-group id may already belong to someone else
         kill_tree(self._proc)  # type: ignore[arg-type]
         try:
             self._proc.wait(timeout=5)  # reaped: `alive` is False from here on
