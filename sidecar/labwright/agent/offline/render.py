@@ -124,7 +124,7 @@ class PlotWorker:
             arrays[f"x{i}"] = np.asarray(x, dtype=float)
             arrays[f"y{i}"] = np.asarray(y, dtype=float)
         try:
-            np.savez(path, **arrays)  # type: ignore[arg-type]
+            np.savez(path, **arrays)
             for reply in worker.request(_FIT, {"arrays": str(path), "count": len(pairs)}):
                 fits = reply.get("fits")
                 if isinstance(fits, list) and len(fits) == len(pairs):
@@ -182,7 +182,7 @@ class PlotWorker:
                     shutil.copyfile(font, font_copy)
                     request["cjk_font"] = str(font_copy)
             spec_path.write_text(json.dumps(spec, ensure_ascii=False), encoding="utf-8")
-            np.savez(arrays_path, **arrays)  # type: ignore[arg-type]
+            np.savez(arrays_path, **arrays)
             for msg in worker.request(_RENDER, request):
                 key = str(msg.get("key", ""))
                 if key not in files or key in done:
