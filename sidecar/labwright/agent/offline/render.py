@@ -182,7 +182,8 @@ class PlotWorker:
                     shutil.copyfile(font, font_copy)
                     request["cjk_font"] = str(font_copy)
             spec_path.write_text(json.dumps(spec, ensure_ascii=False), encoding="utf-8")
-            np.savez(arrays_path, **arrays)
+            named: dict[str, Any] = dict(arrays)  # savez's stubs read ** as its flags
+            np.savez(arrays_path, **named)
             for msg in worker.request(_RENDER, request):
                 key = str(msg.get("key", ""))
                 if key not in files or key in done:
