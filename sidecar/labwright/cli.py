@@ -191,6 +191,18 @@ def _run_build(args: argparse.Namespace) -> int:
             shutil.rmtree(build_dir, ignore_errors=True)
 
 
+def _exportable(build: Path) -> bool:
+    """False (and says why) when the build overwrote its own inputs."""
+    from labwright.export import ExportError, check_exportable
+
+    try:
+        check_exportable(build)
+    except ExportError as exc:
+        _say(f"The PDF was not written: {exc}")
+        return False
+    return True
+
+
 def _deliver(
     done: object, build_dir: Path, output: Path, zip_path: Path | None, progress: _Progress
 ) -> int:
@@ -212,7 +224,7 @@ def _deliver(
             _say(f"The Overleaf zip could not be written: {exc}")
             code = EXIT_PROBLEMS
     provenance = output.with_name(output.stem + ".provenance.json")
-    if done.pdf_path:
+    if done.pdf_path and _exportable(Path(done.pdf_path).parent):
         output.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(done.pdf_path, output)
         shutil.copyfile(build_dir / PROVENANCE_JSON, provenance)

@@ -419,6 +419,7 @@ def _compile(ctx: AgentContext) -> Iterator[Event]:
 
 def _compiled(ctx: AgentContext) -> Iterator[Event]:
     """Keep the best the compile and repair got to (also after a model failure)."""
+    from labwright.latex.compile import write_record
     from labwright.latex.diagnose import humanize
 
     repaired = ctx.repaired
@@ -428,6 +429,7 @@ def _compiled(ctx: AgentContext) -> Iterator[Event]:
     result = repaired.result
     if result is None:
         return
+    write_record(result, ctx.out_dir)  # export checks it beside main.pdf
     if result.pdf is not None:
         shutil.copyfile(result.pdf, ctx.out_dir / "main.pdf")
         ctx.pdf = ctx.out_dir / "main.pdf"
