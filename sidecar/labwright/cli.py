@@ -38,10 +38,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "edit": ("Ask for a change to a session's report.", "labwright.edit.cli:configure_edit"),
 }
 
-#: The frozen binary re-launches itself with this to run the plot worker.
-_PLOT_WORKER = "_plot-worker"  # same as labwright.agent.offline.render.WORKER_SUBCOMMAND
-
-
 # --- build ---------------------------------------------------------------------
 
 
@@ -126,7 +122,7 @@ def run_build(args: argparse.Namespace) -> int:
     if args.folder.is_dir():
         # First, before the heavy imports below: the plot worker's matplotlib
         # import then runs alongside them (see benchmarks/main_job.py).
-        prestart_worker()
+        prestart_worker(args.folder)
     try:
         return _run_build(args)
     finally:
@@ -293,10 +289,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == [_PLOT_WORKER]:
-        from labwright.agent.offline.plot_worker import run
-
-        return run()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
