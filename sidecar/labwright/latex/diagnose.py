@@ -261,7 +261,7 @@ def diagnose(
     log_text: str,
     *,
     placeholder_figures: Iterable[str] = (),
-    budget_s: float | None = None,
+    budget_s: float | None = DIAGNOSE_BUDGET_S,
 ) -> Diagnostics:
     """Tally the problems in a XeLaTeX log.
 
