@@ -195,3 +195,18 @@ def test_the_api_refuses_both_exports_and_shows_the_message(
     )
     assert client.get(f"{base}/export/pdf", headers=auth).status_code == 200
     assert client.get(f"{base}/export/zip", headers=auth).status_code == 200
+
+
+def test_our_class_is_shipped_even_when_the_run_folder_has_no_copy(tmp_path: Path) -> None:
+    """A model-backed run keeps main.tex, figures and the .bib in its folder
+    (it compiles in builds/build-*): the zip still carries the class."""
+    from labwright.latex.template import template_files
+
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass[en]{labwright-report}\\begin{document}x\\end{document}\n",
+        encoding="utf-8",
+    )
+    zpath = export_overleaf_zip(tmp_path / "main.tex", tmp_path / "r.zip")
+    with zipfile.ZipFile(zpath) as zf:
+        assert zf.namelist()[:2] == ["main.tex", "labwright-report.cls"]
+        assert zf.read("labwright-report.cls") == template_files("en")[0].read_bytes()

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from labwright.latex.compile import COMPILE_RECORD
+from labwright.latex.template import CLASS_FILE, template_files
 
 LATEXMKRC = (
     "# Written by Labwright: compile with XeLaTeX (fontspec, xeCJK).\n"
@@ -129,7 +130,8 @@ def members_of(tex_path: Path) -> list[Member]:
     wanted: list[str] = [_check_rel(tex_path.name)]
     for m in _CLASS.finditer(source):
         name = m.group(1).strip() + ".cls"
-        if os.path.lexists(root / name):  # a standard class (article) is not ours to ship
+        # A standard class (article) is not ours to ship; ours always is.
+        if os.path.lexists(root / name) or name == CLASS_FILE:
             wanted.append(_check_rel(name))
     for m in _BIB.finditer(source):
         for stem in m.group(1).split(","):
@@ -144,6 +146,12 @@ def members_of(tex_path: Path) -> list[Member]:
         if rel in seen:
             continue
         seen.add(rel)
+        if rel == CLASS_FILE and not os.path.lexists(root / rel):
+            # A model-backed run compiles in builds/build-*/ and keeps only
+            # main.tex, figures and the .bib in its folder: the class comes
+            # from the templates, or the zip would not compile on Overleaf.
+            out.append(Member(rel, template_files("en")[0]))
+            continue
         out.append(Member(rel, _regular_file(root / rel, root)))
     return out
 
