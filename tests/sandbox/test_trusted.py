@@ -182,3 +182,32 @@ def test_worker_outputs_are_not_followed(folder: Path, tmp_path: Path) -> None:
         assert worker.take_output("fig01.png", 1 << 20) is None
         assert worker.take_output("../secret.png", 1 << 20) is None
     assert secret.exists()
+
+
+def test_an_image_that_hangs_the_decoder_is_skipped_within_the_watchdog(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from labwright.ingest import read_file
+    from labwright.ingest import read_image as reader
+    from labwright.ingest.types import ImageInfo, Skipped
+
+    Image.new("RGB", (30, 20), (1, 2, 3)).save(folder / "a.png")
+    monkeypatch.setattr(reader, "_PROBE", "labwright.testing.worker_probe:hang")
+    monkeypatch.setattr(trusted, "PROBE_TIMEOUT", 2.0)
+    (item,) = read_file(folder / "a.png", "a.png")
+    assert isinstance(item, Skipped) and "stopped" in item.reason
+    monkeypatch.undo()
+    (item,) = read_file(folder / "a.png", "a.png")
+    assert isinstance(item, ImageInfo)
+
+
+def test_the_pool_keeps_few_idle_workers(tmp_path: Path) -> None:
+    folders = []
+    for i in range(trusted.MAX_POOLED + 1):
+        f = tmp_path / f"d{i}"
+        f.mkdir()
+        folders.append(f)
+    workers = [trusted.shared_worker(f) for f in folders]
+    assert len(trusted._pool) == trusted.MAX_POOLED
+    assert not workers[0].alive  # the oldest idle one was stopped
+    assert all(w.alive for w in workers[1:])
