@@ -303,7 +303,7 @@ def compile_tex(
     if engine.xdvipdfmx is None:
         raise EngineNotFound(
             "No PDF driver (xdvipdfmx) was found beside XeLaTeX, so nothing is compiled; "
-            "reinstall XeTeX (Debian: texlive-xetex) and run `labwright doctor`."
+            "install it with XeTeX (Debian: texlive-binaries) and run `labwright doctor`."
         )
     build_dir = main_tex.parent.resolve()
     stem = main_tex.stem

@@ -242,7 +242,9 @@ def run_doctor(*, engine: TexEngine | None = None, probe: bool = True) -> Doctor
                 "PDF driver",
                 False,
                 "xdvipdfmx not found beside xelatex",
-                "Reinstall the TeX engine (xdvipdfmx ships with XeTeX).",
+                "Install xdvipdfmx with the TeX engine (Debian: sudo apt-get install "
+                "texlive-binaries texlive-xetex; TeX Live: tlmgr install xetex); "
+                "nothing is compiled without it.",
             )
         )
     else:
