@@ -151,6 +151,10 @@ try {
     "the log shows each milestone",
     (await page.locator("[data-testid=log] .log-milestone").count()) === milestones.length,
   );
+  await page.locator("[data-testid=figures] img").first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+  const thumbs = await page.locator("[data-testid=figures] img").count();
+  const figureEvents = events1.filter((e) => e.type === "figure").length;
+  check("each figure the run made is shown", thumbs === figureEvents && thumbs > 0, `${thumbs} images, ${figureEvents} figure events`);
   await page.screenshot({ path: join(shots, "progress-done.png") });
 
   // --- report: PDF canvas, click a number ---------------------------------
@@ -282,6 +286,9 @@ try {
     !html.includes(SECRET) && !inputs.includes(SECRET) && seenSecret.length === 0 && /stored|已保存/.test(keyState),
     `${keyState}; responses carrying it: ${seenSecret.length}`,
   );
+  await page.getByTestId("local-detection").check();
+  const local = await page.getByTestId("local-servers").textContent({ timeout: 20_000 });
+  check("ticking local detection asks the sidecar and says what it found", local.length > 0, local);
   const keyBackend = await page.getByTestId("key-backend").textContent();
   console.log(`key storage on this machine: ${keyBackend}`);
 
