@@ -298,8 +298,13 @@ def prepare(work_dir: str, limits: Limits, sock_fd: int | None) -> IsolationRepo
     userns = False
     try:
         userns = _new_mount_namespace()
-        _mount_tmpfs(work_dir, limits)
-        report.tmpfs = True
+        if sock_fd is None:
+            # Started without a parent that collects (a hand-run child): a
+            # tmpfs would take the figure with it when the child exits.
+            report.missing.append("bytes and files (no parent to collect them)")
+        else:
+            _mount_tmpfs(work_dir, limits)
+            report.tmpfs = True
     except OSError as exc:
         report.missing.append(f"bytes and files ({exc.strerror or exc})")
     if report.tmpfs:
