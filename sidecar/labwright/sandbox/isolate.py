@@ -172,8 +172,8 @@ def cgroup_path(work_dir: str) -> str | None:
 
 
 def remove_cgroup(work_dir: str) -> None:
-    """Remove the job's pids cgroup if it is still there (the supervisor was
-    killed on a timeout). An empty cgroup is removed with rmdir."""
+    """Remove the job's pids cgroup if it is still there (the parent that
+    should have collected the job died first). An empty cgroup is rmdir'ed."""
     path = cgroup_path(work_dir)
     if path and os.path.isdir(path):
         try:
