@@ -79,7 +79,7 @@ def run_job(job_path: str) -> int:
         from .limits import Limits
 
         try:
-            report = prepare(job.work_dir, Limits.from_dict(job.limits), _fd(sock))
+            report = prepare(job.work_dir, Limits.from_dict(job.limits), _fd(sock), job.read_roots)
         except Exception as exc:  # noqa: BLE001
             print(f"sandbox: isolation failed: {exc}", file=sys.stderr)
             return EXIT_CONFINE

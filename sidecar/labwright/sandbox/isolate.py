@@ -40,6 +40,7 @@ import resource
 import socket
 import stat
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .limits import Limits
@@ -60,12 +61,15 @@ _COPY_CHUNK = 1 << 20
 class IsolationReport:
     tmpfs: bool = False
     pids: str = ""  # "cgroup", "userns-nproc" or "" (not capped)
+    minimal_root: bool = False
     missing: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
         parts = []
         if self.tmpfs:
             parts.append("tmpfs")
+        if self.minimal_root:
+            parts.append("pivot")
         if self.pids:
             parts.append(f"pids:{self.pids}")
         return "+".join(parts) + (
@@ -117,6 +121,76 @@ def _mount_tmpfs(path: str, limits: Limits) -> None:
         ),
         "mount(tmpfs)",
     )
+
+
+# ---- a root that holds only what the job may read ----------------------------
+
+MS_BIND = 0x1000
+MNT_DETACH = 2
+_ROOT_DIR = ".lw-root"
+_DEVICES = ("/dev/null", "/dev/urandom")
+
+
+def _graft(new_root: str, path: str, bound: list[str], depth: int = 0) -> None:
+    """Make `path` resolve inside `new_root` as it does now: symlinked
+    components become the same symlinks, the real tree a recursive bind mount."""
+    if depth > 16:
+        raise OSError(40, f"too many levels of links in {path}")
+    cur = "/"
+    parts = [p for p in os.path.normpath(path).split("/") if p]
+    for i, comp in enumerate(parts):
+        nxt = os.path.join(cur, comp)
+        if os.path.islink(nxt):
+            link = new_root + nxt
+            os.makedirs(os.path.dirname(link), exist_ok=True)
+            if not os.path.lexists(link):
+                os.symlink(os.readlink(nxt), link)
+            rest = os.path.join(os.path.realpath(nxt), *parts[i + 1 :])
+            _graft(new_root, rest, bound, depth + 1)
+            return
+        cur = nxt
+    real = cur
+    if not os.path.exists(real) or any(real == b or real.startswith(b + "/") for b in bound):
+        return
+    target = new_root + real
+    if os.path.isdir(real):
+        os.makedirs(target, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if not os.path.exists(target):
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
+    _check(
+        _libc().mount(real.encode(), target.encode(), None, MS_BIND | MS_REC, None),
+        f"bind mount of {real}",
+    )
+    bound.append(real)
+
+
+def _pivot_to_minimal_root(work_dir: str, read_roots: list[str]) -> None:
+    libc = _libc()
+    new_root = os.path.join(work_dir, _ROOT_DIR)
+    os.mkdir(new_root, 0o700)
+    _check(
+        libc.mount(b"tmpfs", new_root.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
+                   b"size=4m,nr_inodes=8192,mode=0755"),
+        "mount(root tmpfs)",
+    )  # fmt: skip
+    bound: list[str] = []
+    for root in sorted(set(read_roots) | set(_DEVICES), key=len):
+        _graft(new_root, root, bound)
+    # The job's own tmpfs, without the new root mounted inside it.
+    target = new_root + work_dir
+    os.makedirs(target, exist_ok=True)
+    _check(libc.mount(work_dir.encode(), target.encode(), None, MS_BIND, None), "bind work")
+    os.chdir(new_root)
+    from .seccomp import table
+
+    # pivot_root(".", "."): the old root ends up stacked on the new one and
+    # is detached right away (no put_old directory needed).
+    _check(0 if libc.syscall(table()["pivot_root"], b".", b".") == 0 else -1, "pivot_root")
+    _check(libc.umount2(b".", MNT_DETACH), "umount2(old root)")
+    os.chdir("/")
+    os.chdir(work_dir)
 
 
 # ---- pids cgroup (root) ------------------------------------------------------
@@ -283,9 +357,17 @@ def _copy_file(src_fd: int, dst_fd: int, name: str, budget: list[int]) -> None:
 FD_ENV = "LABWRIGHT_SANDBOX_FD"
 
 
-def prepare(work_dir: str, limits: Limits, sock_fd: int | None) -> IsolationReport:
+def prepare(
+    work_dir: str, limits: Limits, sock_fd: int | None, read_roots: Iterable[str] = ()
+) -> IsolationReport:
     """In the sandbox child, before it confines itself: cover the work folder
     with a capped tmpfs, cap threads, and hand the tmpfs root to the parent.
+
+    With `read_roots`, the child then pivots into a root that holds only
+    those trees (bind mounts), its work folder and /dev/null, /dev/urandom:
+    stat, readlink and access of any other path fail with ENOENT, which
+    Landlock cannot give (it has no right for them) and seccomp cannot
+    (it cannot read a path argument).
 
     The parent (the fork-server's zygote, or the backend for a cold spawn)
     receives a descriptor of the tmpfs root over `sock_fd` and copies the job's
@@ -321,6 +403,13 @@ def prepare(work_dir: str, limits: Limits, sock_fd: int | None) -> IsolationRepo
                     os.close(root)
         finally:
             os.close(sock_fd)  # the untrusted code never holds the socket
+    roots = list(read_roots)
+    if report.tmpfs and roots:
+        try:
+            _pivot_to_minimal_root(work_dir, roots)
+            report.minimal_root = True
+        except OSError as exc:
+            report.missing.append(f"hidden outside paths ({exc.strerror or exc})")
     cgroup = _make_cgroup(work_dir, limits) if os.geteuid() == 0 else None
     if cgroup:
         _write(os.path.join(cgroup, "cgroup.procs"), str(os.getpid()))
