@@ -377,6 +377,12 @@ def prepare(
     measured ~80 ms).
     """
     report = IsolationReport()
+    from .linux import thread_count
+
+    if thread_count() != 1:
+        # Checked here, while /proc is still visible: a thread that exists
+        # before confinement would keep its rights (and its namespaces).
+        raise RuntimeError("refusing to isolate a multi-threaded process")
     userns = False
     try:
         userns = _new_mount_namespace()
@@ -392,6 +398,18 @@ def prepare(
     if report.tmpfs:
         os.chdir(work_dir)  # the tmpfs root, not the folder it covers
         os.mkdir(os.path.join(work_dir, ".mpl"), 0o700)
+    # Before the pivot: finding our cgroup needs /proc.
+    cgroup = _make_cgroup(work_dir, limits) if os.geteuid() == 0 else None
+    if cgroup:
+        _write(os.path.join(cgroup, "cgroup.procs"), str(os.getpid()))
+        report.pids = "cgroup"
+    elif userns:
+        # Counted per (user namespace, uid): only this job's tasks.
+        n = int(limits.processes)
+        resource.setrlimit(resource.RLIMIT_NPROC, (n, n))
+        report.pids = "userns-nproc"
+    else:
+        report.missing.append("threads")
     if sock_fd is not None:
         try:
             if report.tmpfs:
@@ -410,17 +428,6 @@ def prepare(
             report.minimal_root = True
         except OSError as exc:
             report.missing.append(f"hidden outside paths ({exc.strerror or exc})")
-    cgroup = _make_cgroup(work_dir, limits) if os.geteuid() == 0 else None
-    if cgroup:
-        _write(os.path.join(cgroup, "cgroup.procs"), str(os.getpid()))
-        report.pids = "cgroup"
-    elif userns:
-        # Counted per (user namespace, uid): only this job's tasks.
-        n = int(limits.processes)
-        resource.setrlimit(resource.RLIMIT_NPROC, (n, n))
-        report.pids = "userns-nproc"
-    else:
-        report.missing.append("threads")
     return report
 
 
