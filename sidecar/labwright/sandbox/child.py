@@ -113,6 +113,9 @@ def _confined(job: Job, source: bytes, isolation: str) -> int:
         except Exception as exc:  # noqa: BLE001
             print(f"sandbox: confinement failed: {exc}", file=sys.stderr)
             return EXIT_CONFINE
+    from .guard import forget_raw_handles
+
+    forget_raw_handles()  # the confiner's libc handles: nothing of ours needs them now
     if job.audit_hook:
         from .guard import install_audit_hook
 
@@ -145,9 +148,12 @@ def _namespace(job: object) -> dict[str, object]:
     import matplotlib.pyplot as plt
     import numpy as np
 
+    from .guard import runtime_helpers
     from .primitives import make_primitives
 
     ns: dict[str, object] = {"__name__": "__main__", "np": np, "plt": plt}
+    if job.policy:  # type: ignore[attr-defined]
+        ns.update(runtime_helpers())  # the checks a policy-compiled code object calls
     ns.update(make_primitives(job.data_root))  # type: ignore[attr-defined]
     ns["OUT"] = str(job.out_path)  # type: ignore[attr-defined]
     return ns

@@ -29,8 +29,8 @@ from labwright.agent.offline.report import (
     plan_report,
 )
 from labwright.agent.offline.text import folder_display_name
-from labwright.agent.path_guard import is_inside
 from labwright.agent.run import NO_DATA, RunContext, Stage, StopRun, plan_of, run_stages
+from labwright.safety import is_inside
 
 MAIN_TEX = "main.tex"
 PROVENANCE_JSON = "provenance.json"
@@ -97,7 +97,7 @@ class OfflineContext(RunContext):
     @property
     def drawer(self) -> PlotWorker:
         if self.worker is None:
-            self.worker = take_worker()
+            self.worker = take_worker(self.folder)
         return self.worker
 
     def planned(self) -> ReportPlan:
@@ -268,7 +268,7 @@ def build_offline(
         lang_option=lang,
         tex_available=_tex_available() if tex_available is None else tex_available,
     )
-    ctx.worker = take_worker()  # already importing matplotlib while we read
+    ctx.worker = take_worker(ctx.folder)  # already importing matplotlib while we read
     try:
         yield from run_stages(stages, ctx, _finish)
     finally:

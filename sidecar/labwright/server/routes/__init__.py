@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from labwright.server.routes import (
+    chat,
     diagnostics,
     files,
     health,
@@ -24,6 +25,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     runs.router,
     versions.router,
     proposals.router,
+    chat.router,
     files.router,
     provenance.router,
     uploads.router,
