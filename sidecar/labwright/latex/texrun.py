@@ -50,6 +50,14 @@ class _Drain:
         self.thread.start()
 
     def _run(self) -> None:
+        try:
+            self._drain()
+        except (OSError, ValueError):
+            # The pipe was closed under us (a grandchild kept it open past
+            # the join timeout): what was read so far is what we have.
+            return
+
+    def _drain(self) -> None:
         while True:
             chunk = (
                 self.pipe.read1(_CHUNK) if hasattr(self.pipe, "read1") else self.pipe.read(_CHUNK)
