@@ -264,3 +264,25 @@ def test_no_version_yet(store: Store, tmp_path: Path) -> None:
     sid = store.create_session(folder).id
     events = list(chat_turn(ChatTurn(store, sid, "Shorten the abstract.")))
     assert isinstance(events[-1], Done) and "build one first" in events[-2].text
+
+
+def test_a_chinese_request_gets_a_chinese_reply(store: Store, tmp_path: Path) -> None:
+    sid = _session(store, tmp_path, ZH, "zh")
+    events = _turn(store, sid, "把讨论部分写得更具体。", None)
+    reply = next(e for e in events if isinstance(e, Reply)).text
+    assert "语言模型" in reply and reply.endswith("。")
+
+
+def test_earlier_turns_travel_folded_with_the_next_edit(
+    store: Store, tmp_path: Path, fake_llm: FakeOpenAI, llm_client: LLMClient
+) -> None:
+    sid = _session(store, tmp_path, EN)
+    store.add_message(sid, "user", "Use SI units everywhere.")
+    store.add_message(sid, "assistant", EN)  # a whole document in the history is folded away
+    fake_llm.script("\\section{Discussion}\nThe value agrees within 2 sigma.\n")
+    _turn(store, sid, "Make the discussion more specific.", llm_client)
+    sent = fake_llm.chat_requests[-1].messages
+    contents = [m["content"] for m in sent]
+    assert "Use SI units everywhere." in contents
+    assert not any("\\documentclass" in c for c in contents[1:-1])
+    assert any("omitted" in c for c in contents)

@@ -111,6 +111,9 @@ const en = {
   chat: "Chat",
   retrying: "Connection lost; reconnecting…",
   error: "Something went wrong.",
+  stateNew: "not run yet",
+  stateCancelled: "cancelled",
+  stateInterrupted: "interrupted",
 } as const;
 
 export type Key = keyof typeof en;
@@ -220,6 +223,9 @@ const zh: Record<Key, string> = {
   chat: "对话",
   retrying: "连接中断，正在重新连接…",
   error: "出现了问题。",
+  stateNew: "尚未运行",
+  stateCancelled: "已取消",
+  stateInterrupted: "已中断",
 };
 
 export const dictionaries: Record<Lang, Record<Key, string>> = { en, zh };

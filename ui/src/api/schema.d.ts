@@ -1034,7 +1034,6 @@ export interface components {
             /** Used Tokens */
             used_tokens: boolean;
         };
-        RunEvent: components["schemas"]["Milestone"] | components["schemas"]["Step"] | components["schemas"]["ToolCall"] | components["schemas"]["FigureMade"] | components["schemas"]["DraftChunk"] | components["schemas"]["GateDecision"] | components["schemas"]["UsageRecorded"] | components["schemas"]["Warning_"] | components["schemas"]["Error"] | components["schemas"]["Routed"] | components["schemas"]["Reply"] | components["schemas"]["ProposalMade"] | components["schemas"]["Done"];
         /**
          * RunEventOut
          * @description One persisted event, as an SSE `data:` payload and in JSON listings.
@@ -1073,7 +1072,7 @@ export interface components {
             /** Kind */
             kind: string;
             /** Plan */
-            plan?: unknown;
+            plan: unknown;
             /** Session Id */
             session_id: number;
             /** Started At */
@@ -1302,7 +1301,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Has Pdf */
+            /**
+             * Has Pdf
+             * @description Whether a PDF of exactly this version is kept.
+             * @default false
+             */
             has_pdf: boolean;
             /** Id */
             id: number;
@@ -1326,7 +1329,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Has Pdf */
+            /**
+             * Has Pdf
+             * @description Whether a PDF of exactly this version is kept.
+             * @default false
+             */
             has_pdf: boolean;
             /** Id */
             id: number;

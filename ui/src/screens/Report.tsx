@@ -10,7 +10,8 @@ type ProvenanceOut = components["schemas"]["ProvenanceOut"];
 /**
  * The report screen: PDF, LaTeX source, diagnostics and the trust panel.
  * `side` is the slot for a panel beside the report (the chat panel goes there);
- * the report knows nothing about what is put in it.
+ * the report knows nothing about what is put in it, only tells it which
+ * version is shown.
  */
 export function Report({
   api,
@@ -21,7 +22,7 @@ export function Report({
   api: Api;
   sessionId: number;
   versions: VersionSummary[];
-  side?: ReactNode;
+  side?: (shown: VersionSummary | null) => ReactNode;
 }) {
   const { t } = useT();
   const latest = versions[versions.length - 1] ?? null;
@@ -47,7 +48,13 @@ export function Report({
   const index = useMemo(() => indexByPrinted(prov?.numbers ?? []), [prov]);
   const segs = useMemo(() => (version ? segments(version.content, index) : []), [version, index]);
 
-  if (!shown) return <p>{t("noRunYet")}</p>;
+  if (!shown)
+    return (
+      <div className="report-layout">
+        <p className="grow">{t("noRunYet")}</p>
+        {side && <aside className="side-slot" data-slot="chat">{side(null)}</aside>}
+      </div>
+    );
 
   const download = async (kind: "pdf" | "zip") => {
     const res = await api.raw(`/sessions/${sessionId}/versions/${shown.version_no}/export/${kind}`);
@@ -142,7 +149,7 @@ export function Report({
         </section>
       </div>
       <aside className="side-slot" data-slot="chat" hidden={!side}>
-        {side}
+        {side?.(shown)}
       </aside>
     </div>
   );

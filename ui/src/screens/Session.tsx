@@ -5,6 +5,7 @@ import { go, href, type Tab } from "../route";
 import { useRun } from "../state/useRun";
 import { Inventory } from "./Inventory";
 import { Progress } from "./Progress";
+import { ChatPanel } from "../chat/ChatPanel";
 import { Report } from "./Report";
 import { Versions } from "./Versions";
 import { Cost } from "./Cost";
@@ -82,7 +83,23 @@ export function SessionScreen({ api, id, tab }: { api: Api; id: number; tab: Tab
       <div role="tabpanel">
         {tab === "inventory" && <Inventory session={session} />}
         {tab === "progress" && <Progress api={api} sessionId={id} run={run} view={view} retrying={retrying} />}
-        {tab === "report" && <Report api={api} sessionId={id} versions={versions} />}
+        {tab === "report" && (
+          <Report
+            api={api}
+            sessionId={id}
+            versions={versions}
+            side={(shown) => (
+              <ChatPanel
+                api={api}
+                sessionId={id}
+                versions={versions}
+                shownVersionNo={shown?.version_no ?? null}
+                runActive={active}
+                onVersionsChanged={refresh}
+              />
+            )}
+          />
+        )}
         {tab === "versions" && <Versions api={api} sessionId={id} versions={versions} onChange={refresh} />}
         {tab === "cost" && <Cost api={api} sessionId={id} run={run} view={view} />}
       </div>
