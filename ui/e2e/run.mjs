@@ -151,6 +151,10 @@ try {
     "the log shows each milestone",
     (await page.locator("[data-testid=log] .log-milestone").count()) === milestones.length,
   );
+  await page.locator("[data-testid=figures] img").first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+  const thumbs = await page.locator("[data-testid=figures] img").count();
+  const figureEvents = events1.filter((e) => e.type === "figure").length;
+  check("each figure the run made is shown", thumbs === figureEvents && thumbs > 0, `${thumbs} images, ${figureEvents} figure events`);
   await page.screenshot({ path: join(shots, "progress-done.png") });
 
   // --- report: PDF canvas, click a number ---------------------------------
@@ -187,6 +191,19 @@ try {
     );
   }
 
+  // The same from the PDF itself: numbers on the page are buttons over the canvas.
+  const onPage = page.getByTestId("pdf-num");
+  await onPage.first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+  const onPageCount = await onPage.count();
+  if (onPageCount > 0) {
+    const target = onPage.nth(Math.floor(onPageCount / 2));
+    const label = await target.getAttribute("aria-label");
+    await target.click();
+    const text = await page.getByTestId("picked-source").textContent();
+    check("a number clicked on the PDF page shows its source", text.includes(label) && /File|文件/.test(text), text.slice(0, 160));
+    await page.screenshot({ path: join(shots, "report-number-picked.png") });
+  } else check("the PDF page has clickable numbers", false, "none found");
+
   // --- export zip ----------------------------------------------------------
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-zip").click()]);
   const zipPath = join(outside, "export.zip");
@@ -203,6 +220,9 @@ try {
   check("the downloaded zip is a valid archive with main.tex", zipCheck.startsWith("ok"), `${zipCheck} (${statSync(zipPath).size} bytes)`);
 
   // --- second run, reloaded mid-run -----------------------------------------
+  // The second run writes the report in Chinese (the report language setting),
+  // so its version differs from the first and the diff has lines to show.
+  await page.evaluate(() => localStorage.setItem("labwright.reportLang", "zh"));
   await page.getByTestId("tab-progress").click();
   await page.getByRole("button", { name: /Write the report|撰写报告/ }).click();
   // Wait for the last stage (the compile takes seconds), then reload the page
@@ -245,8 +265,8 @@ try {
   await page.getByTestId("diff-a").selectOption("1");
   await page.getByTestId("diff-b").selectOption("2");
   await page.getByTestId("diff").waitFor();
-  const diffLines = await page.locator("[data-testid=diff] > div").count();
-  check("the diff view shows the lines of two versions", diffLines > 0, `${diffLines} rows`);
+  const changed = await page.locator("[data-testid=diff] .d-added, [data-testid=diff] .d-removed").count();
+  check("the diff of the English and the Chinese version shows changed lines", changed > 0, `${changed} changed lines`);
 
   // --- settings: a stored key is never shown -------------------------------
   await page.getByTestId("nav-settings").click();
@@ -266,6 +286,9 @@ try {
     !html.includes(SECRET) && !inputs.includes(SECRET) && seenSecret.length === 0 && /stored|已保存/.test(keyState),
     `${keyState}; responses carrying it: ${seenSecret.length}`,
   );
+  await page.getByTestId("local-detection").check();
+  const local = await page.getByTestId("local-servers").textContent({ timeout: 20_000 });
+  check("ticking local detection asks the sidecar and says what it found", local.length > 0, local);
   const keyBackend = await page.getByTestId("key-backend").textContent();
   console.log(`key storage on this machine: ${keyBackend}`);
 

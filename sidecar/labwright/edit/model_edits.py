@@ -9,7 +9,8 @@ becomes one sentence for the person and is never spliced.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from labwright.agent.markup import draft_problems, extract_document
 from labwright.agent.regression_gate import regression_check
@@ -35,7 +36,7 @@ from labwright.latex.mask import mask
 from labwright.latex.sectionizer import Node, find_headings, sectionize
 from labwright.latex.splice import apply_fragment, splice
 from labwright.latex.split import split_aligned
-from labwright.llm.model import Message
+from labwright.llm.model import Message, Messages
 from labwright.llm.prompts import Lang
 
 _BLOCK_SCOPE = {"abstract": "abstract", "keywords": "keywords", "title": "section"}
@@ -66,6 +67,35 @@ def _outline(content: str) -> str:
     return "\n".join(outline_lines(content))
 
 
+#: Repair turns after a refused fragment: the refusal's instructional sentences
+#: go back to the model once; a second refusal is reported to the person.
+MAX_REPAIRS = 1
+T = TypeVar("T")
+Gate = Callable[[str], tuple[T | None, list[str]]]
+
+
+def _ask_gated(model: EditModel, messages: Messages, gate: Gate[T]) -> tuple[T | None, list[str]]:
+    """Ask, gate; on refusal feed the problems back (bounded), gate again."""
+    answer = model.ask(messages, tier="main", step="edit")
+    value, problems = gate(answer)
+    for _ in range(MAX_REPAIRS):
+        if not problems:
+            break
+        repair: Messages = [
+            *messages,
+            {"role": "assistant", "content": answer},
+            {
+                "role": "user",
+                "content": "Your answer was not used: "
+                + " ".join(problems)
+                + " Return the corrected block only.",
+            },
+        ]
+        answer = model.ask(repair, tier="main", step="edit-repair")
+        value, problems = gate(answer)
+    return value, problems
+
+
 def edit_section(
     model: EditModel,
     request: str,
@@ -81,16 +111,20 @@ def edit_section(
     messages = section_messages(
         request, node.text(content), _outline(content), digest=digest, history=history, lang=lang
     )
-    answer = model.ask(messages, tier="main", step="edit")
-    result = apply_fragment(content, node, answer, top_level=sectioning.top_level)
-    if not result.ok:
-        return refused(lang_r, _reason(lang_r, result.problems), result.problems)
-    if result.fragment == node.text(content):
+
+    def gate(answer: str) -> tuple[str | None, list[str]]:
+        result = apply_fragment(content, node, answer, top_level=sectioning.top_level)
+        return (result.fragment, []) if result.ok else (None, list(result.problems))
+
+    fragment, problems = _ask_gated(model, messages, gate)
+    if fragment is None:
+        return refused(lang_r, _reason(lang_r, problems), problems)
+    if fragment == node.text(content):
         return EditOutcome(reply=say(lang_r, "unchanged", what=say(lang_r, "what_section")))
     change = Change(
         node.char_start,
         node.char_end,
-        result.fragment,
+        fragment,
         "section",
         f"{node.anchor} {node.title}",
         _summary(request),
@@ -125,16 +159,19 @@ def edit_block(
     span = metadata_block(content, kind)
     if span is None:
         return EditOutcome(reply=say(lang_r, "no_block", kind=say(lang_r, f"kind_{kind}")))
-    answer = model.ask(
-        block_messages(request, span.text(content), _outline(content), lang=lang),
-        tier="main",
-        step="edit",
-    )
-    fragment = strip_fragment(answer).strip()
-    problems = _block_problems(fragment, span, kind)
-    if not problems and not _contained(content, span.start, span.end, fragment):
-        problems = ["The block changes how the text after it is read; close every group inside it."]
-    if problems:
+
+    def gate(answer: str) -> tuple[str | None, list[str]]:
+        fragment = strip_fragment(answer).strip()
+        problems = _block_problems(fragment, span, kind)
+        if not problems and not _contained(content, span.start, span.end, fragment):
+            problems = [
+                "The block changes how the text after it is read; close every group inside it."
+            ]
+        return (None, problems) if problems else (fragment, [])
+
+    messages = block_messages(request, span.text(content), _outline(content), lang=lang)
+    fragment, problems = _ask_gated(model, messages, gate)
+    if fragment is None:
         return refused(lang_r, _reason(lang_r, problems), problems)
     if fragment == span.text(content):
         what = say(lang_r, "what_block", kind=say(lang_r, f"kind_{kind}"))
@@ -156,19 +193,23 @@ def edit_bibliography(
     if span is None:
         return EditOutcome(reply=say(lang_r, "no_bib"))
     old = span.text(content)
-    answer = model.ask(bibliography_messages(request, old, lang=lang), tier="main", step="edit")
-    fragment = strip_fragment(answer).strip()
-    problems = list(check_fragment(fragment).problems)
-    if not problems and not _BIB_START.match(fragment):
-        problems.append("Return only the bibliography block, starting with its first command.")
-    if not problems and find_headings(fragment, mask(fragment)):
-        problems.append("The bibliography must not contain section headings.")
-    new_text = fragment + old[len(old.rstrip()) :]  # keep the block's own trailing whitespace
-    if not problems and not _contained(content, span.start, span.end, new_text):
-        problems.append(
-            "The bibliography changes how the text after it is read; close every group."
-        )
-    if problems:
+
+    def gate(answer: str) -> tuple[str | None, list[str]]:
+        fragment = strip_fragment(answer).strip()
+        problems = list(check_fragment(fragment).problems)
+        if not problems and not _BIB_START.match(fragment):
+            problems.append("Return only the bibliography block, starting with its first command.")
+        if not problems and find_headings(fragment, mask(fragment)):
+            problems.append("The bibliography must not contain section headings.")
+        new_text = fragment + old[len(old.rstrip()) :]  # keep the block's trailing whitespace
+        if not problems and not _contained(content, span.start, span.end, new_text):
+            problems.append(
+                "The bibliography changes how the text after it is read; close every group."
+            )
+        return (None, problems) if problems else (new_text, [])
+
+    new_text, problems = _ask_gated(model, bibliography_messages(request, old, lang=lang), gate)
+    if new_text is None:
         return refused(lang_r, _reason(lang_r, problems), problems)
     if new_text == old:
         return EditOutcome(reply=say(lang_r, "unchanged", what=say(lang_r, "what_bib")))

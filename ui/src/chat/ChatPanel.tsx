@@ -165,6 +165,9 @@ export function ChatPanel({
   const [note, setNote] = useState<string | null>(null);
   // Proposals decided in this view stay visible with their outcome.
   const [recent, setRecent] = useState<number[]>([]);
+  // While an accepted version's PDF is built, the session has an active run:
+  // the server would refuse another accept or message, so the panel waits.
+  const [rebuilding, setRebuilding] = useState(false);
   const abort = useRef<AbortController | null>(null);
   const latest = versions[versions.length - 1] ?? null;
   const viewingLatest = latest !== null && (shownVersionNo === null || shownVersionNo === latest.version_no);
@@ -216,17 +219,22 @@ export function ChatPanel({
     await onVersionsChanged();
     if (made.run_id !== null && made.run_id !== undefined) {
       setNote(t("rebuilding"));
+      setRebuilding(true);
       let ok = false;
-      await followRun(api, made.run_id, (env) => {
-        if (env.type === "done") ok = Boolean((env.payload as { ok?: boolean }).ok);
-      });
+      try {
+        await followRun(api, made.run_id, (env) => {
+          if (env.type === "done") ok = Boolean((env.payload as { ok?: boolean }).ok);
+        });
+      } finally {
+        setRebuilding(false);
+      }
       setNote(t(ok ? "rebuilt" : "rebuildFailed", { n: made.version_no }));
       await onVersionsChanged();
     }
   };
 
   const cards = state.proposals.filter((p) => p.status === "pending" || recent.includes(p.id));
-  const canEdit = viewingLatest && !state.busy;
+  const canEdit = viewingLatest && !state.busy && !rebuilding;
 
   return (
     <section className="chat" aria-label={t("chatTitle")} data-testid="chat">

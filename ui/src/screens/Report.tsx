@@ -2,8 +2,8 @@ import { useEffect, useMemo, useState, type ReactNode } from "react";
 import type { Api, DiagnosticsOut, VersionOut, VersionSummary } from "../api/client";
 import type { components } from "../api/schema";
 import { PdfView } from "../components/PdfView";
-import { useT } from "../i18n";
-import { describeSource, indexByPrinted, segments, type ProvenanceEntry } from "../state/provenance";
+import { originText, useT } from "../i18n";
+import { describeSource, indexByPrinted, lookup, segments, type ProvenanceEntry } from "../state/provenance";
 
 type ProvenanceOut = components["schemas"]["ProvenanceOut"];
 
@@ -46,6 +46,7 @@ export function Report({
   }, [api, sessionId, shown?.version_no, shown?.has_pdf]);
 
   const index = useMemo(() => indexByPrinted(prov?.numbers ?? []), [prov]);
+  const printed = useMemo(() => new Set((prov?.numbers ?? []).map((n) => n.printed)), [prov]);
   const segs = useMemo(() => (version ? segments(version.content, index) : []), [version, index]);
 
   if (!shown)
@@ -75,7 +76,7 @@ export function Report({
             <select value={shown.version_no} onChange={(e) => setNo(Number(e.target.value))} data-testid="report-version">
               {versions.map((v) => (
                 <option key={v.version_no} value={v.version_no}>
-                  {v.version_no} · {v.origin}
+                  {v.version_no} · {originText(t, v.origin)}
                 </option>
               ))}
             </select>
@@ -90,7 +91,14 @@ export function Report({
         </div>
         <div className="panes">
           <section className="pane" aria-label="PDF">
-            {pdf ? <PdfView data={pdf} label="PDF" /> : <p className="muted">{shown.has_pdf ? "…" : t("noDiagnostics")}</p>}
+            {pdf ? (
+              <PdfView
+                data={pdf}
+                label="PDF"
+                numbers={printed}
+                onNumber={(text) => setPicked({ text, entries: lookup(index, text) })}
+              />
+            ) : <p className="muted">{shown.has_pdf ? "…" : t("noDiagnostics")}</p>}
           </section>
           <section className="pane" aria-label={t("source")}>
             <h3>{t("source")}</h3>

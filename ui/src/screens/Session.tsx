@@ -67,12 +67,11 @@ export function SessionScreen({ api, id, tab }: { api: Api; id: number; tab: Tab
           {t("startRun")}
         </button>
       </div>
-      <nav className="tabs" role="tablist" aria-label={session.title}>
+      <nav className="tabs" aria-label={session.title}>
         {TABS.map(([name, key]) => (
           <a
             key={name}
-            role="tab"
-            aria-selected={tab === name}
+            aria-current={tab === name ? "page" : undefined}
             href={href({ name: "session", id, tab: name })}
             data-testid={`tab-${name}`}
           >
@@ -80,7 +79,7 @@ export function SessionScreen({ api, id, tab }: { api: Api; id: number; tab: Tab
           </a>
         ))}
       </nav>
-      <div role="tabpanel">
+      <div>
         {tab === "inventory" && <Inventory session={session} />}
         {tab === "progress" && <Progress api={api} sessionId={id} run={run} view={view} retrying={retrying} />}
         {tab === "report" && (
