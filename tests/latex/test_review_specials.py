@@ -70,7 +70,7 @@ def _payloads(o: dict[str, Path]) -> dict[str, str]:
         "pdf-mapfile": f"\\special{{pdf:mapfile {txt}}}",
         "dvipdfmx-config-map": f"\\special{{dvipdfmx:config f {txt}}}",
         "x-fontmapfile": f"\\special{{x:fontmapfile {txt}}}",
-        "ps-file": f"\\special{{PSfile=\"{pdf}\"}}",
+        "ps-file": f'\\special{{PSfile="{pdf}"}}',
         "ps-colon": f"\\special{{ps: ({txt}) run}}",
         # image specials: escapes, hex, nul, ~ and $VAR that kpathsea expands
         "image-octal-dotdot": f"\\special{{pdf:image ({octal})}}",
@@ -94,8 +94,7 @@ def _payloads(o: dict[str, Path]) -> dict[str, str]:
         f"/URI (FILE://{txt}) >> >>}}x\\special{{pdf:eann}}",
         "out-javascript": "\\special{pdf:out 1 << /Title (t) /A << /S /JavaScript "
         "/JS (app.alert\\(1\\)) >> >>}",
-        "docview-launch": "\\special{pdf:docview << /OpenAction << /S /Launch "
-        f"/F ({txt}) >> >>}}",
+        "docview-launch": f"\\special{{pdf:docview << /OpenAction << /S /Launch /F ({txt}) >> >>}}",
         "dest-catalog": "\\special{pdf:dest (a) [@catalog /XYZ @xpos @ypos null]}",
     }
 
@@ -202,9 +201,7 @@ def test_review_symlinked_picture_in_the_build_folder_is_refused(
     "name",
     ["~/fig.pdf", "$HOME/fig.pdf", "${HOME}/fig.pdf", "fig.pdf\x00x", "fig.pdf "],
 )
-def test_review_picture_names_kpathsea_would_rewrite_are_refused(
-    name: str, tmp_path: Path
-) -> None:
+def test_review_picture_names_kpathsea_would_rewrite_are_refused(name: str, tmp_path: Path) -> None:
     """xdvipdfmx finds pictures through kpathsea, which expands `~` and
     `$VAR` in the name; the gate checks the literal name. A folder named
     like that inside the build must not turn an outside file into an
@@ -245,3 +242,35 @@ def test_review_picture_names_kpathsea_would_rewrite_are_refused(
 def test_review_crafted_special_bytes_are_refused(data: bytes) -> None:
     with pytest.raises(SpecialRefused):
         check_special(data)
+
+
+def test_review_dollar_home_picture_would_embed_home_and_is_refused(
+    tmp_path: Path, tex_engine: TexEngine, outside: dict[str, Path]
+) -> None:
+    """The one bypass this review found: a folder literally named `$HOME`
+    in the build made `pdf:image ($HOME/secret.pdf)` look inside to the gate,
+    while the driver (kpathsea) expands `$HOME` and embeds the outside file.
+    Control: the driver run directly, with HOME at the outside folder, embeds
+    the marker; the gate now refuses the name."""
+    import shutil
+    import subprocess
+
+    from labwright.latex.compile import paranoid_env
+
+    xdv, build = _xdv_with(tmp_path, tex_engine, "pdf:image ($HOME/secret.pdf)")
+    (build / "$HOME").mkdir()
+    (build / "$HOME" / "secret.pdf").write_bytes(b"")
+    shutil.copyfile(outside["pdf"], build / "$HOME" / "secret.pdf")
+    (build / "$HOME" / "secret.pdf").write_bytes(
+        (build / "$HOME" / "secret.pdf").read_bytes().replace(MARKER, b"INSIDE-OK-00000000a")
+    )
+    assert tex_engine.xdvipdfmx is not None
+    env = paranoid_env(tex_engine) | {"HOME": str(outside["dir"])}
+    subprocess.run(
+        [str(tex_engine.xdvipdfmx), "-q", "-o", "ungated.pdf", "main.xdv"],
+        cwd=build, env=env, capture_output=True, timeout=120, check=False,
+    )  # fmt: skip
+    ungated = build / "ungated.pdf"
+    assert ungated.exists() and MARKER in pdf_bytes(ungated)  # the payload is live
+    ungated.unlink()
+    assert refused_specials(xdv, build) == ["$HOME/secret.pdf"]
