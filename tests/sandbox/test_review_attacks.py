@@ -127,3 +127,28 @@ def test_review_os_attack_contained(
         server = default_server()
         proc = getattr(server, "_proc", None)
         assert proc is None or proc.poll() is None, f"{name} killed the zygote"
+
+
+# Payloads whose effect shows without confinement (and is harmless to the
+# machine): the tripwires above are live for them.
+_CONTROLS = ["fchmodat2-raw", "utimensat-raw", "rename-data-file", "unlink-data-file",
+             "mq-open", "shm-open-posix", "name-to-handle", "read-outside-file",
+             "proc-victim-environ", "truncate-path-outside", "dirs-many"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", _CONTROLS)
+def test_review_control_effect_without_confinement(
+    world: World,  # noqa: F811
+    fork_server_up: None,  # noqa: F811
+    name: str,
+) -> None:
+    code = next(p[1] for p in PAYLOADS if p[0] == name)
+    before = world.snapshot()
+    ipc_before = _sysv()
+    posix_before = _posix_ipc()
+    res, work = _run(world, code, "fork", confine=False)
+    effects = _effects(world, before, ipc_before, res, work)
+    new_posix = _posix_ipc() - posix_before
+    for p in new_posix:
+        Path(p).unlink(missing_ok=True)
+    assert effects or new_posix, f"control run of {name} had no effect"

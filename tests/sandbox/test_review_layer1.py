@@ -85,6 +85,23 @@ PAYLOADS: list[tuple[str, str]] = [
     ("gi-code-replace",
      "def g():\n    yield 1\nc = g().gi_code\nprint(c.co_consts)\n"
      "exec(c.replace(co_names=('open',)))"),
+    # library calls that open files by name (the audit hook must see them)
+    ("pd-read-csv-abs", "print(pd.read_csv('/etc/passwd', sep=':', header=None).to_string())"),
+    ("pd-read-csv-file-url",
+     "print(pd.read_csv('file:///etc/passwd', sep=':', header=None).to_string())"),
+    ("pd-read-fwf-abs", "print(pd.read_fwf('/etc/passwd').to_string())"),
+    ("pd-read-stata-abs", "pd.read_stata('/etc/passwd')"),
+    ("pd-read-table-proc-environ", "print(pd.read_table('/proc/self/environ'))"),
+    ("pd-to-excel-outside", "pd.DataFrame({'a': [1]}).to_excel(" + _TOUCH + ")"),
+    ("np-fromfile-abs", "print(np.fromfile('/etc/passwd', dtype=np.uint8).tobytes())"),
+    ("np-savetxt-outside", "np.savetxt(" + _TOUCH + ", np.zeros(2))"),
+    ("scipy-savemat-outside", "import scipy.io\nscipy.io.savemat(" + _TOUCH + ", {'a': 1})"),
+    ("mpl-rc-file-abs", "import matplotlib\nmatplotlib.rc_file('/etc/passwd')"),
+    ("mpl-font-fname-abs",
+     "import matplotlib.font_manager as fm\nprint(fm.FontProperties(fname='/etc/passwd').get_name())"),
+    ("pd-plotting-backend-import",
+     "pd.set_option('plotting.backend', 'subprocess')\npd.DataFrame({'a': [1]}).plot()"),
+    ("h5py-import", "import h5py\nh5py.File(" + _TOUCH + ", 'w').close()"),
 ]  # fmt: skip
 _IDS = [p[0] for p in PAYLOADS]
 
@@ -92,7 +109,8 @@ _IDS = [p[0] for p in PAYLOADS]
 def _run(arena: Arena, code: str):  # type: ignore[no-untyped-def]
     work = arena.root / "work"
     work.mkdir(exist_ok=True)
-    source = arena.render(code, work)
+    # pandas is not pre-imported in the job; numpy and pyplot are.
+    source = arena.render("import pandas as pd\n" + code, work)
     try:
         check_and_compile(source)
     except PolicyError:
