@@ -9,6 +9,7 @@ pictures, actions that launch or reach files."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -222,3 +223,78 @@ def test_an_xdv_the_reader_does_not_understand_is_refused(data: bytes, tmp_path:
     with pytest.raises(XdvError):
         parse_xdv(data)
     assert _gate(tmp_path, data)
+
+
+# --- differential: the gate decodes strings as the real xdvipdfmx does -------------
+
+
+def _driver_xdv(specials: list[bytes]) -> bytes:
+    """An .xdv the real driver accepts (proper units, postamble, padding)."""
+    import struct
+
+    num, den, mag = 25400000, 473628672, 1000
+    out = bytearray(bytes([247, 7]) + struct.pack(">iii", num, den, mag) + b"\x00")
+    bop = len(out)
+    out += b"\x8b" + struct.pack(">10i", 1, *([0] * 9)) + struct.pack(">i", -1)
+    for s in specials:
+        out += b"\xf2" + struct.pack(">I", len(s)) + s
+    out += b"\x8c"
+    post = len(out)
+    out += b"\xf8" + struct.pack(">iiiiiiHH", bop, num, den, mag, 0, 0, 1, 1)
+    out += b"\xf9" + struct.pack(">i", post) + b"\x07" + b"\xdf" * 4
+    out += b"\xdf" * (-len(out) % 4)
+    return bytes(out)
+
+
+STRINGS = [
+    b"(a(b)c)",
+    b"(x\\)y)",
+    b"(o\\101ct)",
+    b"(o\\1012)",
+    b"(line\\\ncont)",
+    b"(line\\\r\ncont)",
+    b"(cr\rlf)",
+    b"(crlf\r\nx)",
+    b"(nest((d)))",
+    b"(esc\\q\\n\\t\\\\)",
+    b"(pct%not-a-comment)",
+    b"(hi\\377\\376)",
+    b"<616263>",
+    b"<61 62\n63>",
+    b"<6162 6>",
+]
+
+
+def test_strings_decode_exactly_as_the_driver_decodes_them(
+    tmp_path: Path, tex_engine: object
+) -> None:
+    """Named destinations carry a string into the PDF verbatim: convert an
+    .xdv with the real xdvipdfmx and compare each name with the gate's."""
+    import subprocess
+
+    from pypdf import PdfReader
+
+    from labwright.latex.specials import _Parser
+
+    xdvipdfmx = tex_engine.xdvipdfmx  # type: ignore[attr-defined]
+    specials = [b"dvipdfmx:config C 0x0010"] + [
+        b"pdf:dest " + s + b" [@thispage /XYZ @xpos @ypos null]" for s in STRINGS
+    ]
+    for special in specials:
+        check_special(special)  # every one of them is an accepted form
+    (tmp_path / "t.xdv").write_bytes(_driver_xdv(specials))
+    subprocess.run(
+        [str(xdvipdfmx), "-q", "-o", "t.pdf", "t.xdv"], cwd=tmp_path, check=True, timeout=60
+    )
+
+    def leaves(node: Any) -> list[Any]:
+        node = node.get_object()
+        if "/Names" in node:
+            return list(node["/Names"][::2])
+        return [name for kid in node["/Kids"] for name in leaves(kid)]
+
+    names = leaves(PdfReader(tmp_path / "t.pdf").trailer["/Root"]["/Names"]["/Dests"])
+    driver = sorted(getattr(n, "original_bytes", bytes(n, "latin-1")) for n in names)
+    ours = sorted({_Parser(s).obj() for s in STRINGS})  # type: ignore[type-var]
+    # (two pairs of STRINGS decode alike: the driver keeps one name of each)
+    assert len(ours) == len(STRINGS) - 2 and driver == ours

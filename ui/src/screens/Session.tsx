@@ -9,7 +9,7 @@ import { ChatPanel } from "../chat/ChatPanel";
 import { Report } from "./Report";
 import { Versions } from "./Versions";
 import { Cost } from "./Cost";
-import { reportLanguage } from "./Settings";
+import { reportLanguage } from "../prefs";
 
 const TABS: Array<[Tab, Key]> = [
   ["inventory", "inventory"],
