@@ -81,7 +81,7 @@ export function SessionScreen({ api, id, tab }: { api: Api; id: number; tab: Tab
       </nav>
       <div>
         {tab === "inventory" && <Inventory session={session} />}
-        {tab === "progress" && <Progress api={api} sessionId={id} run={run} view={view} retrying={retrying} />}
+        {tab === "progress" && <Progress api={api} run={run} view={view} retrying={retrying} />}
         {tab === "report" && (
           <Report
             api={api}

@@ -33,8 +33,7 @@ export function SettingsScreen({ api }: { api: Api }) {
   };
   useEffect(() => {
     void load();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api]);
+  }, [api]); // `load` reads only `api`
   useEffect(() => {
     if (settings?.local_detection) void api.get<LocalServers>("/settings/llm/local").then(setLocal, () => setLocal([]));
   }, [api, settings?.local_detection]);

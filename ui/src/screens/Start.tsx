@@ -68,7 +68,6 @@ export function StartScreen({ api }: { api: Api }) {
         fail(err);
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [api, begin],
   );
 
