@@ -97,6 +97,19 @@ try {
       `navigation→start screen in the page: ${navMs === null ? "n/a" : navMs.toFixed(0)} ms`,
   );
   check("the token left the address bar", !page.url().includes("token="), page.url());
+  // Baselines in the same browser and run: a bare answer from the same server
+  // (the API's 401 page, no script), and the start screen again, warm.
+  const tb = performance.now();
+  await page.goto(`${base}/api/health`);
+  const bareMs = performance.now() - tb;
+  const tw = performance.now();
+  await page.goto(`${base}/`);
+  await page.getByTestId("drop-zone").waitFor({ state: "visible" });
+  const warmMs = performance.now() - tw;
+  console.log(
+    `open→start screen: cold ${openMs.toFixed(0)} ms, warm ${warmMs.toFixed(0)} ms; ` +
+      `a bare page from the same server ${bareMs.toFixed(0)} ms; cold/bare ${(openMs / bareMs).toFixed(1)}x`,
+  );
 
   // --- upload the example folder, progress to 100% ------------------------
   const progressSeen = [];
@@ -151,6 +164,10 @@ try {
     "the log shows each milestone",
     (await page.locator("[data-testid=log] .log-milestone").count()) === milestones.length,
   );
+  await page.locator("[data-testid=figures] img").first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+  const thumbs = await page.locator("[data-testid=figures] img").count();
+  const figureEvents = events1.filter((e) => e.type === "figure").length;
+  check("each figure the run made is shown", thumbs === figureEvents && thumbs > 0, `${thumbs} images, ${figureEvents} figure events`);
   await page.screenshot({ path: join(shots, "progress-done.png") });
 
   // --- report: PDF canvas, click a number ---------------------------------
@@ -282,6 +299,9 @@ try {
     !html.includes(SECRET) && !inputs.includes(SECRET) && seenSecret.length === 0 && /stored|已保存/.test(keyState),
     `${keyState}; responses carrying it: ${seenSecret.length}`,
   );
+  await page.getByTestId("local-detection").check();
+  const local = await page.getByTestId("local-servers").textContent({ timeout: 20_000 });
+  check("ticking local detection asks the sidecar and says what it found", local.length > 0, local);
   const keyBackend = await page.getByTestId("key-backend").textContent();
   console.log(`key storage on this machine: ${keyBackend}`);
 
