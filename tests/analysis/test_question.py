@@ -10,8 +10,10 @@ from labwright.analysis.question import read_question
 CASES = [
     ("What is the growth rate per year, and the seasonal cycle?", {"trend", "seasonal"}),
     ("Compare the three classes; is there a difference between groups?", {"groups"}),
-    ("Fit a model of stack loss as a function of the operating variables and discuss outliers.",
-     {"dependence", "outliers"}),
+    (
+        "Fit a model of stack loss as a function of the operating variables and discuss outliers.",
+        {"dependence", "outliers"},
+    ),
     ("Verify that T^2 ∝ L and estimate the uncertainty of g.", {"law", "error"}),
     ("Was the mean flow different before and after 1898?", {"change"}),
     ("求二氧化碳浓度的年增长率和季节变化。", {"trend", "seasonal"}),

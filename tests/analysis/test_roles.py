@@ -20,7 +20,9 @@ def test_labelled_role_set(tmp_path: Path) -> None:
     all_cases = cases()
     total = sum(len(c[3]) for c in all_cases)
     assert len(all_cases) >= 20 and total >= 80
-    assert any(any("\u4e00" <= ch <= "\u9fff" for ch in name + text) for name, text, _, _ in all_cases)
+    assert any(
+        any("\u4e00" <= ch <= "\u9fff" for ch in name + text) for name, text, _, _ in all_cases
+    )
     mistakes: list[str] = []
     for name, text, notes, expected in all_cases:
         folder = tmp_path / name.replace(".", "_")
@@ -35,7 +37,9 @@ def test_labelled_role_set(tmp_path: Path) -> None:
         roles = infer_roles(ds, facts)
         got = {c.name: c for c in roles.columns}
         if name == "处理.csv" and roles.role_of("处理").levels != ("对照", "低氮", "高氮"):
-            mistakes.append(f"{name}: labels {roles.role_of('处理').levels} not taken from the notes")
+            mistakes.append(
+                f"{name}: labels {roles.role_of('处理').levels} not taken from the notes"
+            )
         for col, role in expected.items():
             if col not in got:
                 mistakes.append(f"{name}: column {col!r} missing (columns {list(got)})")

@@ -167,7 +167,11 @@ def from_year(col: Column) -> TimeAxis | None:
     if v.size < 3 or not _is_integral(v) or not (v.min() >= MIN_YEAR and v.max() <= MAX_YEAR):
         return None
     named = bool(_YEAR_NAMES.search(col.name.strip()))
-    sequence = _monotone(v) and np.all(np.abs(np.diff(v)) <= 10)
+    # Unnamed: consecutive years (a year repeated for each month counts too).
+    steps = np.abs(np.diff(v))
+    sequence = (
+        _monotone(v) and bool(np.all(np.isin(steps, (0.0, 1.0)))) and bool(np.any(steps == 1))
+    )
     if not (named or sequence):
         return None
     years = np.asarray(col.values, dtype=float)

@@ -68,7 +68,9 @@ def compare_groups(
         if sel.size == 0:
             continue
         sd = float(sel.std(ddof=1)) if sel.size > 1 else float("nan")
-        rows.append(GroupStat(level, int(sel.size), float(sel.mean()), sd, sd / math.sqrt(sel.size)))
+        rows.append(
+            GroupStat(level, int(sel.size), float(sel.mean()), sd, sd / math.sqrt(sel.size))
+        )
         if sel.size > 1:
             samples.append(sel)
     if len(rows) < 2:

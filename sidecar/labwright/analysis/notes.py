@@ -69,7 +69,7 @@ _NOT_UNITS = frozenset(
 
 # "0 = control", "1: treated", "class 2 - virginica", "0 表示 对照组"
 _CODE_LABEL = re.compile(
-    r"(?:^|[\s,;(（:：，、])(-?\d{1,3})\s*(?:=|:|：|->|表示|为)\s*([A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff .\-]{0,30}?)\s*(?=$|[,;)）\n.]|\s{2})",
+    r"(?:^|[\s,;(（:：，、])(-?\d{1,3})\s*(?:=|:|：|->|表示|为)\s*([A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff .\-]{0,30}?)\s*(?=$|[,;)）\n.。，；、]|\s{2})",
     re.M,
 )
 

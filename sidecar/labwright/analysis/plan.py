@@ -104,7 +104,12 @@ def _ts_flags(q: Question, step_years: float, span: float) -> dict[str, bool]:
 
 
 def _timeseries(
-    fa: FolderAnalysis, ds: Dataset, years: np.ndarray, cols: list[Column], reason: str, **extra: Any
+    fa: FolderAnalysis,
+    ds: Dataset,
+    years: np.ndarray,
+    cols: list[Column],
+    reason: str,
+    **extra: Any,
 ) -> Analysis | None:
     q = fa.question
     parts: list[TimeSeriesPart] = []
@@ -132,9 +137,7 @@ def _timeseries(
     if q.asks("outliers") and any(p.result.trend_curve is not None for p in parts):
         goals.append("outliers")
     left = [c.name for c in cols[MAX_SERIES_COLUMNS:]]
-    return Analysis(
-        "timeseries", ds.source, ds, goals, reason, parts, {"left_out": left, **extra}
-    )
+    return Analysis("timeseries", ds.source, ds, goals, reason, parts, {"left_out": left, **extra})
 
 
 def _groups(fa: FolderAnalysis, ds: Dataset, roles: TableRoles) -> Analysis | None:
@@ -150,8 +153,10 @@ def _groups(fa: FolderAnalysis, ds: Dataset, roles: TableRoles) -> Analysis | No
     if not results:
         return None
     left = [c.name for c in roles.measurements[MAX_GROUP_MEASUREMENTS:]]
+    # "The effect of the treatment on ..." is answered by the group comparison.
+    goals = ["groups"] + (["dependence"] if fa.question.asks("dependence") else [])
     return Analysis(
-        "groups", ds.source, ds, ["groups"],
+        "groups", ds.source, ds, goals,
         f"category column {cat.name} ({cat.reason}) with measurements",
         results, {"codes": codes, "levels": levels, "category": cat.name, "left_out": left},
     )  # fmt: skip
@@ -222,8 +227,11 @@ def _series(fa: FolderAnalysis, fs: FileSeries) -> Analysis:
     from labwright.analysis.series_summary import summarise_series
 
     result = summarise_series(fs, fa.facts)
+    # "How does the result depend on the run's parameter" is what the
+    # per-file table and its summary figure answer.
+    goals = ["series"] + (["dependence"] if fa.question.asks("dependence") else [])
     return Analysis(
-        "series", fs.pattern, None, ["series"],
+        "series", fs.pattern, None, goals,
         f"{len(fs.datasets)} files of the same shape named {fs.pattern}", result,
     )  # fmt: skip
 

@@ -37,14 +37,16 @@ _PATTERNS: dict[str, tuple[str, ...]] = {
         r"depend(?:s|ence)? on", r"as a function of", r"\bmodel (?:of|for|the|how)\b",
         r"\bregress", r"\bpredict", r"relationship between", r"effect of .{1,40} on",
         r"\bexplain", r"operating (?:variables|conditions)",
+        r"how (?:does|do) [^.?!\n]{1,60}\b(?:depend|change|vary)",
         r"依赖", r"回归", r"影响", r"预测", r"函数关系", r"关系",
     ),
     "outliers": (r"outlier", r"anomal", r"unusual", r"suspicious", r"异常", r"离群"),
     "groups": (
-        r"compar\w* (?:the |between |across )?(?:\w+ )?(?:groups|classes|species|treatments|samples|types|batches)",
-        r"between (?:the )?(?:groups|classes|species|treatments)", r"difference(?:s)? between",
+        r"compar\w*\b[^.?!\n]{0,60}\b(?:groups|classes|species|treatments|samples|types|batches)\b",
+        r"between (?:the )?(?:\w+ )?(?:groups|classes|species|treatments)", r"difference(?:s)? between",
         r"\b(?:per|each|by) (?:group|class|species|treatment|type|batch)\b",
-        r"组间", r"各组", r"不同组", r"类别", r"比较", r"分组",
+        r"组间", r"各组", r"不同组", r"类别", r"分组",
+        r"比较(?:各|不同|三|两|几|多)?(?:种|个)?(?:组|处理|类|品种)",
     ),
     "law": (
         r"∝", r"\bproportional to\b", r"\bverify\b", r"\blaw\b", r"\bconfirm\b",
@@ -54,7 +56,10 @@ _PATTERNS: dict[str, tuple[str, ...]] = {
         r"uncertaint", r"error analysis", r"standard error", r"repeat(?:ed)? (?:measurement|timing|reading|trial)s?",
         r"\bprecision\b", r"\bscatter\b", r"误差", r"不确定度", r"重复测量",
     ),
-    "distribution": (r"distribution", r"histogram", r"分布"),
+    "distribution": (
+        r"distribution of (?:the )?(?:values|readings|measurements|results)", r"histogram",
+        r"(?:数据|数值|测量值|读数|结果)的?分布", r"频率分布", r"直方图",
+    ),
 }  # fmt: skip
 
 _COMPILED = {g: [re.compile(p, re.I) for p in ps] for g, ps in _PATTERNS.items()}
@@ -68,7 +73,9 @@ _RESPONSE = (
     re.compile(r"\bpredict (?:the )?([A-Za-z][\w.]{0,30})", re.I),
     re.compile(r"\b([A-Za-z][\w.]{0,30}) (?:depends|as a function) (?:on|of)\b", re.I),
     re.compile(r"\bresponse (?:variable )?(?:is )?(?:the )?([A-Za-z][\w.]{0,30})", re.I),
-    re.compile(r"([\w\u4e00-\u9fff]{1,20})\s*(?:与|和)\s*[\w\u4e00-\u9fff、,，]{1,40}\s*的(?:关系|回归)"),
+    re.compile(
+        r"([\w\u4e00-\u9fff]{1,20})\s*(?:与|和)\s*[\w\u4e00-\u9fff、,，]{1,40}\s*的(?:关系|回归)"
+    ),
 )
 _LAW = re.compile(
     r"([A-Za-z](?:\^?\d|²|³)?)\s*(?:∝|\\propto|is proportional to|成正比于?)\s*([A-Za-z](?:\^?\d|²|³)?)",

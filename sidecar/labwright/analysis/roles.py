@@ -102,10 +102,14 @@ def _numeric_role(col: Column, facts: NoteFacts, n_rows: int) -> ColumnRole:
     if uniq.size == 1:
         return ColumnRole(col.name, "constant", "a single value throughout", unit)
     name = col.name.strip()
+    integral = _integral(v)
+    if not col.unit and _INDEX_NAMES.search(name) and integral:
+        return ColumnRole(
+            col.name, "index", f"named {name!r} and holding whole numbers: an identifier"
+        )
     axis = recognise(col)
     if axis is not None:
         return ColumnRole(col.name, "time", axis.reason, col.unit, time=axis)
-    integral = _integral(v)
     d = np.diff(np.asarray(col.values, dtype=float))
     if not col.unit and integral and v.size >= 3 and np.all(d == 1):
         if _INDEX_NAMES.search(name) or _GENERIC_NAMES.match(name) or not _SYMBOL.match(name):
@@ -117,18 +121,30 @@ def _numeric_role(col: Column, facts: NoteFacts, n_rows: int) -> ColumnRole:
             col.name, "measurement", f"consecutive whole numbers named as a variable ({name!r})"
         )
     if not col.unit and _INDEX_NAMES.search(name) and integral:
-        return ColumnRole(col.name, "index", f"named {name!r} and holding whole numbers: an identifier")
+        return ColumnRole(
+            col.name, "index", f"named {name!r} and holding whole numbers: an identifier"
+        )
     symbol = bool(_SYMBOL.match(name)) and not _GENERIC_NAMES.match(name)
-    if not col.unit and integral and uniq.size == v.size and v.size >= 8 and np.all(d > 0) and not symbol:
-        return ColumnRole(col.name, "index", "increasing whole numbers without a unit, all different: a key")
+    if (
+        not col.unit
+        and integral
+        and uniq.size == v.size
+        and v.size >= 8
+        and np.all(d > 0)
+        and not symbol
+    ):
+        return ColumnRole(
+            col.name, "index", "increasing whole numbers without a unit, all different: a key"
+        )
     named_category = bool(_CATEGORY_NAMES.search(name))
     small_codes = uniq.size <= MAX_CODES and v.size >= 2 * uniq.size and uniq.min() >= -1
-    if integral and small_codes and (not unit) and (
-        named_category or (uniq.size <= 6 and uniq.max() - uniq.min() == uniq.size - 1)
+    if (
+        integral
+        and small_codes
+        and (not unit)
+        and (named_category or (uniq.size <= 6 and uniq.max() - uniq.min() == uniq.size - 1))
     ):
-        levels = tuple(
-            facts.labels.get(str(int(c)), str(int(c))) for c in uniq
-        )
+        levels = tuple(facts.labels.get(str(int(c)), str(int(c))) for c in uniq)
         why = f"{uniq.size} whole-number codes without a unit"
         if named_category:
             why += f", named {name!r}"

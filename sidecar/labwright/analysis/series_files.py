@@ -49,12 +49,26 @@ def _split_name(source: str) -> tuple[str, float, str, str | None] | None:
     return pattern, value, prefix_word[-1] if prefix_word else "", unit.group(0) if unit else None
 
 
-_RUN_WORDS = {"run", "trial", "rep", "repeat", "shot", "file", "data", "measurement", "scan", "sample", "n"}
+_RUN_WORDS = {
+    "run",
+    "trial",
+    "rep",
+    "repeat",
+    "shot",
+    "file",
+    "data",
+    "measurement",
+    "scan",
+    "sample",
+    "n",
+}
 
 
 def find_series(datasets: list[Dataset]) -> list[FileSeries]:
     """Groups of at least `MIN_FILES` same-shaped tables named by a number."""
-    groups: dict[tuple[str, str, tuple[str, ...]], list[tuple[float, Dataset, str, str | None]]] = {}
+    groups: dict[
+        tuple[str, str, tuple[str, ...]], list[tuple[float, Dataset, str, str | None]]
+    ] = {}
     for ds in datasets:
         if ds.kind != "table":
             continue

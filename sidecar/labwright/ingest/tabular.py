@@ -187,17 +187,16 @@ def _elapsed_seconds(series: pd.Series) -> tuple[np.ndarray, str] | None:
     else:
         text = series.astype("string").str.strip()
         filled = text.notna() & (text != "")
-        if (
-            not filled.any()
-            or text[filled].map(_is_stamp).mean() < 0.9
-        ):
+        if not filled.any() or text[filled].map(_is_stamp).mean() < 0.9:
             return None
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             sample = text[filled]
             if sample.map(lambda c: bool(_DAY_MONTH_NAME.match(c))).all():
                 # "19-Sep-03": day first, month name, two- or four-digit year.
-                stamps = pd.to_datetime(text.where(filled), errors="coerce", dayfirst=True, format="mixed")
+                stamps = pd.to_datetime(
+                    text.where(filled), errors="coerce", dayfirst=True, format="mixed"
+                )
             else:
                 stamps = pd.to_datetime(text.where(filled), errors="coerce")
     valid = stamps.dropna()
@@ -238,9 +237,7 @@ def frame_to_columns(
                 if notes is not None:
                     notes.append(f"Column {name} was converted to seconds since {origin}.")
         prov = Provenance(provenance.file, provenance.sheet, provenance.variable, name)
-        columns.append(
-            Column(name=name, values=values, provenance=prov, unit=unit, origin=origin)
-        )
+        columns.append(Column(name=name, values=values, provenance=prov, unit=unit, origin=origin))
     if columns:
         # Rows where every numeric column is empty are spacer lines, not data.
         numeric = [c.values for c in columns if c.values.dtype.kind == "f"]

@@ -202,7 +202,19 @@ def _build(
     yield ms("analyse")
     chosen_lang = lang or detect_lang(read.documents)
     out_dir.mkdir(parents=True, exist_ok=True)
-    plans = plan_figures(read.datasets, read.images, lambda pairs: worker.fit(pairs, out_dir))
+    # --- the analyst (issue 13): column roles, the question the notes ask,
+    # and the analyses chosen from both; tables it does not take go down the
+    # x-y path, restricted to measurement columns.
+    from labwright.analysis.plan import analyse_folder
+
+    analysis = analyse_folder(read)
+    plans = plan_figures(
+        read.datasets,
+        read.images,
+        lambda pairs: worker.fit(pairs, out_dir),
+        analysis=analysis,
+        lang=chosen_lang,
+    )
     n_fits = sum(len(p.fits) for p in plans)
     if len(plans) == MAX_FIGURES:
         yield Warning_(
@@ -210,7 +222,10 @@ def _build(
         )
     yield Step(
         stage="analyse",
-        message=f"language {chosen_lang}; {len(plans)} figures planned, {n_fits} fits",
+        message=(
+            f"language {chosen_lang}; analyses: {', '.join(sorted(analysis.kinds())) or 'none'}; "
+            f"{len(plans)} figures planned, {n_fits} fits"
+        ),
     )
 
     yield ms("figures")
@@ -242,6 +257,7 @@ def _build(
         plans=plans,
         figures=by_key,
         inventory=inventory,
+        analysis=analysis,
     )
     fields = assemble(inp, ledger)
     source = render_template(chosen_lang, fields)  # type: ignore[arg-type]

@@ -57,6 +57,16 @@ class Ledger:
         """`value` rounded to `sig` significant figures, as LaTeX math source."""
         return self._record(format_sig(float(value), sig), value, source, computation)
 
+    def fixed(
+        self, value: float, decimals: int, source: Provenance | None, computation: str
+    ) -> str:
+        """`value` with exactly `decimals` places (one precision for a whole
+        column of a table: the resolution the data were recorded with)."""
+        text = f"{float(value):.{max(decimals, 0)}f}" if math.isfinite(value) else "\\text{n/a}"
+        if math.isfinite(value) and float(text) == 0:
+            text = text.lstrip("-")
+        return self._record(text, value, source, computation)
+
     def count(self, value: int, source: Provenance | None, computation: str) -> str:
         """An integer count (rows, files), printed without a decimal point."""
         return self._record(str(int(value)), float(value), source, computation)
