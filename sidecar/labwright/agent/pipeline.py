@@ -32,6 +32,7 @@ from labwright.agent.events import (
 )
 from labwright.agent.explore import explore
 from labwright.agent.explore_tools import ExploreTools
+from labwright.agent.figure_gate import enforce as enforce_figures
 from labwright.agent.gaps import deterministic_gaps, parse_model_gaps
 from labwright.agent.material import Material, collect_material
 from labwright.agent.plan import PipelineConfig, Progress, plan_pipeline
@@ -398,6 +399,12 @@ def _run(
         save(state.draft, "Offline report (the model's draft was not usable)", "generated")
     else:
         state.draft = sanitize(outcome.text, graphics_root=out_dir).text
+        # Every computed figure and table, and the template's preamble, survive
+        # whatever the model wrote (agent/figure_gate.py).
+        gated = enforce_figures(state.draft, state.offline_tex, out_dir)
+        state.draft = gated.text
+        for note in gated.messages():
+            yield Step(stage="draft", message=note)
         save(state.draft, "First draft", "generated")
 
     # -- reflect ×N --------------------------------------------------------------------
@@ -419,6 +426,7 @@ def _run(
             break
         if result.gate is not None and result.gate.accepted:
             state.draft = sanitize(result.draft, graphics_root=out_dir).text
+            state.draft = enforce_figures(state.draft, state.offline_tex, out_dir).text
             save(state.draft, f"Reflection round {round_no}", "generated")
         if result.stop:
             break

@@ -254,11 +254,14 @@ def series_text(a: Any, ledger: Ledger, lang: str) -> str:
                       x=src_text(s.x or "")) + "\n"  # fmt: skip
     else:
         out += phrase(lang, "ser_mean", y=src_text(s.y)) + "\n"
+    from labwright.analysis.presentation import decimals_of
+
+    decimals = decimals_of(np.asarray(fs.parameters, dtype=float))
     rows = []
     for i, ds in enumerate(fs.datasets[:MAX_TABLE_ROWS]):
         p = Provenance(file=ds.source)
         cells = [src_file(ds.source.rsplit("/", 1)[-1]),
-                 f"${ledger.num(fs.parameters[i], p, 'run parameter from the file name', sig=6)}$"]  # fmt: skip
+                 f"${ledger.fixed(fs.parameters[i], decimals, p, 'run parameter from the file name')}$"]  # fmt: skip
         for j, q in enumerate(s.quantities):
             v, e = s.values[i, j], s.errors[i, j]
             if np.isfinite(v) and np.isfinite(e) and e > 0:
@@ -268,7 +271,12 @@ def series_text(a: Any, ledger: Ledger, lang: str) -> str:
             else:
                 cells.append("--")
         rows.append(cells)
-    head = [phrase(lang, "col_file"), phrase(lang, "col_param")] + [
+    param_head = phrase(lang, "col_param")
+    if fs.parameter_name != "run number":
+        param_head = src_text(fs.parameter_name)
+        if fs.parameter_unit:
+            param_head += f" ({src_text(fs.parameter_unit)})"
+    head = [phrase(lang, "col_file"), param_head] + [
         f"${q}$" if s.mode == "fit" else phrase(lang, "col_mean") for q in s.quantities
     ]
     out += _float_table("l" + "r" * (1 + len(s.quantities)), head, rows,

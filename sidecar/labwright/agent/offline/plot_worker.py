@@ -306,9 +306,9 @@ def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
 
 
 def _texts(spec: dict[str, Any]) -> str:
-    parts = [spec.get("xlabel", ""), spec.get("ylabel", ""), spec.get("title", "")]
-    parts += [c.get("label", "") for c in spec.get("curves", [])]
-    return " ".join(parts)
+    """Every text of a spec (labels, titles, legend and tick labels, nested
+    panels included): the whole JSON, which holds nothing else but numbers."""
+    return json.dumps(spec, ensure_ascii=False)
 
 
 def _fit(request: dict[str, Any]) -> dict[str, Any]:
