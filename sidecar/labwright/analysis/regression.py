@@ -74,7 +74,8 @@ def pick_response(names: list[str], hint: str | None) -> str:
 
 def regress(table: dict[str, np.ndarray], response: str) -> RegressionResult | None:
     """OLS of `response` on the other columns of `table` (name -> values)."""
-    import statsmodels.api as sm
+    # Modules, not statsmodels.api (which imports every model: seconds cold).
+    from statsmodels.regression.linear_model import OLS
     from statsmodels.stats.outliers_influence import OLSInfluence
 
     predictors = [n for n in table if n != response][:MAX_PREDICTORS]
@@ -86,8 +87,8 @@ def regress(table: dict[str, np.ndarray], response: str) -> RegressionResult | N
     n = int(keep.sum())
     if n < len(predictors) + 3:
         return None
-    design = sm.add_constant(x[keep], has_constant="add")
-    res = sm.OLS(y[keep], design).fit()
+    design = np.column_stack([np.ones(n), x[keep]])
+    res = OLS(y[keep], design).fit()
     infl = OLSInfluence(res)
     stud = np.asarray(infl.resid_studentized_internal)
     cooks = np.asarray(infl.cooks_distance[0])

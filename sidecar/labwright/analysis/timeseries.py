@@ -76,9 +76,11 @@ class SeriesResult:
 
 
 def _ols(design: np.ndarray, y: np.ndarray, maxlags: int) -> object:
-    import statsmodels.api as sm
+    # The module, not statsmodels.api: the api import pulls in every model
+    # statsmodels has and costs seconds on a cold start.
+    from statsmodels.regression.linear_model import OLS
 
-    model = sm.OLS(y, design)
+    model = OLS(y, design)
     if maxlags > 0:
         return model.fit(cov_type="HAC", cov_kwds={"maxlags": maxlags})
     return model.fit()
