@@ -82,15 +82,18 @@ _ensure_venv() {
       fi
     fi
   fi
-  local spec="$LABWRIGHT_ROOT"
-  [ -n "$extras" ] && spec="$LABWRIGHT_ROOT[$extras]"
-  # Reinstall only when pyproject.toml changed since the last install.
-  local stamp="$VENV/.labwright-installed-$extras"
+  # Install exactly the locked, hash-checked versions (scripts/lock.sh refreshes
+  # them), then the package itself without resolving anything again: an
+  # unpinned install picks up whatever was released last night, and once that
+  # broke the suite on a fresh machine.
+  local lock="$LABWRIGHT_ROOT/requirements.lock"
+  [ "$extras" = "dev" ] && lock="$LABWRIGHT_ROOT/requirements-dev.lock"
+  local stamp="$VENV/.labwright-installed-${extras:-base}"
   if [ ! -f "$stamp" ] || [ "$LABWRIGHT_ROOT/pyproject.toml" -nt "$stamp" ] \
-     || ! "$VENV/bin/python" -c 'import labwright' 2>/dev/null; then
-    _say "installing Python dependencies into $VENV"
-    "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
-    "$VENV/bin/python" -m pip install -q -e "$spec"
+     || [ "$lock" -nt "$stamp" ] || ! "$VENV/bin/python" -c 'import labwright' 2>/dev/null; then
+    _say "installing the locked Python dependencies into $VENV"
+    "$VENV/bin/python" -m pip install -q --require-hashes --only-binary=:all: -r "$lock"
+    "$VENV/bin/python" -m pip install -q --no-deps --no-build-isolation -e "$LABWRIGHT_ROOT"
     touch "$stamp"
   fi
 }

@@ -18,6 +18,9 @@ import pytest
 # LLM fixtures for every test dir: fake_llm, and the autouse guard against real model calls.
 from labwright.testing.pytest_plugin import fake_llm, llm_isolation  # noqa: F401
 
+# A skipped smoke layer fails the README's test command (see tests/_layers.py).
+from tests._layers import pytest_runtest_makereport  # noqa: F401
+
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex
 _real_getaddrinfo = socket.getaddrinfo
@@ -77,7 +80,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(autouse=True)
-def _block_network(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _block_network(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
     if "live" in request.keywords and request.config.getoption("--run-live"):
         yield
         return
@@ -88,7 +93,9 @@ def _block_network(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPat
 
 
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """Every test gets its own per-user data directory, never the real one."""
     home = tmp_path_factory.mktemp("labwright-home")
     monkeypatch.setenv("LABWRIGHT_HOME", str(home))

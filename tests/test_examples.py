@@ -56,6 +56,53 @@ def test_examples_exist_and_are_small(examples_dir: Path) -> None:
         assert 0 < size < 200_000, (name, size)
 
 
+def _same_value(a: object, b: object) -> bool:
+    """Deep equality for what scipy.io.loadmat(simplify_cells=True) returns."""
+    import numpy as np
+
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_value(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        if a.dtype == object or b.dtype == object:
+            return a.shape == b.shape and all(
+                _same_value(x, y) for x, y in zip(a.ravel(), b.ravel(), strict=True)
+            )
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return False
+        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    return type(a) is type(b) and bool(a == b)
+
+
+def _content(path: Path) -> object:
+    """What a file means, not how a library version happened to compress it.
+
+    The .mat/.fig files are zlib-compressed and the PNG is deflated: their bytes
+    change with the zlib, scipy or Pillow release, while the data must not. The
+    dependencies are locked (requirements.lock), but a reader of this test should
+    not have to know that for it to hold.
+    """
+    import numpy as np
+
+    suffix = path.suffix.lower()
+    if suffix == ".xlsx":  # a zip container: compare the cells
+        return _cells(path)
+    if suffix in (".mat", ".fig"):
+        import scipy.io
+
+        raw = scipy.io.loadmat(path, simplify_cells=True)
+        return {k: v for k, v in raw.items() if not k.startswith("__")}
+    if suffix == ".npy":
+        return np.load(path, allow_pickle=False)
+    if suffix == ".png":
+        from PIL import Image
+
+        with Image.open(path) as img:
+            return {"mode": img.mode, "size": img.size, "pixels": np.asarray(img)}
+    return path.read_bytes()
+
+
 def test_examples_are_reproducible_from_the_script(examples_dir: Path, tmp_path: Path) -> None:
     shutil.copy(examples_dir / "_generate.py", tmp_path / "_generate.py")
     subprocess.run([sys.executable, str(tmp_path / "_generate.py")], check=True, timeout=120)
@@ -66,12 +113,24 @@ def test_examples_are_reproducible_from_the_script(examples_dir: Path, tmp_path:
         fresh = sorted(p.relative_to(tmp_path / name) for p in (tmp_path / name).rglob("*"))
         assert committed == fresh
         for rel in committed:
-            if rel.suffix == ".xlsx":  # a zip container: compare the cells
-                assert _cells(examples_dir / name / rel) == _cells(tmp_path / name / rel)
-                continue
-            assert (examples_dir / name / rel).read_bytes() == (
-                tmp_path / name / rel
-            ).read_bytes(), rel
+            a, b = _content(examples_dir / name / rel), _content(tmp_path / name / rel)
+            assert _same_value(a, b), f"{name}/{rel} differs in content"
+
+
+def test_content_comparison_sees_a_changed_value(examples_dir: Path, tmp_path: Path) -> None:
+    """The comparison above must be able to fail: one changed sample is a difference."""
+    import numpy as np
+    import scipy.io
+
+    src = examples_dir / "rc-discharge" / "scope_capture.mat"
+    data = {k: v for k, v in scipy.io.loadmat(src).items() if not k.startswith("__")}
+    key = next(k for k, v in data.items() if isinstance(v, np.ndarray) and v.dtype.kind == "f")
+    changed = data[key].copy()
+    changed.flat[0] += 1e-9
+    scipy.io.savemat(tmp_path / "same.mat", data, do_compression=True)
+    scipy.io.savemat(tmp_path / "changed.mat", {**data, key: changed}, do_compression=True)
+    assert _same_value(_content(src), _content(tmp_path / "same.mat"))
+    assert not _same_value(_content(src), _content(tmp_path / "changed.mat"))
 
 
 @needs_tex

@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Run the local API for the Labwright window.",
         "labwright.server.cli:configure_serve",
     ),
+    "edit": ("Ask for a change to a session's report.", "labwright.edit.cli:configure_edit"),
 }
 
 #: The frozen binary re-launches itself with this to run the plot worker.
@@ -134,7 +135,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 def _run_build(args: argparse.Namespace) -> int:
     from labwright.agent.events import Done, Error, Milestone, Warning_
-    from labwright.agent.offline.build import check_folder, plan_offline
+    from labwright.agent.offline.build import check_folder
 
     folder: Path = args.folder
     problem = check_folder(folder)
@@ -153,34 +154,25 @@ def _run_build(args: argparse.Namespace) -> int:
         _say(f"{output} does not end in .pdf; give the PDF's file name with -o.")
         return EXIT_BAD_INPUT
 
-    from labwright.agent.offline.build import build_offline
+    from labwright.agent.choose import RunRequest, choose_pipeline
+    from labwright.agent.llm_build import endpoint_for_args
     from labwright.latex.engine import resolve_engine
 
     tex = resolve_engine().available
-    from labwright.agent.llm_build import choose_model
-
-    model = choose_model(args)
-    if model.note:
-        _say(model.note)
-    if model.client is not None:
-        from labwright.agent.pipeline import AgentOptions, run_agent
-        from labwright.agent.plan import PipelineConfig, plan_pipeline
-
-        options = AgentOptions(lang=args.lang, reflect_rounds=max(0, args.reflect))
-        stages = plan_pipeline(
-            PipelineConfig(tex_available=tex, reflect_rounds=options.reflect_rounds)
-        )
-        total = len(stages) + (1 if args.zip else 0)
-    else:
-        total = len(plan_offline(tex_available=tex)) + (1 if args.zip else 0)
+    wanted = endpoint_for_args(args)
+    if wanted.note:
+        _say(wanted.note)
+    choice = choose_pipeline("auto", wanted.endpoint)
+    reflect = max(0, getattr(args, "reflect", 2))
+    total = len(choice.plan(tex_available=tex, reflect_rounds=reflect)) + (1 if args.zip else 0)
     progress = _Progress(total, sys.stderr)
     build_dir = Path(tempfile.mkdtemp(prefix="labwright-build-"))
     done: Done | None = None
     try:
-        if model.client is not None:
-            events = run_agent(folder, build_dir, model.client, options, tex_available=tex)
-        else:
-            events = build_offline(folder, build_dir, lang=args.lang, tex_available=tex)
+        request = RunRequest(
+            folder, build_dir, lang=args.lang, tex_available=tex, reflect_rounds=reflect
+        )
+        events = choice.run(request)
         for event in events:
             if isinstance(event, Milestone):
                 progress.milestone(event.label)
@@ -196,8 +188,6 @@ def _run_build(args: argparse.Namespace) -> int:
             return EXIT_BAD_INPUT
         return _deliver(done, build_dir, output, args.zip, progress)
     finally:
-        if model.client is not None:
-            model.client.close()
         keep = args.keep_build or done is None or not done.ok
         if keep and done is not None and done.tex_path is not None:
             _say(f"Build folder (main.tex, main.log): {build_dir}")

@@ -154,6 +154,7 @@ class World:
     proposal_id: int
     figure: str = "fig1.png"
     provider: str = "deepseek"
+    upload_id: str = "0" * 32
 
     def params(self) -> dict[str, object]:
         return {
@@ -163,6 +164,7 @@ class World:
             "proposal_id": self.proposal_id,
             "name": self.figure,
             "provider": self.provider,
+            "upload_id": self.upload_id,
         }
 
 
@@ -191,7 +193,10 @@ def seed_world(app: FastAPI, folder: Path) -> World:
     )
     start = CONTENT.index("2.01")
     proposal = store.propose_edit(session.id, version.id, start, start + 4, "2.02")
-    return World(session.id, run.id, version.version_no, proposal.id)
+    upload = data.root / "uploads" / ("a" * 32) / "data"  # an unfinished browser upload
+    upload.mkdir(parents=True)
+    (upload / "data.csv").write_text("t,x\n1,2\n", encoding="utf-8")
+    return World(session.id, run.id, version.version_no, proposal.id, upload_id="a" * 32)
 
 
 @dataclass

@@ -39,8 +39,16 @@ FOREIGN_ORIGINS = (
 BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/sessions"): "FOLDER",
     ("POST", "/api/sessions/{session_id}/runs"): {},
+    ("POST", "/api/sessions/{session_id}/chat"): {"message": "Rename section 1 to Findings."},
     ("PUT", "/api/settings/llm"): {"provider": "openai", "models": {"main": "gpt-4.1"}},
     ("PUT", "/api/settings/llm/keys/{provider}"): {"api_key": "sk-matrix-secret"},
+    ("POST", "/api/uploads"): {"file_count": 1, "total_size": 3},
+    ("POST", "/api/uploads/{upload_id}/chunks"): {
+        "path": "more/x.csv",
+        "offset": 0,
+        "data": "YSxi",
+    },
+    ("POST", "/api/uploads/{upload_id}/session"): {},
 }
 
 
@@ -78,6 +86,8 @@ def snapshot(app: FastAPI, keys: MemoryKeyring) -> Any:
     state.append(path.read_text(encoding="utf-8") if path.exists() else None)
     sessions_dir = app.state.ctx.data.sessions_dir
     state.append(sorted(str(p.relative_to(sessions_dir)) for p in sessions_dir.rglob("*")))
+    uploads = app.state.ctx.data.root / "uploads"
+    state.append(sorted(str(p.relative_to(uploads)) for p in uploads.rglob("*")))
     return state
 
 
@@ -302,3 +312,15 @@ def test_token_is_not_in_the_repr_of_settings_or_policy(token: str) -> None:
 
     assert token not in repr(AccessPolicy(token=token, port=PORT))
     assert token not in repr(ServerSettings(token=token, port=PORT))
+
+
+def test_a_missing_ui_file_is_a_404_not_a_500(
+    make_client: Any, auth: dict[str, str], tmp_path: Path
+) -> None:
+    ui = tmp_path / "dist"
+    ui.mkdir()
+    (ui / "index.html").write_text("<!doctype html><title>Labwright</title>", encoding="utf-8")
+    _, client = make_client(ui_dir=ui)
+    missing = client.get("/assets/nothing-here.js")
+    assert missing.status_code == 404
+    assert "Traceback" not in missing.text

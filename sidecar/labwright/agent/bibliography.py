@@ -12,9 +12,9 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from labwright.agent.events import Event, Step, Warning_
+from labwright.llm.model import ChatModel, Messages
 from labwright.verify.citations import bib_keys, citation_closure, cite_keys
 
 UNVERIFIED_NOTE = "Unverified: written by the language model"
@@ -85,8 +85,8 @@ def build_bibliography(
 
 
 def ask_model_for_bib(
-    client: Any,
-    messages_for: Callable[[list[str]], list[dict[str, Any]]],
+    client: ChatModel,
+    messages_for: Callable[[list[str]], Messages],
     cancel: threading.Event | None = None,
 ) -> Callable[[list[str]], str]:
     def ask(keys: list[str]) -> str:

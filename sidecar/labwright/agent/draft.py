@@ -11,11 +11,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from labwright.agent.events import DraftChunk, Event, GateDecision
 from labwright.agent.markup import RETRY_INSTRUCTION, draft_problems, extract_document
 from labwright.agent.streaming import Finished, Restart, stream_deltas
+from labwright.llm.model import ChatModel, Messages
+
+if TYPE_CHECKING:
+    from labwright.llm.client import ChatResult
 
 MAX_RETRIES = 3
 
@@ -27,8 +31,8 @@ class DraftOutcome:
 
 
 def write_draft(
-    client: Any,
-    messages: list[dict[str, Any]],
+    client: ChatModel,
+    messages: Messages,
     outcome: DraftOutcome,
     *,
     cancel: threading.Event | None = None,
@@ -44,8 +48,8 @@ def write_draft(
         def call(
             on_delta: Callable[[str], None],
             on_restart: Callable[[], None],
-            conv: list[dict[str, Any]] = conversation,
-        ) -> Any:
+            conv: Messages = conversation,
+        ) -> ChatResult:
             return client.chat(
                 conv,
                 tier="main",

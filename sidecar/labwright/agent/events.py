@@ -8,13 +8,17 @@ be generated from `event_json_schema()` instead of being written twice.
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
 
 class _Event(BaseModel):
-    model_config = {"extra": "forbid"}
+    # Every field is required in the schema (defaults included), so generated
+    # TypeScript types say a field is always there in what the API sends.
+    model_config = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
 
 
 class Milestone(_Event):
@@ -38,7 +42,7 @@ class Step(_Event):
 class ToolCall(_Event):
     type: Literal["tool_call"] = "tool_call"
     name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: dict[str, JsonValue] = Field(default_factory=dict)
     result_preview: str = ""
 
 
@@ -84,6 +88,33 @@ class Error(_Event):
     action: str = ""
 
 
+class Routed(_Event):
+    """A chat edit's target: which part of the report, decided by which rule, at what cost."""
+
+    type: Literal["route"] = "route"
+    target: str  # an anchor (n3), abstract, keywords, title, bibliography or whole; "" if none
+    label: str = ""
+    by: str  # the rule that decided (a signal class, "model", "deterministic", "none")
+    used_tokens: bool
+
+
+class Reply(_Event):
+    """The assistant's answer to a chat message: one or two plain sentences."""
+
+    type: Literal["reply"] = "reply"
+    text: str
+
+
+class ProposalMade(_Event):
+    """A pending proposal was recorded; fetch it by id to show its diff."""
+
+    type: Literal["proposal"] = "proposal"
+    proposal_id: int
+    scope: str
+    target: str
+    summary: str
+
+
 class Done(_Event):
     """The run ended. `ok` is False when the report was produced with problems."""
 
@@ -105,6 +136,9 @@ Event = Annotated[
     | UsageRecorded
     | Warning_
     | Error
+    | Routed
+    | Reply
+    | ProposalMade
     | Done,
     Field(discriminator="type"),
 ]
@@ -120,5 +154,25 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     return _ADAPTER.validate_python(data)
 
 
+EVENT_TYPES: tuple[type[_Event], ...] = (
+    Milestone,
+    Step,
+    ToolCall,
+    FigureMade,
+    DraftChunk,
+    GateDecision,
+    UsageRecorded,
+    Warning_,
+    Error,
+    Done,
+)
+
+
 def event_json_schema() -> dict[str, Any]:
-    return _ADAPTER.json_schema()
+    """The JSON Schema of `Event` as the API sends it (pinned by a golden test)."""
+    return _ADAPTER.json_schema(mode="serialization")
+
+
+if __name__ == "__main__":  # regenerate the golden: python -m labwright.agent.events > FILE
+    json.dump(event_json_schema(), sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from typing import Any
 
 from labwright.agent.events import Event, Step, ToolCall, Warning_
-from labwright.agent.explore_tools import TOOL_SCHEMAS, ExploreTools
+from labwright.agent.explore_tools import ExploreTools
 from labwright.agent.loop_breaker import NUDGE_MESSAGE, LoopBreaker
+from labwright.llm.model import ChatModel, Message
 
 MAX_TOOL_ITERATIONS = 20
 REMINDER = (
@@ -29,22 +29,22 @@ BREAK_MESSAGE = (
 
 
 def explore(
-    client: Any,
+    client: ChatModel,
     tools: ExploreTools,
-    messages: list[dict[str, Any]],
+    messages: list[Message],
     *,
     cancel: threading.Event | None = None,
     max_iterations: int = MAX_TOOL_ITERATIONS,
 ) -> Iterator[Event]:
     """Run the tool loop, appending to `messages`; results land in `tools.exploration`."""
     breaker = LoopBreaker()
+    box = tools.toolbox()
+    schemas = box.schemas()
     reminded = False
     for _ in range(max_iterations):
         if cancel is not None and cancel.is_set():
             return
-        result = client.chat(
-            messages, tier="cheap", tools=TOOL_SCHEMAS, cancel=cancel, step="explore"
-        )
+        result = client.chat(messages, tier="cheap", tools=schemas, cancel=cancel, step="explore")
         messages.append(result.as_message())
         if not result.tool_calls:
             if reminded:
@@ -62,7 +62,10 @@ def explore(
                 output = call.feedback()
             else:
                 verdict = breaker.observe(call.name, call.arguments)
-                output = tools.call(call.name, call.arguments)
+                outcome = box.call(call.name, call.arguments)
+                output = outcome.output
+                if outcome.bug is not None:
+                    yield Warning_(message=outcome.bug)
                 nudge = nudge or verdict == "nudge"
                 stop = stop or verdict == "stop"
             yield ToolCall(

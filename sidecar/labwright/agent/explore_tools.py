@@ -11,9 +11,12 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+from pydantic import Field
 
 from labwright.agent.path_guard import PathEscape, resolve_inside
+from labwright.agent.tools import Tool, ToolArguments, ToolBox, ToolRefusal
+from labwright.llm.model import JsonObject, JsonValue, ToolSchema
 
 READ_CHARS = 7000
 MAX_LIST_ENTRIES = 200
@@ -34,97 +37,51 @@ _TEXT_SUFFIXES = {
     ".yml",
 }
 
-TOOL_SCHEMAS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "list_dir",
-            "description": "List the files and folders at a path inside the data folder.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "path": {"type": "string", "description": "Relative path; '.' for the top."}
-                },
-                "required": ["path"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "read_file",
-            "description": (
-                f"Read a text or data file (at most {READ_CHARS} characters per call). "
-                "Use offset/limit (in lines) to continue a long file."
-            ),
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "path": {"type": "string"},
-                    "offset": {
-                        "type": "integer",
-                        "minimum": 0,
-                        "description": "First line, from 0.",
-                    },
-                    "limit": {"type": "integer", "minimum": 1, "description": "Number of lines."},
-                },
-                "required": ["path"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "read_image",
-            "description": "Describe an image in the folder (readings, axes, labels).",
-            "parameters": {
-                "type": "object",
-                "properties": {"path": {"type": "string"}},
-                "required": ["path"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "make_figure",
-            "description": (
-                "Run matplotlib code in a sandbox to draw one figure. Read data with "
-                "srcpath('file.csv'), listdir() or walkfiles(); save with plt.savefig(OUT). "
-                "No os/sys/subprocess, no open/eval/exec, no names starting with '_'."
-            ),
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string", "description": "Short file-name-safe figure name."},
-                    "code": {"type": "string"},
-                    "caption": {"type": "string"},
-                    "source": {"type": "string", "description": "The data file the figure shows."},
-                },
-                "required": ["name", "code"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "finish_exploration",
-            "description": "Call once you understand the experiment; this ends exploration.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "experiment": {"type": "string"},
-                    "goal": {"type": "string"},
-                    "key_findings": {"type": "array", "items": {"type": "string"}},
-                    "assignment_requirements": {"type": "string"},
-                    "method_notes": {"type": "string"},
-                    "reference_report": {"type": "string"},
-                },
-                "required": ["experiment", "goal", "key_findings"],
-            },
-        },
-    },
-]
+
+class ListDirArgs(ToolArguments):
+    path: str = Field(".", description="Relative path; '.' for the top.")
+
+
+class ReadFileArgs(ToolArguments):
+    path: str
+    offset: int = Field(0, ge=0, description="First line, from 0.")
+    limit: int | None = Field(None, ge=1, description="Number of lines.")
+
+
+class ReadImageArgs(ToolArguments):
+    path: str
+
+
+class MakeFigureArgs(ToolArguments):
+    name: str = Field(description="Short file-name-safe figure name.")
+    code: str
+    caption: str = ""
+    source: str = Field("", description="The data file the figure shows.")
+
+
+class FinishArgs(ToolArguments):
+    experiment: str
+    goal: str
+    key_findings: list[str]
+    assignment_requirements: str = ""
+    method_notes: str = ""
+    reference_report: str = ""
+
+
+_DESCRIPTIONS = {
+    "list_dir": "List the files and folders at a path inside the data folder.",
+    "read_file": (
+        f"Read a text or data file (at most {READ_CHARS} characters per call). "
+        "Use offset/limit (in lines) to continue a long file."
+    ),
+    "read_image": "Describe an image in the folder (readings, axes, labels).",
+    "make_figure": (
+        "Run matplotlib code in a sandbox to draw one figure. Read data with "
+        "srcpath('file.csv'), listdir() or walkfiles(); save with plt.savefig(OUT). "
+        "No os/sys/subprocess, no open/eval/exec, no names starting with '_'."
+    ),
+    "finish_exploration": "Call once you understand the experiment; this ends exploration.",
+}
 
 
 @dataclass
@@ -132,7 +89,7 @@ class Exploration:
     """What exploration produced: the model's summary and what it read."""
 
     finished: bool = False
-    summary: dict[str, Any] = field(default_factory=dict)
+    summary: JsonObject = field(default_factory=dict)
     reads: dict[str, str] = field(default_factory=dict)
     figures: list[dict[str, str]] = field(default_factory=list)
     broke_loop: bool = False
@@ -149,19 +106,36 @@ class ExploreTools:
     describe_image: DescribeImage | None = None
     make_figure: MakeFigure | None = None
 
-    def call(self, name: str, arguments: dict[str, Any]) -> str:
-        handler = getattr(self, f"_tool_{name}", None)
-        if handler is None:
-            return f"There is no tool named {name}; use one of list_dir, read_file, read_image, make_figure, finish_exploration."
-        try:
-            return str(handler(**arguments))
-        except PathEscape as escape:
-            return str(escape)
-        except TypeError as bad_args:
-            return f"The arguments for {name} were not right ({bad_args}); check the tool's parameters."
+    def toolbox(self) -> ToolBox:
+        return ToolBox(
+            (
+                Tool("list_dir", _DESCRIPTIONS["list_dir"], ListDirArgs, self._list_dir),
+                Tool("read_file", _DESCRIPTIONS["read_file"], ReadFileArgs, self._read_file),
+                Tool("read_image", _DESCRIPTIONS["read_image"], ReadImageArgs, self._read_image),
+                Tool(
+                    "make_figure", _DESCRIPTIONS["make_figure"], MakeFigureArgs, self._make_figure
+                ),
+                Tool(
+                    "finish_exploration",
+                    _DESCRIPTIONS["finish_exploration"],
+                    FinishArgs,
+                    self._finish,
+                ),
+            )
+        )
 
-    def _tool_list_dir(self, path: str = ".") -> str:
-        target = resolve_inside(self.root, path)
+    def call(self, name: str, arguments: JsonObject) -> str:
+        return self.toolbox().call(name, arguments).output
+
+    def _inside(self, path: str) -> Path:
+        try:
+            return resolve_inside(self.root, path)
+        except PathEscape as escape:
+            raise ToolRefusal(str(escape)) from escape
+
+    def _list_dir(self, args: ListDirArgs) -> str:
+        path = args.path
+        target = self._inside(path)
         if not target.is_dir():
             return f"'{path}' is not a folder in the data folder."
         lines = []
@@ -184,16 +158,16 @@ class ExploreTools:
                 break
         return "\n".join(lines) or "(empty folder)"
 
-    def _tool_read_file(self, path: str, offset: int = 0, limit: int | None = None) -> str:
-        target = resolve_inside(self.root, path)
+    def _read_file(self, args: ReadFileArgs) -> str:
+        path, offset, limit = args.path, args.offset, args.limit
+        target = self._inside(path)
         if not target.is_file():
             return (
                 f"'{path}' does not exist in the data folder; call list_dir to see what is there."
             )
         text = self._as_text(target)
         lines = text.splitlines()
-        offset = max(0, int(offset))
-        chosen = lines[offset : offset + int(limit)] if limit else lines[offset:]
+        chosen = lines[offset : offset + limit] if limit else lines[offset:]
         out = "\n".join(chosen)
         self.exploration.reads[f"{path}@{offset}"] = out[:READ_CHARS]
         if len(out) > READ_CHARS:
@@ -216,8 +190,9 @@ class ExploreTools:
             )
         return _describe_with_readers(self.root, target)
 
-    def _tool_read_image(self, path: str) -> str:
-        target = resolve_inside(self.root, path)
+    def _read_image(self, args: ReadImageArgs) -> str:
+        path = args.path
+        target = self._inside(path)
         if not target.is_file():
             return f"'{path}' does not exist in the data folder."
         if self.describe_image is not None:
@@ -233,7 +208,8 @@ class ExploreTools:
         except Exception:  # noqa: BLE001 - any decoder failure is a tool result, not a crash
             return f"{path} could not be opened as an image."
 
-    def _tool_make_figure(self, name: str, code: str, caption: str = "", source: str = "") -> str:
+    def _make_figure(self, args: MakeFigureArgs) -> str:
+        name, code, caption, source = args.name, args.code, args.caption, args.source
         if self.make_figure is None:
             return "Figures cannot be drawn in this run; describe the data in words instead."
         result = self.make_figure(name, code)
@@ -244,9 +220,9 @@ class ExploreTools:
             return f"Saved figure '{name}'. Reference it as \\includegraphics{{figures/{result.name}}}."
         return str(result)
 
-    def _tool_finish_exploration(self, **summary: Any) -> str:
+    def _finish(self, args: FinishArgs) -> str:
         self.exploration.finished = True
-        self.exploration.summary = summary
+        self.exploration.summary = args.model_dump()
         return "Exploration finished."
 
 
@@ -272,12 +248,15 @@ def _describe_with_readers(root: Path, target: Path) -> str:
     return "\n".join(parts) or "The file has no readable content."
 
 
-def parse_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any] | str:
+def parse_arguments(raw: str | JsonObject | None) -> JsonObject | str:
     """Tool arguments as a dict, or an instructional error string."""
     if isinstance(raw, dict):
         return raw
     try:
-        value = json.loads(raw or "{}")
+        value: JsonValue = json.loads(raw or "{}")
     except ValueError:
         return "Your tool arguments were not valid JSON; call the tool again with a JSON object."
     return value if isinstance(value, dict) else "Tool arguments must be a JSON object."
+
+
+TOOL_SCHEMAS: list[ToolSchema] = ExploreTools(Path(".")).toolbox().schemas()

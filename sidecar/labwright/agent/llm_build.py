@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import dataclass
-from typing import Any
+
+from labwright.llm.model import ChatModel
+from labwright.llm.providers import Endpoint, TierModels
 
 API_KEY_ENV = "LABWRIGHT_API_KEY"
 
@@ -35,37 +37,50 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass
-class ModelChoice:
-    client: Any | None
+@dataclass(frozen=True)
+class EndpointChoice:
+    endpoint: Endpoint | None
     note: str = ""
 
 
-def choose_model(args: argparse.Namespace) -> ModelChoice:
-    """The client for this build, or None with a sentence saying why not."""
+def endpoint_for_args(args: argparse.Namespace) -> EndpointChoice:
+    """The endpoint this build asks for, or None with a sentence saying why not."""
     wants_model = bool(getattr(args, "llm", False) or getattr(args, "base_url", None))
     if not wants_model:
-        return ModelChoice(None)
-    from labwright.llm.client import LLMClient
-    from labwright.llm.providers import Endpoint, TierModels
-
+        return EndpointChoice(None)
     if args.base_url:
         if not args.model:
-            return ModelChoice(None, "--base-url needs --model NAME; building without a model.")
+            return EndpointChoice(None, "--base-url needs --model NAME; building without a model.")
         custom = Endpoint(
             "custom",
             args.base_url,
             TierModels(main=args.model),
             api_key=os.environ.get(API_KEY_ENV, "") or "not-needed",
         )
-        return ModelChoice(LLMClient(custom))
+        return EndpointChoice(custom)
     from labwright.llm.settings import resolve_endpoint
 
     endpoint = resolve_endpoint()
     if endpoint is None:
-        return ModelChoice(
+        return EndpointChoice(
             None,
             "No usable language model is configured, so the offline writer builds the report; "
             "add a provider and key in Settings, or use --base-url and --model.",
         )
-    return ModelChoice(LLMClient(endpoint))
+    return EndpointChoice(endpoint)
+
+
+@dataclass
+class ModelChoice:
+    client: ChatModel | None
+    note: str = ""
+
+
+def choose_model(args: argparse.Namespace) -> ModelChoice:
+    """A client for the endpoint the arguments ask for (see endpoint_for_args)."""
+    choice = endpoint_for_args(args)
+    if choice.endpoint is None:
+        return ModelChoice(None, choice.note)
+    from labwright.llm.client import LLMClient
+
+    return ModelChoice(LLMClient(choice.endpoint), choice.note)

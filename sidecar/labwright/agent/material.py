@@ -79,17 +79,26 @@ def collect_material(
             material.values.extend(float(v) for v in np.ravel(dataset.matrix)[:100_000])
     for skipped in read.skipped:
         material.add(skipped.source, f"(not readable: {skipped.reason})")
-    if provenance_json is not None and provenance_json.is_file():
-        entries = json.loads(provenance_json.read_text(encoding="utf-8")).get("numbers", [])
-        computed = [f"{e['printed']} = {e['computation']} ({e.get('file', '')})" for e in entries]
-        material.add(
-            "_computed_results", "Values computed from the data by code:\n" + "\n".join(computed)
-        )
-        for entry in entries:
-            try:
-                material.values.append(float(entry["value"]))
-            except (TypeError, ValueError):
-                continue  # "nan"/"inf" were stored as strings
     material.text = "\n".join(material.files.values())
     material.values.extend(numbers_in_text(material.text))
+    if provenance_json is not None and provenance_json.is_file():
+        entries = json.loads(provenance_json.read_text(encoding="utf-8")).get("numbers", [])
+        add_computed(material, entries)
     return material
+
+
+def add_computed(material: Material, entries: list[dict[str, object]]) -> None:
+    """Add the offline writer's computed values (its provenance entries) as one more "file".
+
+    Added to the material collected before, so the folder's digest is not built twice.
+    """
+    computed = [f"{e['printed']} = {e['computation']} ({e.get('file', '')})" for e in entries]
+    text = "Values computed from the data by code:\n" + "\n".join(computed)
+    material.add("_computed_results", text)
+    for entry in entries:
+        try:
+            material.values.append(float(entry["value"]))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            continue  # "nan"/"inf" were stored as strings
+    material.text = "\n".join(material.files.values())
+    material.values.extend(numbers_in_text(text))

@@ -1,10 +1,14 @@
 """The LLM pipeline: scan → explore → figures → gaps → draft → reflect ×N → bibliography → compile.
 
-Every model step has a narrow input, a narrow output contract and a
-deterministic gate after it; when a model step fails (the provider errors, the
-output breaks its contract), the run degrades to the offline writer's result
-for that step and says so. It never crashes and never loses what was produced:
-each accepted draft is handed to `save_version`.
+It is a stage table (`agent_stages`) run by the one run loop (agent/run.py)
+over an `AgentContext`. Every model step has a narrow input, a narrow output
+contract and a deterministic gate after it; when a model step fails (the
+provider errors, the output breaks its contract), the loop degrades to the
+offline writer's result for that step and says so. It never crashes and never
+loses what was produced: each accepted draft is handed to `save_version`.
+
+The offline writer's report (offline/report.py, a function of what was read)
+is the default report the model starts from and what it falls back on.
 """
 
 from __future__ import annotations
@@ -16,34 +20,27 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from labwright.agent.bibliography import BibOutcome, build_bibliography
 from labwright.agent.draft import DraftOutcome, write_draft
-from labwright.agent.events import (
-    Done,
-    Error,
-    Event,
-    FigureMade,
-    GateDecision,
-    Step,
-    UsageRecorded,
-    Warning_,
-)
+from labwright.agent.events import Done, Event, FigureMade, GateDecision, Step, Warning_
 from labwright.agent.explore import explore
 from labwright.agent.explore_tools import ExploreTools
 from labwright.agent.figure_gate import enforce as enforce_figures
-from labwright.agent.gaps import deterministic_gaps, parse_model_gaps
-from labwright.agent.material import Material, collect_material
-from labwright.agent.plan import PipelineConfig, Progress, plan_pipeline
+from labwright.agent.gaps import Gap, deterministic_gaps, parse_model_gaps
+from labwright.agent.material import add_computed
+from labwright.agent.offline.report import OfflineReport
 from labwright.agent.prompts import AgentPrompts
 from labwright.agent.reflect import ReflectPrompts, RoundResult, reflect_round
 from labwright.agent.repair import RepairOutcome, compile_and_repair
+from labwright.agent.run import RunContext, Stage, StopRun, plan_of, run_stages
 from labwright.llm.errors import LLMCancelled, LLMError
+from labwright.llm.model import ChatModel, Message, has_vision
 
 MAIN_TEX = "main.tex"
 BIB_NAME = "refs"
 NUMBER_CHECK_JSON = "number_check.json"
+NO_TEX = "No TeX engine was found, so only the .tex source was written; run `labwright doctor`."
 
 VersionSink = Callable[[str, str, str], object]  # (content, summary, origin)
 
@@ -54,63 +51,91 @@ class AgentOptions:
     genre: str = "lab_report"
     reflect_rounds: int = 2
     explore: bool = True
+    gap_check: bool = True
+    bibliography: bool = True
     compile_budget_s: float = 600.0
     max_repair_rounds: int = 2
+    #: Stage names turned off for this run (any stage can be; what a later
+    #: stage needs is then produced on demand, without its milestone).
+    off: frozenset[str] = frozenset()
 
 
 @dataclass
-class _RunState:
-    """What the run has produced so far; what degradation falls back on."""
+class AgentContext(RunContext):
+    """The run context of a model-backed run: the model, and what the stages produced."""
 
-    lang: str = "en"
-    offline_tex: str | None = None
-    draft: str | None = None
+    model: ChatModel | None = None
+    options: AgentOptions = field(default_factory=AgentOptions)
+    save_version: VersionSink | None = None
+    tools: ExploreTools | None = None
+    offline: OfflineReport | None = None
     figures: list[FigureMade] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    degraded: bool = False
+    gaps: list[Gap] = field(default_factory=list)
+    draft: str | None = None
+    reflect_stopped: bool = False
+    bib: str = ""
+    repaired: RepairOutcome = field(default_factory=RepairOutcome)
+    compiled_from: str = ""
+    _prompts: AgentPrompts | None = None
 
+    @property
+    def chat(self) -> ChatModel:
+        assert self.model is not None, "an agent run has a model"
+        return self.model
 
-class _Cancelled(Exception):
-    pass
+    def save(self, content: str, summary: str, origin: str = "generated") -> None:
+        if self.save_version is not None:
+            self.save_version(content, summary, origin)
 
-
-class _UsageTap:
-    """Chains onto the client's usage sink and turns each billed call into a
-    UsageRecorded event, released before the next event the run yields."""
-
-    def __init__(self, client: Any) -> None:
-        self._client = client
-        self._downstream = getattr(client, "usage_sink", None)
-        self._pending: list[Any] = []
-        self._lock = threading.Lock()
-
-    def __call__(self, record: Any) -> None:
-        with self._lock:
-            self._pending.append(record)
-        if self._downstream is not None:
-            self._downstream(record)
-
-    def __enter__(self) -> _UsageTap:
-        if self._client is not None and hasattr(self._client, "usage_sink"):
-            self._client.usage_sink = self
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._client is not None and hasattr(self._client, "usage_sink"):
-            self._client.usage_sink = self._downstream
-
-    def drain(self) -> Iterator[UsageRecorded]:
-        with self._lock:
-            pending, self._pending = self._pending, []
-        for record in pending:
-            yield UsageRecorded(
-                step=record.step or "",
-                model=record.model,
-                prompt_tokens=record.usage.prompt_tokens,
-                cached_tokens=record.usage.cached_prompt_tokens,
-                completion_tokens=record.usage.completion_tokens,
-                cost=record.cost,
+    def explore_tools(self) -> ExploreTools:
+        if self.tools is None:
+            fig_dir = self.out_dir / "figures"
+            fig_dir.mkdir(parents=True, exist_ok=True)
+            self.tools = ExploreTools(
+                root=self.folder,
+                make_figure=_sandbox_figure_maker(self.folder, fig_dir),
+                describe_image=_vision_describer(self.chat, self.cancel),
             )
+        return self.tools
+
+    def prompts(self) -> AgentPrompts:
+        """Built from the material once, and once more after the computed values joined it."""
+        if self._prompts is None:
+            self._prompts = AgentPrompts.for_material(
+                self.material.files, self.lang, self.options.genre
+            )
+        return self._prompts
+
+    def offline_report(self) -> OfflineReport:
+        """The offline writer's report, written once from what was read."""
+        if self.offline is None:
+            from labwright.agent.offline.build import write_report_files
+            from labwright.agent.offline.render import take_worker
+            from labwright.agent.offline.report import write_offline_report
+            from labwright.agent.offline.text import folder_display_name
+
+            self.require_data()
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            with take_worker() as worker:
+                self.offline = write_offline_report(
+                    self.inventory,
+                    self.read,
+                    lang=self.lang,
+                    folder=self.folder,
+                    folder_name=folder_display_name(self.folder),
+                    out_dir=self.out_dir,
+                    drawer=worker,
+                )
+            write_report_files(self.offline, self.out_dir)
+            add_computed(self.material, self.offline.ledger.to_dict().get("numbers", []))
+            self._prompts = None  # the digest now includes the computed values
+        return self.offline
+
+    def current_draft(self) -> str:
+        return self.draft if self.draft is not None else self.offline_report().tex
+
+
+# --- helpers --------------------------------------------------------------------------
 
 
 def _tex_available() -> bool:
@@ -129,11 +154,12 @@ def _sandbox_figure_maker(folder: Path, fig_dir: Path) -> Callable[[str, str], s
     return make
 
 
-def _vision_describer(client: Any, cancel: threading.Event | None) -> Callable[[Path], str] | None:
+def _vision_describer(
+    model: ChatModel, cancel: threading.Event | None
+) -> Callable[[Path], str] | None:
     """read_image through the vision tier, only when a vision model is configured
     explicitly (a text-only main model would fail on image input)."""
-    models = getattr(getattr(client, "endpoint", None), "models", None)
-    if models is None or not getattr(models, "vision", None):
+    if not has_vision(model):
         return None
 
     def describe(path: Path) -> str:
@@ -147,7 +173,7 @@ def _vision_describer(client: Any, cancel: threading.Event | None) -> Callable[[
             buffer = io.BytesIO()
             image.convert("RGB").save(buffer, format="PNG")
         url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
-        messages = [
+        messages: list[Message] = [
             {
                 "role": "user",
                 "content": [
@@ -161,7 +187,7 @@ def _vision_describer(client: Any, cancel: threading.Event | None) -> Callable[[
         ]
         try:
             return (
-                client.chat(messages, tier="vision", cancel=cancel, step="read_image").content
+                model.chat(messages, tier="vision", cancel=cancel, step="read_image").content
                 or "(no description)"
             )
         except LLMCancelled:
@@ -200,352 +226,237 @@ def _attach_bibliography(draft: str, bib: str) -> tuple[str, str]:
     return draft[:end] + commands + draft[end:], BIB_NAME
 
 
-def run_agent(
-    folder: Path,
-    out_dir: Path,
-    client: Any,
-    options: AgentOptions | None = None,
-    *,
-    cancel: threading.Event | None = None,
-    save_version: VersionSink | None = None,
-    tex_available: bool | None = None,
-) -> Iterator[Event]:
-    """Yield the run's events; the last one is exactly one Done."""
-    options = options or AgentOptions()
-    folder, out_dir = Path(folder), Path(out_dir)
-    if tex_available is None:
-        tex_available = _tex_available()
-    plan = plan_pipeline(
-        PipelineConfig(
-            tex_available=tex_available,
-            reflect_rounds=options.reflect_rounds,
-            explore=options.explore,
-        )
-    )
-    progress = Progress(plan)
-    state = _RunState()
-    try:
-        with _UsageTap(client) as tap:
-            for event in _run(
-                folder,
-                out_dir,
-                client,
-                options,
-                cancel,
-                save_version,
-                tex_available,
-                progress,
-                state,
-            ):
-                yield from tap.drain()
-                yield event
-    except _Cancelled:
-        yield from progress.finish()
-        yield Error(
-            message="The run was cancelled; what it had produced is kept.",
-            action="Start it again when ready.",
-        )
-        yield Done(ok=False, problems=["cancelled"])
+# --- the stages -----------------------------------------------------------------------
 
 
-def _check_cancel(cancel: threading.Event | None) -> None:
-    if cancel is not None and cancel.is_set():
-        raise _Cancelled
-
-
-def _degrade(state: _RunState, step: str, error: LLMError) -> Warning_:
-    if isinstance(error, LLMCancelled):
-        raise _Cancelled
-    state.degraded = True
-    message = f"The model failed during {step} ({error.user_message}); the offline writer's result is used for it."
-    state.problems.append(message)
-    return Warning_(message=message)
-
-
-def _run(
-    folder: Path,
-    out_dir: Path,
-    client: Any,
-    options: AgentOptions,
-    cancel: threading.Event | None,
-    save_version: VersionSink | None,
-    tex_available: bool,
-    progress: Progress,
-    state: _RunState,
-) -> Iterator[Event]:
-    from labwright.agent.offline import build_offline
+def _scan(ctx: AgentContext) -> Iterator[Event]:
     from labwright.agent.offline.build import check_folder
-    from labwright.agent.offline.language import detect_lang
-    from labwright.ingest.read import read_folder
-    from labwright.ingest.scan import scan_folder
 
-    def save(content: str, summary: str, origin: str = "generated") -> None:
-        if save_version is not None:
-            save_version(content, summary, origin)
-
-    # -- scan ------------------------------------------------------------------------
-    yield from progress.start("scan")
-    problem = check_folder(folder)
+    problem = check_folder(ctx.folder)
     if problem is not None:
-        yield from progress.finish()
-        yield Error(message=problem, action="Give a folder that holds the experiment's data files.")
-        yield Done(ok=False, problems=[problem])
-        return
-    inventory = scan_folder(folder)
-    for warning in inventory.warnings:
+        raise StopRun(problem, "Give a folder that holds the experiment's data files.")
+    for warning in ctx.inventory.warnings:
         yield Warning_(message=warning)
-    read = read_folder(folder, inventory)
-    for skipped in read.skipped:
+    for skipped in ctx.read.skipped:
         yield Warning_(message=skipped.reason)  # the reason already names the file
-    if not read.datasets and not read.images:
-        message = "No readable data was found in the folder; add CSV, Excel, MATLAB, NumPy, JSON or image files and try again."
-        yield from progress.finish()
-        yield Error(message=message, action="Add data files to the folder.")
-        yield Done(ok=False, problems=[message])
-        return
-    state.lang = options.lang or detect_lang(read.documents)
+    ctx.require_data()
     yield Step(
         stage="scan",
-        message=f"{len(inventory.files)} files, {len(read.datasets)} datasets; writing in {state.lang}.",
+        message=f"{len(ctx.inventory.files)} files, {len(ctx.read.datasets)} datasets; writing in {ctx.lang}.",
     )
-    material: Material = collect_material(inventory, read)
-    prompts = AgentPrompts.for_material(material.files, state.lang, options.genre)
 
-    # -- explore ---------------------------------------------------------------------
-    fig_dir = out_dir / "figures"
-    fig_dir.mkdir(parents=True, exist_ok=True)
-    tools = ExploreTools(
-        root=folder,
-        make_figure=_sandbox_figure_maker(folder, fig_dir),
-        describe_image=_vision_describer(client, cancel),
-    )
-    if options.explore:
-        _check_cancel(cancel)
-        yield from progress.start("explore")
-        try:
-            yield from explore(client, tools, prompts.explore(), cancel=cancel)
-        except LLMError as error:
-            yield _degrade(state, "exploration", error)
-    for figure in tools.exploration.figures:
-        made = FigureMade(name=figure["name"], path=figure["path"], source=figure.get("source", ""))
-        state.figures.append(made)
+
+def _explore(ctx: AgentContext) -> Iterator[Event]:
+    yield from explore(ctx.chat, ctx.explore_tools(), ctx.prompts().explore(), cancel=ctx.cancel)
+
+
+def _figures(ctx: AgentContext) -> Iterator[Event]:
+    """The model's figures from exploration, then the offline writer's defaults."""
+    if ctx.tools is not None:
+        for figure in ctx.tools.exploration.figures:
+            made = FigureMade(
+                name=figure["name"], path=figure["path"], source=figure.get("source", "")
+            )
+            ctx.figures.append(made)
+            yield made
+    report = ctx.offline_report()
+    for made in report.figures:
+        ctx.figures.append(made)
         yield made
+    for warning in report.warnings:
+        yield Warning_(message=warning)
 
-    # -- figures (the offline writer's defaults, its text and its computed values) ---------
-    _check_cancel(cancel)
-    yield from progress.start("figures")
-    for event in build_offline(
-        folder, out_dir, lang=state.lang, tex_available=False, material=(inventory, read)
-    ):
-        if isinstance(event, FigureMade):
-            state.figures.append(event)
-            yield event
-        elif isinstance(event, Warning_) and "No TeX engine" not in event.message:
-            yield event
-        elif isinstance(event, Done) and event.tex_path:
-            state.offline_tex = Path(event.tex_path).read_text(encoding="utf-8")
-    material = collect_material(inventory, read, out_dir / "provenance.json")
-    prompts = AgentPrompts.for_material(material.files, state.lang, options.genre)
-    if state.offline_tex is None:
-        message = "The default report could not be written from this folder."
-        yield from progress.finish()
-        yield Error(
-            message=message, action="Check the warnings above for the files that could not be read."
-        )
-        yield Done(ok=False, problems=[message])
-        return
 
-    # -- gaps ------------------------------------------------------------------------
-    _check_cancel(cancel)
-    yield from progress.start("gaps")
-    gaps = deterministic_gaps(inventory, read, {f.source for f in state.figures})
-    try:
-        answer = client.chat(prompts.gaps(), tier="cheap", cancel=cancel, step="gaps")
-        gaps += parse_model_gaps(answer.content)
-    except LLMError as error:
-        yield _degrade(state, "the gap check", error)
+def _gaps(ctx: AgentContext) -> Iterator[Event]:
+    ctx.gaps = deterministic_gaps(ctx.inventory, ctx.read, {f.source for f in ctx.figures})
+    answer = ctx.chat.chat(ctx.prompts().gaps(), tier="cheap", cancel=ctx.cancel, step="gaps")
+    ctx.gaps += parse_model_gaps(answer.content)
+    yield from _gaps_step(ctx)
+
+
+def _gaps_step(ctx: AgentContext) -> Iterator[Event]:
     yield Step(
-        stage="gaps", message=f"{len(gaps)} gap(s): " + "; ".join(g.message for g in gaps)[:500]
+        stage="gaps",
+        message=f"{len(ctx.gaps)} gap(s): " + "; ".join(g.message for g in ctx.gaps)[:500],
     )
 
-    # -- draft -----------------------------------------------------------------------
-    _check_cancel(cancel)
-    yield from progress.start("draft")
+
+def _draft(ctx: AgentContext) -> Iterator[Event]:
     from labwright.latex.sanitize import sanitize
 
+    offline = ctx.offline_report()
     outcome = DraftOutcome()
-    figure_names = [f"figures/{Path(f.path).name} ({f.source})" for f in state.figures]
+    figure_names = [f"figures/{Path(f.path).name} ({f.source})" for f in ctx.figures]
+    summary = ctx.tools.exploration.summary if ctx.tools is not None else {}
     try:
         yield from write_draft(
-            client,
-            prompts.draft(
-                tools.exploration.summary,
-                figure_names,
-                [g.message for g in gaps],
-                state.offline_tex,
-            ),
+            ctx.chat,
+            ctx.prompts().draft(summary, figure_names, [g.message for g in ctx.gaps], offline.tex),
             outcome,
-            cancel=cancel,
+            cancel=ctx.cancel,
         )
-    except LLMError as error:
-        yield _degrade(state, "drafting", error)
+    finally:
+        if outcome.text is not None:
+            ctx.draft = sanitize(outcome.text, graphics_root=ctx.out_dir).text
+            # Every computed figure and table, and the template's preamble,
+            # survive whatever the model wrote (agent/figure_gate.py).
+            gated = enforce_figures(ctx.draft, offline.tex, ctx.out_dir)
+            ctx.draft = gated.text
+            for note in gated.messages():
+                yield Step(stage="draft", message=note)
+            ctx.save(ctx.draft, "First draft", "generated")
     if outcome.text is None:
-        if not state.degraded:
-            state.problems.append(
-                "The model's drafts broke the output contract; the offline report is used."
-            )
-            yield Warning_(message=state.problems[-1])
-        state.draft = state.offline_tex
-        save(state.draft, "Offline report (the model's draft was not usable)", "generated")
-    else:
-        state.draft = sanitize(outcome.text, graphics_root=out_dir).text
-        # Every computed figure and table, and the template's preamble, survive
-        # whatever the model wrote (agent/figure_gate.py).
-        gated = enforce_figures(state.draft, state.offline_tex, out_dir)
-        state.draft = gated.text
-        for note in gated.messages():
-            yield Step(stage="draft", message=note)
-        save(state.draft, "First draft", "generated")
+        ctx.problems.append(
+            "The model's drafts broke the output contract; the offline report is used."
+        )
+        yield Warning_(message=ctx.problems[-1])
+        yield from _offline_draft(ctx)
 
-    # -- reflect ×N --------------------------------------------------------------------
-    reflect_prompts = ReflectPrompts(
-        review=prompts.review, scoped=prompts.scoped, whole=prompts.whole
-    )
-    for round_no in range(1, options.reflect_rounds + 1):
-        _check_cancel(cancel)
-        if state.draft is state.offline_tex and state.degraded:
-            break  # the provider failed hard: do not keep calling it
-        yield from progress.start("reflect")
-        result = RoundResult(draft=state.draft)
-        try:
-            yield from reflect_round(
-                client, reflect_prompts, state.draft, result, round_no=round_no, cancel=cancel
-            )
-        except LLMError as error:
-            yield _degrade(state, f"reflection round {round_no}", error)
-            break
+
+def _offline_draft(ctx: AgentContext) -> Iterator[Event]:
+    ctx.draft = ctx.offline_report().tex
+    ctx.save(ctx.draft, "Offline report (the model's draft was not usable)", "generated")
+    return iter(())
+
+
+def _reflect_round(round_no: int) -> Callable[[AgentContext], Iterator[Event]]:
+    def run(ctx: AgentContext) -> Iterator[Event]:
+        from labwright.latex.sanitize import sanitize
+
+        prompts = ctx.prompts()
+        reflect_prompts = ReflectPrompts(
+            review=prompts.review, scoped=prompts.scoped, whole=prompts.whole
+        )
+        result = RoundResult(draft=ctx.current_draft())
+        yield from reflect_round(
+            ctx.chat,
+            reflect_prompts,
+            ctx.current_draft(),
+            result,
+            round_no=round_no,
+            cancel=ctx.cancel,
+        )
         if result.gate is not None and result.gate.accepted:
-            state.draft = sanitize(result.draft, graphics_root=out_dir).text
-            state.draft = enforce_figures(state.draft, state.offline_tex, out_dir).text
-            save(state.draft, f"Reflection round {round_no}", "generated")
+            ctx.draft = sanitize(result.draft, graphics_root=ctx.out_dir).text
+            ctx.draft = enforce_figures(ctx.draft, ctx.offline_report().tex, ctx.out_dir).text
+            ctx.save(ctx.draft, f"Reflection round {round_no}", "generated")
         if result.stop:
-            break
-    yield from progress.skip("reflect")
+            ctx.reflect_stopped = True
 
-    # -- bibliography ----------------------------------------------------------------
-    _check_cancel(cancel)
-    yield from progress.start("bibliography")
-    bib = BibOutcome()
-    bib_files = [
-        e.path for e in inventory.files if e.path.lower().endswith(".bib") and not e.symlink_outside
+    return run
+
+
+def _stop_reflecting(ctx: AgentContext) -> Iterator[Event]:
+    ctx.reflect_stopped = True
+    return iter(())
+
+
+def _reflection_pointless(ctx: AgentContext) -> bool:
+    # The provider failed hard and the draft is the offline report: do not keep calling it.
+    offline_draft = ctx.offline is not None and ctx.draft is ctx.offline.tex
+    return ctx.reflect_stopped or (offline_draft and ctx.degraded)
+
+
+def _bib_files(ctx: AgentContext) -> list[str]:
+    return [
+        e.path
+        for e in ctx.inventory.files
+        if e.path.lower().endswith(".bib") and not e.symlink_outside
     ]
+
+
+def _bibliography(ctx: AgentContext, *, with_model: bool = True) -> Iterator[Event]:
+    draft = ctx.current_draft()
+    prompts = ctx.prompts()
 
     def ask_model(keys: list[str]) -> str:
         return (
-            client.chat(
-                prompts.bibliography(keys, state.draft or ""),
+            ctx.chat.chat(
+                prompts.bibliography(keys, draft),
                 tier="cheap",
-                cancel=cancel,
+                cancel=ctx.cancel,
                 step="bibliography",
             ).content
             or ""
         )
 
-    try:
-        yield from build_bibliography(
-            state.draft, _folder_bibs(folder, bib_files), ask_model, bib, cancel=cancel
-        )
-    except LLMError as error:
-        yield _degrade(state, "the bibliography", error)
-        yield from build_bibliography(state.draft, _folder_bibs(folder, bib_files), None, bib)
-    state.problems += [f"Citation without an entry: {k}" for k in bib.missing]
-    draft, bib_stem = _attach_bibliography(state.draft, bib.bib)
-    state.draft = draft
-    if bib.bib.strip():
-        (out_dir / f"{bib_stem}.bib").write_text(bib.bib, encoding="utf-8")
-
-    # -- compile and repair ----------------------------------------------------------
-    yield from _finish(
-        out_dir,
-        client,
-        options,
-        cancel,
-        save,
-        tex_available,
-        progress,
-        state,
-        material,
-        bib.bib,
-        prompts.repair,
+    bib = BibOutcome()
+    yield from build_bibliography(
+        draft,
+        _folder_bibs(ctx.folder, _bib_files(ctx)),
+        ask_model if with_model else None,
+        bib,
+        cancel=ctx.cancel,
     )
+    ctx.problems += [f"Citation without an entry: {k}" for k in bib.missing]
+    ctx.draft, bib_stem = _attach_bibliography(draft, bib.bib)
+    ctx.bib = bib.bib
+    if bib.bib.strip():
+        (ctx.out_dir / f"{bib_stem}.bib").write_text(bib.bib, encoding="utf-8")
 
 
-def _finish(
-    out_dir: Path,
-    client: Any,
-    options: AgentOptions,
-    cancel: threading.Event | None,
-    save: Callable[..., None],
-    tex_available: bool,
-    progress: Progress,
-    state: _RunState,
-    material: Material,
-    bib: str,
-    repair_messages: Callable[[str, str], list[dict[str, Any]]],
-) -> Iterator[Event]:
-    from labwright.latex.diagnose import humanize
+def _bibliography_offline(ctx: AgentContext) -> Iterator[Event]:
+    return _bibliography(ctx, with_model=False)
+
+
+def _compile(ctx: AgentContext) -> Iterator[Event]:
     from labwright.latex.template import template_files
+
+    files: dict[str, Path | bytes] = {p.name: p for p in template_files(ctx.lang)}  # type: ignore[arg-type]
+    fig_dir = ctx.out_dir / "figures"
+    if fig_dir.is_dir():
+        for figure in fig_dir.iterdir():
+            if figure.is_file() and not figure.is_symlink():
+                files[f"figures/{figure.name}"] = figure
+    if ctx.bib.strip():
+        files[f"{BIB_NAME}.bib"] = ctx.bib.encode("utf-8")
+    ctx.compiled_from = ctx.current_draft()
+    yield from compile_and_repair(
+        ctx.compiled_from,
+        files,
+        ctx.out_dir / "builds",
+        ctx.repaired,
+        client=None if ctx.degraded else ctx.chat,
+        messages_for=ctx.prompts().repair,
+        max_rounds=ctx.options.max_repair_rounds,
+        wall_budget_s=ctx.options.compile_budget_s,
+        cancel=ctx.cancel,
+    )
+    yield from _compiled(ctx)
+
+
+def _compiled(ctx: AgentContext) -> Iterator[Event]:
+    """Keep the best the compile and repair got to (also after a model failure)."""
+    from labwright.latex.diagnose import humanize
+
+    repaired = ctx.repaired
+    if repaired.draft and repaired.draft != ctx.compiled_from:
+        ctx.draft = repaired.draft
+        ctx.save(ctx.draft, "Compile repair", "generated")
+    result = repaired.result
+    if result is None:
+        return
+    if result.pdf is not None:
+        shutil.copyfile(result.pdf, ctx.out_dir / "main.pdf")
+        ctx.pdf = ctx.out_dir / "main.pdf"
+    findings = humanize(result.diagnostics)
+    for finding in findings:
+        yield Warning_(message=finding)
+    if result.status != "clean":
+        ctx.problems += findings or [f"The compile ended as {result.status}."]
+
+
+def _finish(ctx: AgentContext) -> Iterator[Event]:
     from labwright.verify.numbers import check_numbers
     from labwright.verify.score import score_report
 
-    assert state.draft is not None
-    tex_path = out_dir / MAIN_TEX
-    pdf_path: str | None = None
-    if tex_available:
-        _check_cancel(cancel)
-        yield from progress.start("compile")
-        files: dict[str, Path | bytes] = {p.name: p for p in template_files(state.lang)}  # type: ignore[arg-type]
-        for figure in (out_dir / "figures").iterdir():
-            if figure.is_file() and not figure.is_symlink():
-                files[f"figures/{figure.name}"] = figure
-        if bib.strip():
-            files[f"{BIB_NAME}.bib"] = bib.encode("utf-8")
-        repaired = RepairOutcome()
-        repair_client = None if state.degraded else client
-        try:
-            yield from compile_and_repair(
-                state.draft,
-                files,
-                out_dir / "builds",
-                repaired,
-                client=repair_client,
-                messages_for=repair_messages,
-                max_rounds=options.max_repair_rounds,
-                wall_budget_s=options.compile_budget_s,
-                cancel=cancel,
-            )
-        except LLMError as error:
-            yield _degrade(state, "compile repair", error)
-        if repaired.draft and repaired.draft != state.draft:
-            state.draft = repaired.draft
-            save(state.draft, "Compile repair", "generated")
-        result = repaired.result
-        if result is not None:
-            if result.pdf is not None:
-                shutil.copyfile(result.pdf, out_dir / "main.pdf")
-                pdf_path = str(out_dir / "main.pdf")
-            findings = humanize(result.diagnostics)
-            for finding in findings:
-                yield Warning_(message=finding)
-            if result.status != "clean":
-                state.problems += findings or [f"The compile ended as {result.status}."]
-    else:
-        state.problems.append(
-            "No TeX engine was found, so only the .tex source was written; run `labwright doctor`."
-        )
-    tex_path.write_text(state.draft, encoding="utf-8")
-    numbers = check_numbers(state.draft, material.values, material.text)
-    (out_dir / NUMBER_CHECK_JSON).write_text(
+    draft = ctx.current_draft()
+    if not ctx.tex_available:
+        ctx.problems.append(NO_TEX)
+    tex_path = ctx.out_dir / MAIN_TEX
+    tex_path.write_text(draft, encoding="utf-8")
+    numbers = check_numbers(draft, ctx.material.values, ctx.material.text)
+    (ctx.out_dir / NUMBER_CHECK_JSON).write_text(
         json.dumps(
             {"checked": numbers.checked, "unsourced": numbers.unsourced},
             ensure_ascii=False,
@@ -558,16 +469,115 @@ def _finish(
             message=f"{len(numbers.unsourced)} number(s) in the text have no source in the material: "
             + ", ".join(numbers.unsourced[:12])
         )
-    score = score_report(state.draft, bib if bib.strip() else None)
+    score = score_report(draft, ctx.bib if ctx.bib.strip() else None)
     yield GateDecision(
         gate="structure_score",
         accepted=score.score >= 0.75,
         reasons=[f"score {score.score:.2f}", *score.failed()],
     )
-    yield from progress.finish()
+    pdf_path = str(ctx.pdf) if ctx.pdf is not None else None
     yield Done(
-        ok=pdf_path is not None and not state.problems,
+        ok=pdf_path is not None and not ctx.problems,
         pdf_path=pdf_path,
         tex_path=str(tex_path),
-        problems=state.problems,
+        problems=ctx.problems,
     )
+
+
+# --- the table ------------------------------------------------------------------------
+
+
+def _on(name: str) -> Callable[[AgentContext], bool]:
+    return lambda ctx: name not in ctx.options.off
+
+
+def agent_stages(reflect_rounds: int) -> tuple[Stage[AgentContext], ...]:
+    """The LLM pipeline's stages; reflection is one stage per round."""
+    reflect = tuple(
+        Stage(
+            "reflect",
+            f"Revising (round {n})",
+            _reflect_round(n),
+            enabled=_on("reflect"),
+            skip=_reflection_pointless,
+            during=f"reflection round {n}",
+            fallback=_stop_reflecting,
+        )
+        for n in range(1, max(0, reflect_rounds) + 1)
+    )
+    return (
+        Stage("scan", "Reading the folder", _scan, enabled=_on("scan")),
+        Stage(
+            "explore",
+            "Exploring the material",
+            _explore,
+            enabled=lambda ctx: ctx.options.explore and "explore" not in ctx.options.off,
+            during="exploration",
+        ),
+        Stage("figures", "Drawing figures", _figures, enabled=_on("figures")),
+        Stage(
+            "gaps",
+            "Checking for gaps",
+            _gaps,
+            enabled=lambda ctx: ctx.options.gap_check and "gaps" not in ctx.options.off,
+            during="the gap check",
+            fallback=_gaps_step,
+        ),
+        Stage(
+            "draft",
+            "Writing the draft",
+            _draft,
+            enabled=_on("draft"),
+            during="drafting",
+            fallback=_offline_draft,
+        ),
+        *reflect,
+        Stage(
+            "bibliography",
+            "Adding the bibliography",
+            _bibliography,
+            enabled=lambda ctx: ctx.options.bibliography and "bibliography" not in ctx.options.off,
+            during="the bibliography",
+            fallback=_bibliography_offline,
+        ),
+        Stage(
+            "compile",
+            "Compiling the PDF",
+            _compile,
+            enabled=lambda ctx: ctx.tex_available and "compile" not in ctx.options.off,
+            during="compile repair",
+            fallback=_compiled,
+        ),
+    )
+
+
+def agent_plan(options: AgentOptions, *, tex_available: bool) -> list[str]:
+    """The milestone stages of a run with these options (the CLI's progress total)."""
+    ctx = AgentContext(Path("."), Path("."), tex_available=tex_available, options=options)
+    return [p.stage for p in plan_of(agent_stages(options.reflect_rounds), ctx)]
+
+
+def run_agent(
+    folder: Path,
+    out_dir: Path,
+    client: ChatModel,
+    options: AgentOptions | None = None,
+    *,
+    cancel: threading.Event | None = None,
+    save_version: VersionSink | None = None,
+    tex_available: bool | None = None,
+) -> Iterator[Event]:
+    """Yield the run's events; the last one is exactly one Done."""
+    options = options or AgentOptions()
+    ctx = AgentContext(
+        Path(folder),
+        Path(out_dir),
+        lang_option=options.lang,
+        cancel=cancel,
+        tex_available=_tex_available() if tex_available is None else tex_available,
+        model=client,
+        options=options,
+        save_version=save_version,
+    )
+    with client.observe_usage(ctx.record_usage):
+        yield from run_stages(agent_stages(options.reflect_rounds), ctx, _finish)

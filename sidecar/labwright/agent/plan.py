@@ -3,26 +3,17 @@
 Every milestone event carries `index`, `total` and an explicit stage name, so
 the progress bar has its denominator from the first second and an early stop
 (reflection converging after one round) never mislabels the stages after it.
-Optional stages are decided once, here; the run reuses the same decisions.
+The plan is not decided here: it is the enabled part of a pipeline's stage
+table (labwright.agent.run.plan_of), so it cannot disagree with what runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from labwright.agent.events import Milestone
-
-STAGE_LABELS = {
-    "scan": "Reading the folder",
-    "explore": "Exploring the material",
-    "figures": "Drawing figures",
-    "gaps": "Checking for gaps",
-    "draft": "Writing the draft",
-    "reflect": "Revising",
-    "bibliography": "Adding the bibliography",
-    "compile": "Compiling the PDF",
-}
 
 
 @dataclass(frozen=True)
@@ -42,26 +33,15 @@ class PlannedStage:
 
 
 def plan_pipeline(config: PipelineConfig) -> list[PlannedStage]:
-    stages = ["scan"]
-    if config.explore:
-        stages.append("explore")
-    stages.append("figures")
-    if config.gap_check:
-        stages.append("gaps")
-    stages.append("draft")
-    stages += ["reflect"] * max(0, config.reflect_rounds)
-    stages.append("bibliography")
-    if config.tex_available:
-        stages.append("compile")
-    planned = []
-    reflect_no = 0
-    for stage in stages:
-        label = STAGE_LABELS[stage]
-        if stage == "reflect":
-            reflect_no += 1
-            label = f"{label} (round {reflect_no})"
-        planned.append(PlannedStage(stage=stage, label=label))
-    return planned
+    """The LLM pipeline's milestones, derived from its stage table (agent/pipeline.py)."""
+    from labwright.agent.pipeline import AgentContext, AgentOptions, agent_stages
+    from labwright.agent.run import plan_of
+
+    options = AgentOptions(
+        reflect_rounds=config.reflect_rounds, explore=config.explore, gap_check=config.gap_check
+    )
+    ctx = AgentContext(Path("."), Path("."), tex_available=config.tex_available, options=options)
+    return plan_of(agent_stages(options.reflect_rounds), ctx)
 
 
 @dataclass
@@ -95,6 +75,17 @@ class Progress:
                 yield self._emit(position)
                 return
         raise ValueError(f"stage {stage!r} is not left in the plan")
+
+    def next_(self) -> Iterator[Milestone]:
+        """The next planned milestone, started (the run loop walks the plan in order)."""
+        if self._next < self.total:
+            yield self._emit(self._next)
+            self._next += 1
+
+    def skip_next(self) -> Iterator[Milestone]:
+        if self._next < self.total:
+            yield self._emit(self._next, skipped=True)
+            self._next += 1
 
     def skip(self, stage: str) -> Iterator[Milestone]:
         """Mark every remaining milestone of `stage` as skipped (e.g. reflection converged)."""

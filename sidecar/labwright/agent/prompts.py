@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from labwright.agent.edit_plan import EditItem
 from labwright.llm.context import material_digest, trim_for_revision
 from labwright.llm.knowledge import read_knowledge
+from labwright.llm.model import JsonObject, Messages
 from labwright.llm.prompts import (
     GENRES,
     LANGS,
@@ -27,7 +27,6 @@ from labwright.llm.prompts import (
     build_system,
 )
 
-Messages = list[dict[str, Any]]
 LANGUAGE_NAMES = {"en": "English", "zh": "Chinese (简体中文)"}
 
 
@@ -86,7 +85,7 @@ class AgentPrompts:
         return self._minimal(task("gaps"), self.digest, format_rules=False)
 
     def draft(
-        self, summary: dict[str, Any], figures: list[str], gaps: list[str], default_report: str
+        self, summary: JsonObject, figures: list[str], gaps: list[str], default_report: str
     ) -> Messages:
         request = "\n\n".join(
             [

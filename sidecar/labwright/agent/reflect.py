@@ -15,15 +15,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from labwright.agent.edit_plan import EditItem, parse_edit_plan
 from labwright.agent.events import Event, GateDecision, Step
 from labwright.agent.markup import draft_problems, extract_document
 from labwright.agent.regression_gate import GateResult, regression_check
 from labwright.latex import apply_fragment, resolve, sectionize
-
-Messages = list[dict[str, Any]]
+from labwright.llm.model import ChatModel, Messages
 
 
 @dataclass
@@ -56,7 +54,11 @@ def outline(draft: str) -> str:
 
 
 def _apply_scoped(
-    client: Any, prompts: ReflectPrompts, text: str, item: EditItem, cancel: threading.Event | None
+    client: ChatModel,
+    prompts: ReflectPrompts,
+    text: str,
+    item: EditItem,
+    cancel: threading.Event | None,
 ) -> tuple[str, list[str]]:
     sectioning = sectionize(text)
     target = resolve(sectioning, item.section).node if sectioning.editable else None
@@ -71,7 +73,7 @@ def _apply_scoped(
 
 
 def reflect_round(
-    client: Any,
+    client: ChatModel,
     prompts: ReflectPrompts,
     draft: str,
     outcome: RoundResult,

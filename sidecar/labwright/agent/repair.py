@@ -13,12 +13,12 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from labwright.agent.compile_repair import error_fingerprint, extract_errors
 from labwright.agent.events import Event, GateDecision, Step
 from labwright.agent.markup import draft_problems, extract_document
 from labwright.latex.compile import CompileResult, compile_source
+from labwright.llm.model import ChatModel, Messages
 
 MAX_ROUNDS = 2
 WALL_BUDGET_S = 600.0
@@ -42,8 +42,8 @@ def compile_and_repair(
     build_root: Path,
     outcome: RepairOutcome,
     *,
-    client: Any | None = None,
-    messages_for: Callable[[str, str], list[dict[str, Any]]] | None = None,
+    client: ChatModel | None = None,
+    messages_for: Callable[[str, str], Messages] | None = None,
     max_rounds: int = MAX_ROUNDS,
     wall_budget_s: float = WALL_BUDGET_S,
     cancel: threading.Event | None = None,

@@ -3,7 +3,7 @@
 Everything the pipeline needs is importable from here.
 """
 
-from labwright.llm.client import ChatResult, LLMClient, Message
+from labwright.llm.client import ChatResult, LLMClient
 from labwright.llm.context import (
     document_outline,
     fold_history,
@@ -27,6 +27,7 @@ from labwright.llm.errors import (
     ModelCallBlocked,
 )
 from labwright.llm.keys import delete_api_key, get_api_key, has_api_key, set_api_key
+from labwright.llm.model import ChatModel, JsonObject, Message, Messages, ToolSchema
 from labwright.llm.prompts import AssembledPrompt, build_messages, build_system, prompt_hash
 from labwright.llm.providers import PRESETS, TIERS, Endpoint, ProviderPreset, Tier, TierModels
 from labwright.llm.retry import RetryPolicy
@@ -89,6 +90,10 @@ __all__ = [
     "LocalServer",
     "MalformedToolArguments",
     "Message",
+    "Messages",
+    "ChatModel",
+    "JsonObject",
+    "ToolSchema",
     "ModelCallBlocked",
     "ModelPrice",
     "PriceTable",

@@ -14,7 +14,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -32,6 +32,7 @@ from labwright.llm.errors import (
     LLMServerError,
     LLMTimeout,
 )
+from labwright.llm.model import JsonObject, Message, ToolSchema
 from labwright.llm.providers import Endpoint, Tier
 from labwright.llm.retry import RetryPolicy, parse_retry_after
 from labwright.llm.tokens import estimate_messages, estimate_tokens
@@ -39,8 +40,6 @@ from labwright.llm.toolcalls import ToolCall, extract_markup_calls, make_call
 from labwright.llm.usage import PriceTable, Usage, UsageRecord, UsageSink, usage_from_response
 
 log = logging.getLogger(__name__)
-
-Message = dict[str, Any]
 
 
 @dataclass
@@ -79,6 +78,9 @@ class LLMClient:
         self.endpoint = endpoint
         self.retry = retry or RetryPolicy()
         self.usage_sink = usage_sink
+        # Observers added for the length of a run (observe_usage), besides the sink.
+        self._observers: list[UsageSink] = []
+        self._observers_lock = threading.Lock()
         self._prices = prices
         self._openai = openai.OpenAI(
             api_key=endpoint.api_key or "not-needed",
@@ -95,6 +97,17 @@ class LLMClient:
     def close(self) -> None:
         self._openai.close()
 
+    @contextmanager
+    def observe_usage(self, sink: UsageSink) -> Iterator[None]:
+        """Also hand every usage record to `sink` while the context is open."""
+        with self._observers_lock:
+            self._observers.append(sink)
+        try:
+            yield
+        finally:
+            with self._observers_lock:
+                self._observers.remove(sink)
+
     def __enter__(self) -> LLMClient:
         return self
 
@@ -106,8 +119,8 @@ class LLMClient:
         messages: Sequence[Message],
         *,
         tier: Tier = "main",
-        tools: Sequence[dict[str, Any]] | None = None,
-        tool_choice: str | dict[str, Any] | None = None,
+        tools: Sequence[ToolSchema] | None = None,
+        tool_choice: str | JsonObject | None = None,
         stream: bool = False,
         on_delta: Callable[[str], None] | None = None,
         on_restart: Callable[[], None] | None = None,
@@ -116,7 +129,7 @@ class LLMClient:
         prompt_hash: str | None = None,
         temperature: float | None = None,
         max_tokens: int | None = None,
-        response_format: dict[str, Any] | None = None,
+        response_format: JsonObject | None = None,
     ) -> ChatResult:
         """One chat completion, retried on transient failures.
 
@@ -362,7 +375,9 @@ class LLMClient:
         cost = prices.cost(usage, model, self.endpoint.provider) if prices else None
         if result is not None:
             result.cost = cost
-        if self.usage_sink is None:
+        with self._observers_lock:
+            sinks = [*([self.usage_sink] if self.usage_sink is not None else []), *self._observers]
+        if not sinks:
             return
         record = UsageRecord(
             self.endpoint.provider,
@@ -374,10 +389,11 @@ class LLMClient:
             prices.currency if prices else "USD",
             prompt_hash,
         )
-        try:
-            self.usage_sink(record)
-        except Exception:  # a broken sink must not lose the user's answer
-            log.exception("usage sink failed")
+        for sink in sinks:
+            try:
+                sink(record)
+            except Exception:  # a broken sink must not lose the user's answer
+                log.exception("usage sink failed")
 
 
 class _BilledEmpty(Exception):

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+
+from labwright.llm.model import Message
 
 HISTORY_MAX_CHARS = 4000
 HISTORY_KEEP_LAST = 40
@@ -36,11 +37,11 @@ def _is_document(content: str) -> bool:
 
 
 def fold_history(
-    messages: Sequence[dict[str, Any]],
+    messages: Sequence[Message],
     *,
     max_chars: int = HISTORY_MAX_CHARS,
     keep_last: int = HISTORY_KEEP_LAST,
-) -> list[dict[str, Any]]:
+) -> list[Message]:
     """Fold a conversation for re-sending.
 
     Assistant messages holding a whole document become a one-line placeholder
@@ -48,7 +49,7 @@ def fold_history(
     `max_chars`; only the last `keep_last` messages stay. Short assistant notes
     ("the data is in xrd/") are kept: later turns need those facts.
     """
-    tail = [dict(m) for m in messages[-keep_last:] if m.get("role") != "system"]
+    tail = [m.copy() for m in messages[-keep_last:] if m.get("role") != "system"]
     # A tool result whose assistant tool call was cut off would be rejected by the API.
     while tail and tail[0].get("role") == "tool":
         tail.pop(0)

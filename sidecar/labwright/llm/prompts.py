@@ -25,9 +25,10 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from labwright.llm.knowledge import read_knowledge
+from labwright.llm.model import Message
 
 Genre = Literal["lab_report", "course_notes"]
 Lang = Literal["en", "zh"]
@@ -54,11 +55,11 @@ class AssembledPrompt:
     def prompt_hash(self) -> str:
         return prompt_hash(self.text)
 
-    def message(self) -> dict[str, Any]:
+    def message(self) -> Message:
         return {"role": "system", "content": self.text}
 
 
-def prompt_hash(content: str | Sequence[dict[str, Any]]) -> str:
+def prompt_hash(content: str | Sequence[Message]) -> str:
     """Short stable hash of a prompt text or of a whole message list."""
     if not isinstance(content, str):
         content = json.dumps(list(content), ensure_ascii=False, sort_keys=True)
@@ -128,9 +129,9 @@ def build_messages(
     *,
     material: str | None = None,
     focus: str | None = None,
-    history: Sequence[dict[str, Any]] = (),
+    history: Sequence[Message] = (),
     lang: Lang = "en",
-) -> list[dict[str, Any]]:
+) -> list[Message]:
     """Stable first, variable last: system (+ material), folded history, then this turn.
 
     `material` goes into messages[0] after the system prompt: pass the

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from labwright.llm.errors import MalformedToolArguments
+from labwright.llm.model import JsonObject, ToolCallPart
 
 
 @dataclass
@@ -21,12 +21,12 @@ class ToolCall:
     id: str
     name: str
     raw_arguments: str
-    arguments: dict[str, Any] | None = None
+    arguments: JsonObject | None = None
     #: Set when the arguments are not a JSON object; its text can be sent back to the model.
     error: MalformedToolArguments | None = None
     from_markup: bool = False
 
-    def as_message_part(self) -> dict[str, Any]:
+    def as_message_part(self) -> ToolCallPart:
         return {
             "id": self.id,
             "type": "function",
@@ -46,7 +46,7 @@ class ToolCall:
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
 
 
-def parse_arguments(raw: str) -> tuple[dict[str, Any] | None, MalformedToolArguments | None]:
+def parse_arguments(raw: str) -> tuple[JsonObject | None, MalformedToolArguments | None]:
     """A JSON object, tolerating a code fence around it; otherwise an instructional error."""
     text = raw.strip() or "{}"
     fenced = _FENCE.match(text)

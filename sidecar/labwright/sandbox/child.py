@@ -14,6 +14,10 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .job import Job
 
 EXIT_OK = 0
 EXIT_CODE_ERROR = 1
@@ -66,12 +70,36 @@ def run_job(job_path: str) -> int:
     except Exception:  # noqa: BLE001 - report and stop
         traceback.print_exc()
         return EXIT_SETUP
+    if job.confine and sys.platform.startswith("linux"):
+        # Threads, bytes and files are capped per job by a supervisor that
+        # forks the worker (isolate.py); the worker confines itself.
+        from .isolate import run_isolated
+        from .limits import Limits
+
+        limits = Limits.from_dict(job.limits)
+        return run_isolated(
+            job.work_dir, limits, lambda report: _confined(job, source, report.describe())
+        )
+    return _confined(job, source, "")
+
+
+def _confined(job: Job, source: bytes, isolation: str) -> int:
+    """Confine (when the job asks), then check and run the code.
+
+    `source` was read before isolate.py covered the work folder with a tmpfs.
+    """
     if job.confine:
         try:
             from .confine import confine
             from .limits import Limits
 
-            confine(job.read_roots, job.work_dir, False, limits=Limits.from_dict(job.limits))
+            confine(
+                job.read_roots,
+                job.work_dir,
+                False,
+                limits=Limits.from_dict(job.limits),
+                isolation=isolation,
+            )
         except Exception as exc:  # noqa: BLE001
             print(f"sandbox: confinement failed: {exc}", file=sys.stderr)
             return EXIT_CONFINE

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -10,7 +11,7 @@ from pathlib import Path
 from .confine import confinement_available
 from .limits import Limits
 from .policy import ALLOWED_IMPORTS, PolicyError, check_and_compile
-from .runner import Mode, read_regular, remove_work_dir, run_code
+from .runner import Mode, WorkDirNotRemoved, read_regular, remove_work_dir, run_code
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -108,7 +109,10 @@ def make_figure(
         dest.write_bytes(data)
         return FigureResult(dest)
     finally:
-        remove_work_dir(result.work_dir)
+        try:
+            remove_work_dir(result.work_dir)
+        except WorkDirNotRemoved as exc:  # reported, never hides the figure's outcome
+            logging.getLogger(__name__).error("%s", exc)
 
 
 def run_trusted_figure(

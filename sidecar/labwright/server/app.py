@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, cast
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from labwright import __version__
 from labwright.config import data_dir
@@ -23,7 +25,15 @@ from labwright.server.context import AppContext
 from labwright.server.live import LiveHub
 from labwright.server.routes import ROUTERS
 from labwright.server.runs import RunManager
-from labwright.server.security import API_PREFIX, AccessGuard, AccessPolicy, ASGIApp
+from labwright.server.security import (
+    API_PREFIX,
+    AccessGuard,
+    AccessPolicy,
+    ASGIApp,
+    Receive,
+    Scope,
+    Send,
+)
 from labwright.server.settings import ServerSettings
 from labwright.store import Store
 from labwright.store.errors import ConflictError, NotFoundError, StoreError
@@ -77,8 +87,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     public_app: ASGIApp | None = None
     if settings.ui_dir is not None and settings.ui_dir.is_dir():
-        static = StaticFiles(directory=settings.ui_dir, html=True, follow_symlink=False)
-        public_app = cast(ASGIApp, static)
+        public_app = _static_ui(settings.ui_dir)
     policy = AccessPolicy(
         token=settings.token,
         port=settings.port,
@@ -87,6 +96,21 @@ def create_app(settings: ServerSettings) -> FastAPI:
     )
     app.add_middleware(AccessGuard, policy=policy, public_app=public_app)
     return app
+
+
+def _static_ui(directory: Path) -> ASGIApp:
+    """The built UI's files. StaticFiles raises its 404/405 as an exception, which
+    outside the API app's handlers would surface as a 500: answer it here."""
+    static = StaticFiles(directory=directory, html=True, follow_symlink=False)
+
+    async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await static(scope, receive, cast(Any, send))
+        except StarletteHTTPException as exc:
+            reply = JSONResponse({"detail": "This page does not exist."}, exc.status_code)
+            await reply(scope, receive, cast(Any, send))
+
+    return serve
 
 
 def _install_error_handlers(app: FastAPI) -> None:

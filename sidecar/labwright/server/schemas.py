@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
+from labwright.agent.events import Event
+
 # Ids in paths are bounded so an absurd number is a 422, not an overflow in SQLite.
 MAX_ID = 2**53
 Id = Annotated[int, PathParam(ge=1, le=MAX_ID)]
@@ -91,11 +93,15 @@ class RunOut(BaseModel):
 
 
 class RunEventOut(BaseModel):
-    """One persisted event, as an SSE `data:` payload and in JSON listings."""
+    """One persisted event, as an SSE `data:` payload and in JSON listings.
+
+    `payload` is the pipeline's own event union (labwright.agent.events), so the
+    UI's generated types are the pipeline's types; `type` repeats its tag.
+    """
 
     seq: int
     type: str
-    payload: dict[str, Any]
+    payload: Event
     created_at: datetime
 
 
@@ -161,6 +167,9 @@ class LLMSettingsOut(BaseModel):
     offline: bool
     local_detection: bool
     providers: list[ProviderOut]
+    key_storage: Literal["keychain", "file"] = Field(
+        "keychain", description="Where stored keys live: the system keychain, or a user-only file."
+    )
 
 
 class LLMSettingsIn(_Request):

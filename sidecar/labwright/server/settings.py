@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from labwright.agent.choose import RunRequest
 from labwright.agent.events import Event
 from labwright.server.security import DEFAULT_MAX_BODY
 
-# (content, summary, origin): how a pipeline hands an intermediate version to the store.
-VersionSink = Callable[[str, str, str], object]
-
-
-@dataclass(frozen=True)
-class PipelineRequest:
-    """The inputs of one run: the user's folder (read-only) and the run's output directory."""
-
-    folder: Path
-    out_dir: Path
-    lang: str | None = None
-    cancel: threading.Event | None = None  # set when the run should stop at the next step
-    save_version: VersionSink | None = None
-
+# The inputs of one run (folder, output directory, language, cancel, version sink).
+PipelineRequest = RunRequest
 
 # A pipeline is anything that turns a request into a stream of events; the
 # default is the offline writer. Tests may pass a scripted one to exercise the

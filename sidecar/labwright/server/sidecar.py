@@ -35,6 +35,7 @@ import uvicorn
 
 from labwright import __version__
 from labwright.server.app import create_app
+from labwright.server.connections import GuardedH11Protocol
 from labwright.server.settings import ServerSettings
 
 MIN_TOKEN_CHARS = 32  # 256 bits as hex is 64 chars, as url-safe base64 43; refuse anything weak.
@@ -147,6 +148,7 @@ def serve(
         access_log=False,  # request lines are not needed and must never carry secrets
         timeout_graceful_shutdown=2,
         lifespan="on",
+        http=GuardedH11Protocol,  # header deadline + connection cap (server/connections.py)
     )
 
     def on_started() -> None:

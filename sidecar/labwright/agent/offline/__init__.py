@@ -7,6 +7,8 @@ scipy at start-up):
 - `build_offline(folder, out_dir, *, lang=None, tex_available=None)` -> events
 - `plan_offline(*, tex_available)` -> the milestone list
 - `check_folder(folder)` -> one sentence, or None when the folder is usable
+- `write_offline_report(inventory, read, ...)` -> `OfflineReport` (what was read
+  in; LaTeX, figures, provenance and warnings out; no events, no scanning)
 - `plan_figures`, `fit_xy`, `summary_table`, `Ledger` for reuse by the agent
 """
 
@@ -19,6 +21,8 @@ _EXPORTS = {
     "build_offline": "labwright.agent.offline.build",
     "plan_offline": "labwright.agent.offline.build",
     "check_folder": "labwright.agent.offline.build",
+    "OfflineReport": "labwright.agent.offline.report",
+    "write_offline_report": "labwright.agent.offline.report",
     "OfflineStage": "labwright.agent.offline.build",
     "plan_figures": "labwright.agent.offline.figures",
     "FigurePlan": "labwright.agent.offline.figures",

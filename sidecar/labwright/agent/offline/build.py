@@ -1,9 +1,10 @@
-"""The offline writer's pipeline: folder in, PDF (or .tex) out, no LLM.
+"""The offline pipeline: folder in, PDF (or .tex) out, no LLM.
 
-`build_offline` is a generator of run events (labwright.agent.events), so the
-CLI prints them and the server streams them. Its milestones are fixed before
-the first step by `plan_offline`. The pieces it chains (figure choice, fits,
-tables, text) are importable on their own for the LLM pipeline.
+`build_offline` is the run loop (labwright.agent.run) over the offline stage
+table: scan, analyse (choose figures, fit), figures (draw), draft (write),
+compile. The writing itself is the pure function in `offline/report.py`, which
+the LLM pipeline uses too; this module only announces its steps as events and
+writes the results into the output directory.
 
 Safety: the data folder is only read. The output directory may not lie
 inside it, images are copied only when they resolve inside the folder, and
@@ -13,44 +14,33 @@ every file written to the output directory has a name generated here.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from labwright.agent.events import Done, Error, Event, FigureMade, Milestone, Step, Warning_
-from labwright.agent.offline.figures import MAX_FIGURES, TEX_IMAGE_FORMATS, FigurePlan, plan_figures
-from labwright.agent.offline.fits import MODELS
-from labwright.agent.offline.language import detect_lang
-from labwright.agent.offline.provenance import Ledger, unsourced_numbers
-from labwright.agent.offline.render import FigureResult, PlotWorker, take_worker
-from labwright.agent.offline.text import FIGURE_DIR, ReportInput, assemble, folder_display_name
+from labwright.agent.events import Done, Error, Event, Step, Warning_
+from labwright.agent.offline.render import PlotWorker, take_worker
+from labwright.agent.offline.report import (
+    DrawnFigures,
+    OfflineReport,
+    ReportPlan,
+    compose_report,
+    draw_figures,
+    plan_report,
+)
+from labwright.agent.offline.text import folder_display_name
 from labwright.agent.path_guard import is_inside
-from labwright.ingest.types import Inventory, ReadResult
+from labwright.agent.run import NO_DATA, RunContext, Stage, StopRun, plan_of, run_stages
 
 MAIN_TEX = "main.tex"
-# Larger images go through the worker, which scales them down for print.
-_COPY_MAX_PIXELS = 3000 * 3000
 PROVENANCE_JSON = "provenance.json"
+NO_TEX = "No TeX engine was found, so only the .tex source was written; run `labwright doctor`."
 
 
 @dataclass(frozen=True)
 class OfflineStage:
     stage: str
     label: str
-
-
-_STAGES: tuple[OfflineStage, ...] = (
-    OfflineStage("scan", "Reading the folder"),
-    OfflineStage("analyse", "Fitting and summarising the data"),
-    OfflineStage("figures", "Drawing figures"),
-    OfflineStage("draft", "Writing the report"),
-    OfflineStage("compile", "Compiling the PDF"),
-)
-
-
-def plan_offline(*, tex_available: bool) -> list[OfflineStage]:
-    """The milestones of one offline build, known before it starts."""
-    return [s for s in _STAGES if tex_available or s.stage != "compile"]
 
 
 class BadInput(ValueError):
@@ -84,216 +74,123 @@ def _tex_available() -> bool:
     return resolve_engine().available
 
 
-def _copy_images(
-    plans: list[FigurePlan], folder: Path, fig_dir: Path
-) -> tuple[list[FigurePlan], list[FigureResult]]:
-    """Images TeX can include are copied under a generated name; the rest go
-    to the plot worker for conversion. A path resolving outside the folder
-    (a symlink) is refused."""
-    rest: list[FigurePlan] = []
-    done: list[FigureResult] = []
-    for plan in plans:
-        if plan.kind != "image" or plan.image is None:
-            rest.append(plan)
-            continue
-        src = folder / plan.image.source
-        if not is_inside(src, folder):
-            done.append(FigureResult(plan.key, False, None, "the image points outside the folder"))
-            continue
-        small = plan.image.width * plan.image.height <= _COPY_MAX_PIXELS
-        if plan.image.format.upper() in TEX_IMAGE_FORMATS and small:
-            dest = fig_dir / plan.file_name
-            try:
-                shutil.copyfile(src, dest, follow_symlinks=True)
-                done.append(FigureResult(plan.key, True, dest))
-            except OSError as exc:
-                done.append(
-                    FigureResult(plan.key, False, None, f"cannot copy the image ({exc.strerror})")
-                )
-        else:
-            rest.append(plan)
-    return rest, done
+def write_report_files(report: OfflineReport, out_dir: Path) -> None:
+    """The template files and provenance.json next to where main.tex goes (both pipelines)."""
+    from labwright.latex.template import template_files
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for path in template_files(report.lang):  # type: ignore[arg-type]
+        shutil.copyfile(path, out_dir / path.name)
+    report.ledger.save(out_dir / PROVENANCE_JSON)
 
 
-def build_offline(
-    folder: Path,
-    out_dir: Path,
-    *,
-    lang: str | None = None,
-    tex_available: bool | None = None,
-    material: tuple[Inventory, ReadResult] | None = None,
-) -> Iterator[Event]:
-    """Build a report from `folder` into `out_dir` (main.tex, figures/, the
-    template files, provenance.json and, with TeX, main.pdf).
-
-    Ends with exactly one Done event. `Done.tex_path` is None only when the
-    input could not be used at all (missing/empty folder, nothing readable).
-    `material` is the folder's scan and read when the caller already has them
-    (the LLM pipeline reads first); they are then not redone or re-reported.
-    """
-    folder = Path(folder)
-    out_dir = Path(out_dir)
-    if tex_available is None:
-        tex_available = _tex_available()
-    stages = plan_offline(tex_available=tex_available)
-    total = len(stages)
-    index = 0
-
-    def milestone(stage: str) -> Milestone:
-        nonlocal index
-        index += 1
-        label = next(s.label for s in stages if s.stage == stage)
-        return Milestone(index=index, total=total, stage=stage, label=label)
-
-    problem = check_folder(folder)
-    if problem is None and is_inside(out_dir, folder):
-        problem = "The output folder lies inside the data folder, which Labwright never writes to; choose another output folder."
-    if problem is not None:
-        yield Error(message=problem, action="Give a folder that holds the experiment's data files.")
-        yield Done(ok=False, problems=[problem])
-        return
-
-    worker = take_worker()  # already importing matplotlib while we read
-    try:
-        yield from _build(folder, out_dir, lang, tex_available, worker, milestone, material)
-    finally:
-        worker.close()
+# --- the stage table ---------------------------------------------------------------
 
 
-def _build(
-    folder: Path,
-    out_dir: Path,
-    lang: str | None,
-    tex_available: bool,
-    worker: PlotWorker,
-    ms: Callable[[str], Milestone],
-    material: tuple[Inventory, ReadResult] | None = None,
-) -> Iterator[Event]:
-    from labwright.ingest.read import read_folder
-    from labwright.ingest.scan import scan_folder
+@dataclass
+class OfflineContext(RunContext):
+    worker: PlotWorker | None = None
+    plan: ReportPlan | None = None
+    drawn: DrawnFigures | None = None
+    report: OfflineReport | None = None
 
-    yield ms("scan")
-    if material is not None:
-        inventory, read = material
-    else:
-        inventory = scan_folder(folder)
-        for w in inventory.warnings:
-            yield Warning_(message=w)
-        read = read_folder(folder, inventory)
+    @property
+    def drawer(self) -> PlotWorker:
+        if self.worker is None:
+            self.worker = take_worker()
+        return self.worker
+
+    def planned(self) -> ReportPlan:
+        if self.plan is None:
+            self.require_data()
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            self.plan = plan_report(
+                self.inventory, self.read, lang=self.lang, drawer=self.drawer, work_dir=self.out_dir
+            )
+        return self.plan
+
+    def drawn_figures(self) -> DrawnFigures:
+        if self.drawn is None:
+            self.drawn = draw_figures(self.planned(), self.folder, self.out_dir, self.drawer)
+        return self.drawn
+
+    def written(self) -> OfflineReport:
+        if self.report is None:
+            self.report = compose_report(
+                self.planned(),
+                self.drawn_figures(),
+                self.inventory,
+                self.read,
+                folder_name=folder_display_name(self.folder),
+                graphics_root=self.out_dir,
+            )
+        return self.report
+
+
+def _scan(ctx: OfflineContext) -> Iterator[Event]:
+    for warning in ctx.inventory.warnings:
+        yield Warning_(message=warning)
+    read = ctx.read
     yield Step(
         stage="scan",
         message=(
-            f"{len(inventory.files)} files: {len(read.datasets)} datasets, {len(read.images)} images, "
+            f"{len(ctx.inventory.files)} files: {len(read.datasets)} datasets, {len(read.images)} images, "
             f"{len(read.documents)} documents, {len(read.skipped)} not read"
         ),
     )
-    if material is None:  # a caller that read the folder has reported these
-        for sk in read.skipped:
-            yield Warning_(message=sk.reason)  # the reason already names the file
+    for skipped in read.skipped:
+        yield Warning_(message=skipped.reason)  # the reason already names the file
     if not read.datasets and not read.images:
-        msg = (
-            f"No readable data was found in the folder {folder_display_name(folder)}; add CSV, "
-            "Excel, MATLAB, NumPy, JSON or image files and try again."
+        raise StopRun(
+            NO_DATA.replace("the folder", f"the folder {folder_display_name(ctx.folder)}"),
+            "Add data files to the folder.",
         )
-        yield Error(message=msg, action="Add data files to the folder.")
-        yield Done(ok=False, problems=[msg])
-        return
 
-    yield ms("analyse")
-    chosen_lang = lang or detect_lang(read.documents)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    # --- the analyst (issue 13): column roles, the question the notes ask,
-    # and the analyses chosen from both; tables it does not take go down the
-    # x-y path, restricted to measurement columns.
-    from labwright.analysis.plan import analyse_folder
 
-    analysis = analyse_folder(read)
-    plans = plan_figures(
-        read.datasets,
-        read.images,
-        lambda pairs: worker.fit(pairs, out_dir),
-        analysis=analysis,
-        lang=chosen_lang,
-    )
-    n_fits = sum(len(p.fits) for p in plans)
-    if len(plans) == MAX_FIGURES:
-        yield Warning_(
-            message=f"Only the first {MAX_FIGURES} figures are drawn; every dataset still has its table."
-        )
+def _analyse(ctx: OfflineContext) -> Iterator[Event]:
+    plan = ctx.planned()
+    for warning in plan.warnings:
+        yield Warning_(message=warning)
     yield Step(
         stage="analyse",
         message=(
-            f"language {chosen_lang}; analyses: {', '.join(sorted(analysis.kinds())) or 'none'}; "
-            f"{len(plans)} figures planned, {n_fits} fits"
+            f"language {plan.lang}; analyses: {', '.join(sorted(plan.analysis.kinds())) or 'none'}; "
+            f"{len(plan.figures)} figures planned, {plan.fit_count} fits"
         ),
     )
 
-    yield ms("figures")
-    fig_dir = out_dir / FIGURE_DIR
-    fig_dir.mkdir(exist_ok=True)
-    to_draw, results = _copy_images(plans, folder, fig_dir)
-    if to_draw:
-        results += list(worker.render(to_draw, folder, fig_dir))
-    worker.release()  # its exit overlaps the writing and the compile
-    by_key = {r.key: r for r in results}
-    for plan in plans:
-        r = by_key.get(plan.key)
-        if r is not None and r.ok and r.path is not None:
-            yield FigureMade(name=plan.key, path=str(r.path), source=plan.source)
-        else:
-            yield Warning_(
-                message=f"The figure for {plan.source} could not be drawn: {r.error if r else 'no result'}."
-            )
 
-    yield ms("draft")
-    from labwright.latex.sanitize import sanitize
-    from labwright.latex.template import render_template, template_files
+def _figures(ctx: OfflineContext) -> Iterator[Event]:
+    drawn = ctx.drawn_figures()
+    made = {f.name: f for f in drawn.made}
+    warnings = iter(drawn.warnings)
+    for figure in ctx.planned().figures:  # in plan order, as the report shows them
+        yield made[figure.key] if figure.key in made else Warning_(message=next(warnings))
 
-    ledger = Ledger()
-    inp = ReportInput(
-        lang=chosen_lang,
-        folder_name=folder_display_name(folder),
-        read=read,
-        plans=plans,
-        figures=by_key,
-        inventory=inventory,
-        analysis=analysis,
-    )
-    fields = assemble(inp, ledger)
-    source = render_template(chosen_lang, fields)  # type: ignore[arg-type]
-    for path in template_files(chosen_lang):  # type: ignore[arg-type]
-        shutil.copyfile(path, out_dir / path.name)
-    cleaned = sanitize(source, graphics_root=out_dir)
-    problems: list[str] = [f"{c.rule}: {c.detail}" for c in cleaned.changes]
-    tex_path = out_dir / MAIN_TEX
-    tex_path.write_text(cleaned.text, encoding="utf-8")
-    ledger.save(out_dir / PROVENANCE_JSON)
-    # Self-check: a number without a ledger entry is a bug in this writer.
-    formulas = tuple(m.formula for m in MODELS.values())
-    for token in unsourced_numbers(cleaned.text, ledger.to_dict(), formulas):
-        yield Warning_(message=f"The number {token} in the report has no provenance entry.")
+
+def _draft(ctx: OfflineContext) -> Iterator[Event]:
+    report = ctx.written()
+    write_report_files(report, ctx.out_dir)
+    (ctx.out_dir / MAIN_TEX).write_text(report.tex, encoding="utf-8")
+    ctx.problems += report.problems
+    # The plan's and the drawing's warnings were announced by their stages.
+    announced = len(ctx.planned().warnings) + len(ctx.drawn_figures().warnings)
+    for warning in report.warnings[announced:]:
+        yield Warning_(message=warning)
     yield Step(
-        stage="draft", message=f"{len(ledger.entries)} numbers recorded in {PROVENANCE_JSON}"
+        stage="draft", message=f"{len(report.ledger.entries)} numbers recorded in {PROVENANCE_JSON}"
     )
 
-    if not tex_available:
-        problems.append(
-            "No TeX engine was found, so only the .tex source was written; run `labwright doctor`."
-        )
-        yield Warning_(message=problems[-1])
-        yield Done(ok=False, tex_path=str(tex_path), problems=problems)
-        return
 
-    yield ms("compile")
+def _compile(ctx: OfflineContext) -> Iterator[Event]:
     from labwright.latex.compile import EngineNotFound, compile_tex
     from labwright.latex.diagnose import humanize
 
     try:
-        result = compile_tex(tex_path)
+        result = compile_tex(ctx.out_dir / MAIN_TEX)
     except EngineNotFound as exc:
-        problems.append(str(exc))
+        ctx.problems.append(str(exc))
         yield Error(message=str(exc), action="Run `labwright doctor`.")
-        yield Done(ok=False, tex_path=str(tex_path), problems=problems)
         return
     passes = ", ".join(p.name for p in result.passes)
     yield Step(
@@ -306,15 +203,77 @@ def _build(
     for f in findings:
         yield Warning_(message=f)
     if result.status != "clean":
-        problems += findings or [f"The compile ended as {result.status}."]
-    pdf = str(result.pdf) if result.pdf is not None else None
-    if pdf is None:
+        ctx.problems += findings or [f"The compile ended as {result.status}."]
+    if result.pdf is None:
         yield Error(
             message="LaTeX did not produce a PDF.", action="Open main.log in the build folder."
         )
+    ctx.pdf = result.pdf
+
+
+def _finish(ctx: OfflineContext) -> Iterator[Event]:
+    tex_path = ctx.out_dir / MAIN_TEX
+    if not tex_path.is_file():  # the draft stage was turned off: write the report now
+        yield from _draft(ctx)
+    if not ctx.tex_available:
+        ctx.problems.append(NO_TEX)
+        yield Warning_(message=NO_TEX)
+    pdf = str(ctx.pdf) if ctx.pdf is not None else None
     yield Done(
-        ok=result.status == "clean" and not problems,
+        ok=pdf is not None and not ctx.problems,
         pdf_path=pdf,
         tex_path=str(tex_path),
-        problems=problems,
+        problems=ctx.problems,
     )
+
+
+OFFLINE_STAGES: tuple[Stage[OfflineContext], ...] = (
+    Stage("scan", "Reading the folder", _scan),
+    Stage("analyse", "Fitting and summarising the data", _analyse),
+    Stage("figures", "Drawing figures", _figures),
+    Stage("draft", "Writing the report", _draft),
+    Stage("compile", "Compiling the PDF", _compile, enabled=lambda ctx: ctx.tex_available),
+)
+
+
+def plan_offline(*, tex_available: bool) -> list[OfflineStage]:
+    """The milestones of one offline build, known before it starts."""
+    ctx = OfflineContext(Path("."), Path("."), tex_available=tex_available)
+    return [OfflineStage(p.stage, p.label) for p in plan_of(OFFLINE_STAGES, ctx)]
+
+
+def build_offline(
+    folder: Path,
+    out_dir: Path,
+    *,
+    lang: str | None = None,
+    tex_available: bool | None = None,
+    stages: tuple[Stage[OfflineContext], ...] = OFFLINE_STAGES,
+) -> Iterator[Event]:
+    """Build a report from `folder` into `out_dir` (main.tex, figures/, the
+    template files, provenance.json and, with TeX, main.pdf).
+
+    Ends with exactly one Done event. `Done.tex_path` is None only when the
+    input could not be used at all (missing/empty folder, nothing readable).
+    """
+    folder = Path(folder)
+    out_dir = Path(out_dir)
+    problem = check_folder(folder)
+    if problem is None and is_inside(out_dir, folder):
+        problem = "The output folder lies inside the data folder, which Labwright never writes to; choose another output folder."
+    if problem is not None:
+        yield Error(message=problem, action="Give a folder that holds the experiment's data files.")
+        yield Done(ok=False, problems=[problem])
+        return
+    ctx = OfflineContext(
+        folder,
+        out_dir,
+        lang_option=lang,
+        tex_available=_tex_available() if tex_available is None else tex_available,
+    )
+    ctx.worker = take_worker()  # already importing matplotlib while we read
+    try:
+        yield from run_stages(stages, ctx, _finish)
+    finally:
+        if ctx.worker is not None:
+            ctx.worker.close()

@@ -5,13 +5,16 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from labwright.server.routes import (
+    chat,
     diagnostics,
     files,
     health,
     proposals,
+    provenance,
     runs,
     sessions,
     settings,
+    uploads,
     usage,
     versions,
 )
@@ -22,7 +25,10 @@ ROUTERS: tuple[APIRouter, ...] = (
     runs.router,
     versions.router,
     proposals.router,
+    chat.router,
     files.router,
+    provenance.router,
+    uploads.router,
     settings.router,
     usage.router,
     diagnostics.router,

@@ -15,8 +15,10 @@ from typing import Annotated, Any
 
 from anyio import to_thread
 from fastapi import APIRouter, Header, HTTPException, Query
+from pydantic import ValidationError
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
+from labwright.agent.events import Warning_, event_from_dict
 from labwright.server.context import AppContext, Ctx
 from labwright.server.pipeline import NoModelError
 from labwright.server.schemas import ErrorBody, Id, RunEventOut, RunOut, RunStart
@@ -46,8 +48,16 @@ def run_out(run: Run) -> RunOut:
 
 
 def event_out(event: RunEvent) -> RunEventOut:
+    try:
+        payload = event_from_dict(event.payload)
+    except ValidationError:
+        # A row this version cannot read (written by a newer or an older
+        # Labwright) is shown as a warning rather than breaking the whole stream.
+        payload = Warning_(
+            message=f"An event of this run ({event.type}) could not be read; update Labwright to see it."
+        )
     return RunEventOut(
-        seq=event.seq, type=event.type, payload=event.payload, created_at=event.created_at
+        seq=event.seq, type=payload.type, payload=payload, created_at=event.created_at
     )
 
 
@@ -152,8 +162,9 @@ async def _follow(ctx: AppContext, run_id: int, last: int) -> AsyncIterator[Serv
         while True:
             events = await to_thread.run_sync(_read, store, run_id, last)
             for event in events:
-                data = event_out(event).model_dump(mode="json")
-                yield ServerSentEvent(data=json.dumps(data), id=str(event.seq), event=event.type)
+                out = event_out(event)
+                data = out.model_dump(mode="json")
+                yield ServerSentEvent(data=json.dumps(data), id=str(event.seq), event=out.type)
                 last = event.seq
             if events:
                 continue

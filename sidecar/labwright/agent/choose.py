@@ -1,0 +1,118 @@
+"""The one choice between the offline writer and the model-backed pipeline.
+
+The CLI and the server both come here (the seed decided it in three places,
+each with its own fallback rules). Callers resolve the endpoint their own way
+(the CLI from --base-url/--model or the settings, the server from the
+settings) and pass it in; this module decides and runs.
+
+Heavy modules are imported lazily so that starting the server (and its
+handshake) does not wait for matplotlib, pandas, scipy or openai to load.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from labwright.agent.events import Event
+from labwright.llm.model import ChatModel
+from labwright.llm.providers import Endpoint
+
+Mode = Literal["auto", "offline", "llm"]
+Kind = Literal["offline", "llm"]
+
+# (content, summary, origin): how a pipeline hands an intermediate version to the store.
+VersionSink = Callable[[str, str, str], object]
+
+
+class NoModelError(Exception):
+    """An LLM run was asked for, but no provider is usable (message: one sentence)."""
+
+
+NO_MODEL = (
+    "No usable language model is configured; add a provider and key in Settings, "
+    "or start an offline run."
+)
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """The inputs of one run: the user's folder (read-only) and the run's output directory."""
+
+    folder: Path
+    out_dir: Path
+    lang: str | None = None
+    cancel: threading.Event | None = None  # set when the run should stop at the next step
+    save_version: VersionSink | None = None
+    tex_available: bool | None = None  # None: probed when the run starts
+    reflect_rounds: int = 2
+
+
+@dataclass(frozen=True)
+class PipelineChoice:
+    kind: Kind
+    endpoint: Endpoint | None = None
+
+    def plan(self, *, tex_available: bool, reflect_rounds: int = 2) -> list[str]:
+        """The milestone stages a run of this kind will show."""
+        if self.kind == "offline":
+            from labwright.agent.offline.build import plan_offline
+
+            return [s.stage for s in plan_offline(tex_available=tex_available)]
+        from labwright.agent.pipeline import AgentOptions, agent_plan
+
+        return agent_plan(AgentOptions(reflect_rounds=reflect_rounds), tex_available=tex_available)
+
+    def run(self, request: RunRequest, model: ChatModel | None = None) -> Iterator[Event]:
+        """The run's events. A model-backed run opens (and closes) a client unless given one."""
+        if self.kind == "offline":
+            from labwright.agent.offline.build import build_offline
+
+            yield from build_offline(
+                request.folder,
+                request.out_dir,
+                lang=request.lang,
+                tex_available=request.tex_available,
+            )
+            return
+        from labwright.agent.pipeline import AgentOptions, run_agent
+
+        options = AgentOptions(lang=request.lang, reflect_rounds=max(0, request.reflect_rounds))
+        if model is not None:
+            yield from run_agent(
+                request.folder,
+                request.out_dir,
+                model,
+                options,
+                cancel=request.cancel,
+                save_version=request.save_version,
+                tex_available=request.tex_available,
+            )
+            return
+        from labwright.llm.client import LLMClient
+
+        assert self.endpoint is not None, "an llm choice has an endpoint"
+        with LLMClient(self.endpoint) as client:
+            yield from run_agent(
+                request.folder,
+                request.out_dir,
+                client,
+                options,
+                cancel=request.cancel,
+                save_version=request.save_version,
+                tex_available=request.tex_available,
+            )
+
+
+def choose_pipeline(mode: Mode, endpoint: Endpoint | None) -> PipelineChoice:
+    """ "auto" runs the model when there is one, else offline; "llm" without one is refused."""
+    if mode == "offline":
+        return PipelineChoice("offline")
+    if endpoint is None:
+        if mode == "llm":
+            raise NoModelError(NO_MODEL)
+        return PipelineChoice("offline")
+    return PipelineChoice("llm", endpoint)

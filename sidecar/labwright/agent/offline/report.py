@@ -1,0 +1,236 @@
+"""The offline writer as a function: what was read in, an `OfflineReport` out.
+
+No scanning, no reading, no events, no files besides the figures it is asked
+to draw into the given figure folder: the caller has read the folder (once)
+and decides what to announce and what to write. Both pipelines start from it:
+the offline pipeline writes it as the report, the model-backed pipeline gives
+it to the model as the default report and falls back on it.
+
+It comes in three steps because the offline pipeline shows them as three
+milestones (fitting, drawing, writing); `write_offline_report` chains them.
+`analysis` carries the analyst's results (issue 13: column roles, the
+question the notes ask, the analyses chosen from both); the plan step computes
+them when the caller has not, and chooses figures and fits from them.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from labwright.agent.events import FigureMade
+from labwright.agent.offline.figures import MAX_FIGURES, TEX_IMAGE_FORMATS, FigurePlan, plan_figures
+from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.render import FigureResult
+from labwright.agent.offline.text import FIGURE_DIR, ReportInput, assemble
+from labwright.agent.path_guard import is_inside
+from labwright.ingest.types import Inventory, ReadResult
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from labwright.agent.offline.fits import FitResult
+
+# Larger images go through the plotting process, which scales them down for print.
+_COPY_MAX_PIXELS = 3000 * 3000
+
+
+class FigureDrawer(Protocol):
+    """What fits and draws the offline figures (the plotting process)."""
+
+    def fit(
+        self, pairs: list[tuple[np.ndarray, np.ndarray]], work_dir: Path
+    ) -> list[FitResult | None]: ...
+
+    def render(
+        self, plans: list[FigurePlan], folder: Path, out_dir: Path
+    ) -> Iterator[FigureResult]: ...
+
+    def release(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class ReportPlan:
+    lang: str
+    figures: list[FigurePlan]
+    warnings: list[str] = field(default_factory=list)
+    #: labwright.analysis.plan.FolderAnalysis (roles, question, analyses).
+    analysis: Any = None
+
+    @property
+    def fit_count(self) -> int:
+        return sum(len(p.fits) for p in self.figures)
+
+
+@dataclass(frozen=True)
+class DrawnFigures:
+    results: dict[str, FigureResult]
+    made: list[FigureMade]
+    warnings: list[str]
+
+
+@dataclass(frozen=True)
+class OfflineReport:
+    """The offline writer's result: LaTeX source, figures, number provenance, warnings."""
+
+    lang: str
+    tex: str
+    figures: list[FigureMade]
+    ledger: Ledger
+    warnings: list[str]
+    #: What the sanitizer changed in our own source (each one is a bug in this writer).
+    problems: list[str]
+
+
+def plan_report(
+    inventory: Inventory,
+    read: ReadResult,
+    *,
+    lang: str,
+    drawer: FigureDrawer,
+    work_dir: Path,
+    analysis: object | None = None,
+) -> ReportPlan:
+    """Analyse (unless the caller has), choose the figures and fit the curves.
+    Tables the analyses take get their figures; the rest go down the x-y path,
+    restricted to measurement columns."""
+    del inventory
+    if analysis is None:
+        from labwright.analysis.plan import analyse_folder
+
+        analysis = analyse_folder(read)
+    figures = plan_figures(
+        read.datasets,
+        read.images,
+        lambda pairs: drawer.fit(pairs, work_dir),
+        analysis=analysis,
+        lang=lang,
+    )
+    warnings = []
+    if len(figures) == MAX_FIGURES:
+        warnings.append(
+            f"Only the first {MAX_FIGURES} figures are drawn; every dataset still has its table."
+        )
+    return ReportPlan(lang=lang, figures=figures, warnings=warnings, analysis=analysis)
+
+
+def _copy_images(
+    plans: list[FigurePlan], folder: Path, fig_dir: Path
+) -> tuple[list[FigurePlan], list[FigureResult]]:
+    """Images TeX can include are copied under a generated name; the rest go
+    to the plotting process for conversion. A path resolving outside the folder
+    (a symlink) is refused."""
+    rest: list[FigurePlan] = []
+    done: list[FigureResult] = []
+    for plan in plans:
+        if plan.kind != "image" or plan.image is None:
+            rest.append(plan)
+            continue
+        src = folder / plan.image.source
+        if not is_inside(src, folder):
+            done.append(FigureResult(plan.key, False, None, "the image points outside the folder"))
+            continue
+        small = plan.image.width * plan.image.height <= _COPY_MAX_PIXELS
+        if plan.image.format.upper() in TEX_IMAGE_FORMATS and small:
+            dest = fig_dir / plan.file_name
+            try:
+                shutil.copyfile(src, dest, follow_symlinks=True)
+                done.append(FigureResult(plan.key, True, dest))
+            except OSError as exc:
+                done.append(
+                    FigureResult(plan.key, False, None, f"cannot copy the image ({exc.strerror})")
+                )
+        else:
+            rest.append(plan)
+    return rest, done
+
+
+def draw_figures(
+    plan: ReportPlan, folder: Path, out_dir: Path, drawer: FigureDrawer
+) -> DrawnFigures:
+    """Draw the planned figures into out_dir/figures (their only side effect)."""
+    fig_dir = out_dir / FIGURE_DIR
+    fig_dir.mkdir(parents=True, exist_ok=True)
+    to_draw, results = _copy_images(plan.figures, folder, fig_dir)
+    if to_draw:
+        results += list(drawer.render(to_draw, folder, fig_dir))
+    drawer.release()  # no more requests: its exit overlaps the writing and the compile
+    by_key = {r.key: r for r in results}
+    made: list[FigureMade] = []
+    warnings: list[str] = []
+    for figure in plan.figures:
+        r = by_key.get(figure.key)
+        if r is not None and r.ok and r.path is not None:
+            made.append(FigureMade(name=figure.key, path=str(r.path), source=figure.source))
+        else:
+            warnings.append(
+                f"The figure for {figure.source} could not be drawn: {r.error if r else 'no result'}."
+            )
+    return DrawnFigures(by_key, made, warnings)
+
+
+def compose_report(
+    plan: ReportPlan,
+    drawn: DrawnFigures,
+    inventory: Inventory,
+    read: ReadResult,
+    *,
+    folder_name: str,
+    graphics_root: Path,
+) -> OfflineReport:
+    """Write the LaTeX from the plan and the drawn figures; every number goes to the ledger."""
+    from labwright.agent.offline.fits import MODELS
+    from labwright.agent.offline.provenance import unsourced_numbers
+    from labwright.latex.sanitize import sanitize
+    from labwright.latex.template import render_template
+
+    ledger = Ledger()
+    inp = ReportInput(
+        lang=plan.lang,
+        folder_name=folder_name,
+        read=read,
+        plans=plan.figures,
+        figures=drawn.results,
+        inventory=inventory,
+        analysis=plan.analysis,
+    )
+    fields = assemble(inp, ledger)
+    source = render_template(plan.lang, fields)  # type: ignore[arg-type]
+    cleaned = sanitize(source, graphics_root=graphics_root)
+    warnings = list(plan.warnings) + list(drawn.warnings)
+    # Self-check: a number without a ledger entry is a bug in this writer.
+    formulas = tuple(m.formula for m in MODELS.values())
+    for token in unsourced_numbers(cleaned.text, ledger.to_dict(), formulas):
+        warnings.append(f"The number {token} in the report has no provenance entry.")
+    return OfflineReport(
+        lang=plan.lang,
+        tex=cleaned.text,
+        figures=drawn.made,
+        ledger=ledger,
+        warnings=warnings,
+        problems=[f"{c.rule}: {c.detail}" for c in cleaned.changes],
+    )
+
+
+def write_offline_report(
+    inventory: Inventory,
+    read: ReadResult,
+    *,
+    lang: str,
+    folder: Path,
+    folder_name: str,
+    out_dir: Path,
+    drawer: FigureDrawer,
+    analysis: object | None = None,
+) -> OfflineReport:
+    """The three steps in one call (the model-backed pipeline's default report)."""
+    plan = plan_report(
+        inventory, read, lang=lang, drawer=drawer, work_dir=out_dir, analysis=analysis
+    )
+    drawn = draw_figures(plan, folder, out_dir, drawer)
+    return compose_report(
+        plan, drawn, inventory, read, folder_name=folder_name, graphics_root=out_dir
+    )

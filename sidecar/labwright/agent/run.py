@@ -1,0 +1,226 @@
+"""One run loop for every pipeline: a table of stages over a run context.
+
+A pipeline is a tuple of `Stage(name, label, enabled, run)`. Before the run,
+`plan_of` keeps the enabled stages: that list *is* the milestone plan, so the
+plan cannot disagree with what runs (the seed had a separate plan module that
+had to repeat every stage decision; turning the gap check off there made
+`progress.start("gaps")` raise). During the run, `run_stages` handles, once
+for all pipelines: cancellation between stages, milestones, a model failure
+degrading to the offline result (with the stage's own fallback), the usage of
+each billed model call as an event, a stage stopping the run with a sentence,
+and the single `Done` at the end.
+
+What a run reads is read once: `RunContext` scans the folder, reads it,
+detects the language and collects the material lazily and caches them, so a
+stage that is turned off never leaves a later stage without its input, and no
+stage can read the folder a second time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from labwright.agent.events import Done, Error, Event, UsageRecorded, Warning_
+from labwright.agent.plan import PlannedStage, Progress
+from labwright.llm.errors import LLMCancelled, LLMError
+
+if TYPE_CHECKING:
+    from labwright.agent.material import Material
+    from labwright.ingest.types import Inventory, ReadResult
+    from labwright.llm.usage import UsageRecord
+
+NO_DATA = (
+    "No readable data was found in the folder; add CSV, Excel, MATLAB, NumPy, JSON or "
+    "image files and try again."
+)
+CANCELLED = "The run was cancelled; what it had produced is kept."
+
+
+class StopRun(Exception):
+    """A stage cannot go on and the run ends here (message: one plain sentence)."""
+
+    def __init__(self, message: str, action: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.action = action
+
+
+class _Cancelled(Exception):
+    pass
+
+
+@dataclass
+class RunContext:
+    """What one run knows: its inputs, what was read (once), and what it produced."""
+
+    folder: Path
+    out_dir: Path
+    lang_option: str | None = None
+    cancel: threading.Event | None = None
+    tex_available: bool = False
+    problems: list[str] = field(default_factory=list)
+    degraded: bool = False
+    pdf: Path | None = None  # set by a compile stage that produced one
+    _usage: list[UsageRecord] = field(default_factory=list, repr=False)
+    _usage_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    # -- read once ---------------------------------------------------------------
+
+    @cached_property
+    def inventory(self) -> Inventory:
+        from labwright.ingest.scan import scan_folder
+
+        return scan_folder(self.folder)
+
+    @cached_property
+    def read(self) -> ReadResult:
+        from labwright.ingest.read import read_folder
+
+        return read_folder(self.folder, self.inventory)
+
+    @cached_property
+    def lang(self) -> str:
+        if self.lang_option:
+            return self.lang_option
+        from labwright.agent.offline.language import detect_lang
+
+        return detect_lang(self.read.documents)
+
+    @cached_property
+    def material(self) -> Material:
+        """The digest the model reads and the values numbers may come from."""
+        from labwright.agent.material import collect_material
+
+        return collect_material(self.inventory, self.read)
+
+    def require_data(self) -> None:
+        if not self.read.datasets and not self.read.images:
+            raise StopRun(NO_DATA, "Add data files to the folder.")
+
+    # -- during the run ------------------------------------------------------------
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancel is not None and self.cancel.is_set()
+
+    def record_usage(self, record: UsageRecord) -> None:
+        """A usage sink: released as events by the loop, in the order of the calls."""
+        with self._usage_lock:
+            self._usage.append(record)
+
+    def drain_usage(self) -> Iterator[UsageRecorded]:
+        with self._usage_lock:
+            pending, self._usage = self._usage, []
+        for record in pending:
+            yield UsageRecorded(
+                step=record.step or "",
+                model=record.model,
+                prompt_tokens=record.usage.prompt_tokens,
+                cached_tokens=record.usage.cached_prompt_tokens,
+                completion_tokens=record.usage.completion_tokens,
+                cost=record.cost,
+            )
+
+    def degrade(self, during: str, error: LLMError) -> Warning_:
+        if isinstance(error, LLMCancelled):
+            raise _Cancelled
+        self.degraded = True
+        message = f"The model failed during {during} ({error.user_message}); the offline writer's result is used for it."
+        self.problems.append(message)
+        return Warning_(message=message)
+
+
+C = TypeVar("C", bound=RunContext)
+
+StageBody = Callable[[C], Iterator[Event]]
+
+
+def _always(ctx: RunContext) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Stage(Generic[C]):
+    """One milestone of a pipeline.
+
+    `enabled` is decided once, before the run (it makes the plan); `skip` is
+    asked when the stage's turn comes (reflection converged) and turns its
+    milestone into a skipped one. `during` names the stage in a degradation
+    warning; `fallback` runs after a model failure, to put the offline result
+    in place of what the model should have produced.
+    """
+
+    name: str
+    label: str
+    run: StageBody[C]
+    enabled: Callable[[C], bool] = _always
+    skip: Callable[[C], bool] | None = None
+    during: str = ""
+    fallback: StageBody[C] | None = None
+
+
+def plan_of(stages: Sequence[Stage[C]], ctx: C) -> list[PlannedStage]:
+    """The milestone plan: the enabled stages, in table order."""
+    return [PlannedStage(s.name, s.label) for s in stages if s.enabled(ctx)]
+
+
+def run_stages(
+    stages: Sequence[Stage[C]],
+    ctx: C,
+    finish: Callable[[C], Iterator[Event]],
+) -> Iterator[Event]:
+    """Run the enabled stages in order, then `finish` (which yields the one `Done`)."""
+    enabled = [s for s in stages if s.enabled(ctx)]
+    progress = Progress(plan_of(stages, ctx))
+    try:
+        for stage in enabled:
+            if ctx.cancelled:
+                raise _Cancelled
+            if stage.skip is not None and stage.skip(ctx):
+                yield from progress.skip_next()
+                continue
+            yield from progress.next_()
+            yield from _guarded(stage, ctx)
+        if ctx.cancelled:
+            raise _Cancelled
+        yield from _released(ctx, finish(ctx), progress)
+    except _Cancelled:
+        yield from progress.finish()
+        yield from ctx.drain_usage()
+        yield Error(message=CANCELLED, action="Start it again when ready.")
+        yield Done(ok=False, problems=["cancelled"])
+    except StopRun as stop:
+        yield from progress.finish()
+        yield from ctx.drain_usage()
+        yield Error(message=stop.message, action=stop.action)
+        yield Done(ok=False, problems=[stop.message])
+
+
+def _released(ctx: RunContext, events: Iterator[Event], progress: Progress) -> Iterator[Event]:
+    """Usage events first, then the event; milestones left over before the final Done."""
+    for event in events:
+        yield from ctx.drain_usage()
+        if isinstance(event, Done):
+            yield from progress.finish()
+        yield event
+
+
+def _guarded(stage: Stage[C], ctx: C) -> Iterator[Event]:
+    try:
+        yield from _released(ctx, stage.run(ctx), _NO_PROGRESS)
+    except LLMCancelled:
+        raise _Cancelled from None
+    except LLMError as error:
+        yield from ctx.drain_usage()
+        yield ctx.degrade(stage.during or stage.label.lower(), error)
+        if stage.fallback is not None:
+            yield from _released(ctx, stage.fallback(ctx), _NO_PROGRESS)
+    yield from ctx.drain_usage()
+
+
+_NO_PROGRESS = Progress([])

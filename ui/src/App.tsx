@@ -1,0 +1,82 @@
+import { useEffect, useMemo, useState } from "react";
+import { Api } from "./api/client";
+import { connect, type ConnState } from "./api/conn";
+import { LangContext, systemLang, translator, type Lang } from "./i18n";
+import { parseRoute, type Route } from "./route";
+import { StartScreen } from "./screens/Start";
+import { SessionScreen } from "./screens/Session";
+import { SettingsScreen } from "./screens/Settings";
+import { Header } from "./components/Header";
+import { useTheme } from "./theme";
+
+export function App() {
+  const [conn, setConn] = useState<ConnState>({ state: "starting" });
+  const [route, setRoute] = useState<Route>(() => parseRoute(window.location.hash));
+  const [lang, setLangState] = useState<Lang>(
+    () => (localStorage.getItem("labwright.lang") as Lang | null) ?? systemLang(navigator.languages),
+  );
+  const theme = useTheme();
+
+  useEffect(() => connect(setConn), []);
+  useEffect(() => {
+    const onHash = () => setRoute(parseRoute(window.location.hash));
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+  useEffect(() => {
+    document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  }, [lang]);
+
+  const i18n = useMemo(
+    () => ({
+      lang,
+      t: translator(lang),
+      setLang: (l: Lang) => {
+        localStorage.setItem("labwright.lang", l);
+        setLangState(l);
+      },
+    }),
+    [lang],
+  );
+  const api = useMemo(() => (conn.state === "ready" ? new Api(conn.conn) : null), [conn]);
+  const t = i18n.t;
+
+  let body;
+  if (conn.state === "starting") {
+    body = (
+      <p className="center" role="status" data-testid="starting">
+        {t("starting")}
+      </p>
+    );
+  } else if (conn.state === "failed" || api === null) {
+    const failed = conn.state === "failed" ? conn : null;
+    body = (
+      <div className="center notice" role="alert">
+        {failed?.message ? (
+          <>
+            <p>{failed.message}</p>
+            {failed.log && <p>{t("startFailedAction")} <code>{failed.log}</code></p>}
+          </>
+        ) : (
+          <>
+            <p>{t("noToken")}</p>
+            <p>{t("noTokenAction")}</p>
+          </>
+        )}
+      </div>
+    );
+  } else if (route.name === "settings") {
+    body = <SettingsScreen api={api} />;
+  } else if (route.name === "session") {
+    body = <SessionScreen api={api} id={route.id} tab={route.tab} />;
+  } else {
+    body = <StartScreen api={api} />;
+  }
+
+  return (
+    <LangContext.Provider value={i18n}>
+      <Header route={route} theme={theme} />
+      <main>{body}</main>
+    </LangContext.Provider>
+  );
+}

@@ -1,0 +1,147 @@
+import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
+import { ApiError, type Api, type RunOut, type SessionDetail, type SessionOut } from "../api/client";
+import { inShell, onFolderDropped, pickFolder } from "../api/conn";
+import { filesFromDrop, filesFromInput, uploadFolder, type PickedFile } from "../api/upload";
+import { useT } from "../i18n";
+import { go, href } from "../route";
+import { reportLanguage } from "./Settings";
+
+export function StartScreen({ api }: { api: Api }) {
+  const { t } = useT();
+  const [sessions, setSessions] = useState<SessionOut[] | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const shell = inShell();
+
+  useEffect(() => {
+    api.get<SessionOut[]>("/sessions").then(setSessions, () => setSessions([]));
+    performance.mark("labwright-start-screen");
+  }, [api]);
+
+  const begin = useCallback(
+    async (session: SessionDetail) => {
+      await api.send<RunOut>("POST", `/sessions/${session.id}/runs`, { language: reportLanguage() });
+      go({ name: "session", id: session.id, tab: "progress" });
+    },
+    [api],
+  );
+
+  const fail = (err: unknown) => {
+    setBusy(null);
+    setError(err instanceof ApiError && err.message ? err.message : t("error"));
+  };
+
+  const byPath = useCallback(
+    async (path: string) => {
+      setError(null);
+      setBusy(path);
+      try {
+        await begin(await api.send<SessionDetail>("POST", "/sessions", { path }));
+      } catch (err) {
+        fail(err);
+      }
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [api, begin],
+  );
+
+  const byUpload = async (files: PickedFile[]) => {
+    if (files.length === 0) return;
+    setError(null);
+    setBusy(t("uploading", { done: 0, total: files.length }));
+    try {
+      const session = await uploadFolder(api, files, (done, total) =>
+        setBusy(t("uploading", { done, total })),
+      );
+      await begin(session);
+    } catch (err) {
+      fail(err);
+    }
+  };
+
+  useEffect(() => {
+    if (!shell) return;
+    let off: (() => void) | undefined;
+    void onFolderDropped((paths) => {
+      if (paths[0]) void byPath(paths[0]);
+    }).then((f) => (off = f));
+    return () => off?.();
+  }, [shell, byPath]);
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    if (shell) return; // the shell delivers real paths through `folder-dropped`
+    void filesFromDrop(e.dataTransfer.items).then(byUpload, fail);
+  };
+
+  const open = async () => {
+    if (shell) {
+      const path = await pickFolder();
+      if (path) await byPath(path);
+    } else input.current?.click();
+  };
+
+  return (
+    <div className="start">
+      <section
+        className={over ? "drop over" : "drop"}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+        data-testid="drop-zone"
+        aria-label={t("dropTitle")}
+      >
+        <h1>{t("dropTitle")}</h1>
+        <p>{t("dropHint")}</p>
+        <button type="button" className="primary" onClick={() => void open()} disabled={busy !== null}>
+          {t("openFolder")}
+        </button>
+        <input
+          ref={input}
+          type="file"
+          hidden
+          data-testid="folder-input"
+          aria-label={t("chooseFolder")}
+          webkitdirectory=""
+          multiple
+          onChange={(e) => e.target.files && void byUpload(filesFromInput(e.target.files))}
+        />
+        {busy && (
+          <p role="status" data-testid="busy">
+            {busy}
+          </p>
+        )}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+      </section>
+      <section className="recent" aria-labelledby="recent-h">
+        <h2 id="recent-h">{t("recent")}</h2>
+        {sessions === null ? null : sessions.length === 0 ? (
+          <p>{t("noSessions")}</p>
+        ) : (
+          <ul data-testid="sessions">
+            {[...sessions].reverse().map((s) => (
+              <li key={s.id}>
+                <a href={href({ name: "session", id: s.id, tab: "report" })}>
+                  <strong>{s.title || s.source_path}</strong>
+                </a>
+                <span className="muted"> {s.source_path}</span>
+                <span className="muted"> · {new Date(s.created_at).toLocaleString()}</span>
+                <span className="muted"> · {t("files", { n: s.file_count })}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
