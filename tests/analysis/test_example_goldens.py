@@ -140,3 +140,19 @@ def test_series_of_files() -> None:
     k = s.quantities.index(r"\tau")
     for temp, tau, se in zip(s.series.parameters, s.values[:, k], s.errors[:, k], strict=True):
         _within(tau, se, truth["tau0"] * np.exp(-(temp - 280) / truth["scale"]), f"tau at {temp}")
+
+
+def test_roles_and_question_are_in_the_provenance_record(tmp_path: Path) -> None:
+    import json
+
+    from labwright.agent.offline import build_offline
+
+    list(build_offline(ROOT / "reactor-yield", tmp_path / "out", tex_available=False))
+    record = json.loads((tmp_path / "out" / "provenance.json").read_text(encoding="utf-8"))
+    analysis = record["analysis"]
+    assert set(analysis["question"]) == {"dependence", "outliers"}
+    (table,) = analysis["tables"]
+    roles = {c["name"]: c["role"] for c in table["columns"]}
+    assert roles["run"] == "index" and roles["yield"] == "measurement"
+    assert all(c["reason"] for c in table["columns"])
+    assert [a["kind"] for a in analysis["analyses"]] == ["regression"]

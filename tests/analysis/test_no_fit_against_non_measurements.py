@@ -93,3 +93,22 @@ def test_no_fit_against_index_id_category_or_date(case: tuple[Dataset, set[str]]
             assert all(g.measurement not in forbidden for g in a.result)
         elif a.kind == "repeated":
             assert a.result.name not in forbidden
+
+
+def test_whitespace_powers_table_keeps_its_x_column(tmp_path: object) -> None:
+    """`x x^2 x^3` with x = 1, 2, 3, ...: x is the variable, not a row counter."""
+    from pathlib import Path
+
+    from labwright.ingest.read import read_folder
+
+    folder = Path(str(tmp_path))
+    (folder / "powers.txt").write_text(
+        "x x^2 x^3\n" + "".join(f"{i} {i * i} {i**3}\n" for i in range(1, 11)), encoding="utf-8"
+    )
+    read = read_folder(folder)
+    fa = analyse_folder(read)
+    plans = plan_figures(read.datasets, [], analysis=fa)
+    fitted = [s for p in plans for s in p.series if s.fit is not None]
+    assert {s.y.name for s in fitted} == {"x^2", "x^3"}
+    assert all(s.x is not None and s.x.name == "x" for s in fitted)
+    assert {s.fit.model.key for s in fitted if s.fit} == {"power"}

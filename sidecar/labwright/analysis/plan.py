@@ -72,6 +72,32 @@ class FolderAnalysis:
     def goals_answered(self) -> set[str]:
         return {g for a in self.analyses for g in a.goals}
 
+    def record(self) -> dict[str, Any]:
+        """JSON-able summary for the provenance record: roles with reasons,
+        the question with the phrases that matched, the analyses chosen."""
+        tables = []
+        for roles in self.roles.values():
+            tables.append(
+                {
+                    "file": roles.dataset.source,
+                    "name": roles.dataset.name,
+                    "columns": [
+                        {"name": c.name, "role": c.role, "reason": c.reason, "unit": c.unit}
+                        for c in roles.columns
+                    ],
+                }
+            )
+        return {
+            "question": dict(self.question.goals),
+            "change_at": self.question.change_at,
+            "response": self.question.response,
+            "tables": tables,
+            "analyses": [
+                {"kind": a.kind, "source": a.source, "goals": a.goals, "reason": a.reason}
+                for a in self.analyses
+            ],
+        }
+
 
 @dataclass
 class TimeSeriesPart:

@@ -113,7 +113,9 @@ def choose_x(ds: Dataset, allowed: set[str] | None = None) -> Column | None:
     for col in ds.numeric_columns:
         if allowed is not None and col.name not in allowed:
             continue
-        if not is_counter(col) and _is_sorted_x(col):
+        # With roles, a measurement that steps by one (x beside x^2, x^3) is
+        # still x; without them a bare 1, 2, 3 column is taken for a row counter.
+        if (allowed is not None or not is_counter(col)) and _is_sorted_x(col):
             return col
     return None
 
@@ -163,7 +165,7 @@ def plan_dataset(
             plan.series = [Series(ys[0], None)]
             return [plan]
         return []
-    ys = [c for c in numeric if c is not x and not is_counter(c)]
+    ys = [c for c in numeric if c is not x and (measurements is not None or not is_counter(c))]
     return [
         FigurePlan(
             next_key(),

@@ -49,6 +49,9 @@ class Quote:
 class Ledger:
     entries: list[Entry] = field(default_factory=list)
     quotes: list[Quote] = field(default_factory=list)
+    # What the analyst decided (column roles with reasons, the question, the
+    # analyses chosen), recorded beside the numbers it produced.
+    analysis: dict[str, Any] = field(default_factory=dict)
 
     # -- formatting + recording -------------------------------------------------
     def num(
@@ -127,10 +130,13 @@ class Ledger:
                 d["value"] = str(d["value"])
             return {k: v for k, v in d.items() if v is not None}
 
-        return {
+        out: dict[str, Any] = {
             "numbers": [clean(e) for e in self.entries],
             "quotes": [asdict(q) for q in self.quotes],
         }
+        if self.analysis:
+            out["analysis"] = self.analysis
+        return out
 
     def save(self, path: Path) -> None:
         path.write_text(

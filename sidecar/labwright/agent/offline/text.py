@@ -52,6 +52,7 @@ class ReportInput:
     inventory: Inventory | None = None
     # labwright.analysis.plan.FolderAnalysis: roles, question, analyses.
     analysis: Any = None
+    fit_explained: bool = False
 
     def in_series(self, ds: Dataset) -> bool:
         return self.analysis is not None and any(ds in fs.datasets for fs in self.analysis.series)
@@ -182,7 +183,7 @@ def _param_units(key: str, x: Column | None, y: Column) -> list[str]:
     return ["", ""]
 
 
-def _fit_sentence(lang: str, s: Series, ledger: Ledger) -> str:
+def _fit_sentence(lang: str, s: Series, ledger: Ledger, short: bool = False) -> str:
     fit = s.fit
     assert fit is not None and s.x is not None
     prov = s.y.provenance
@@ -197,7 +198,7 @@ def _fit_sentence(lang: str, s: Series, ledger: Ledger) -> str:
         params.append(text)
     return phrase(
         lang,
-        "res_fit",
+        "res_fit_short" if short else "res_fit",
         y=src_text(s.y.name),
         x=src_text(s.x.name),
         formula=fit.model.formula,
@@ -295,7 +296,10 @@ def _figure_text(inp: ReportInput, plan: FigurePlan, ledger: Ledger) -> str:
         sentences = []
         for s in plan.series:
             if s.fit is not None:
-                sentences.append(_fit_sentence(lang, s, ledger))
+                # The model-choice rule is explained once per report; later
+                # fits say only what was chosen (no repeated sentences).
+                sentences.append(_fit_sentence(lang, s, ledger, short=inp.fit_explained))
+                inp.fit_explained = True
             elif s.x is not None:
                 threshold = ledger.num(
                     MIN_R2, None, "R^2 threshold for reporting a fit (constant)", sig=2
@@ -411,6 +415,8 @@ def title_of(inp: ReportInput) -> str:
 
 def assemble(inp: ReportInput, ledger: Ledger) -> dict[str, str]:
     """Template fields (see labwright.latex.template.SLOTS) for the report."""
+    if inp.analysis is not None:
+        ledger.analysis = inp.analysis.record()
     body = "".join(
         [
             _aim(inp, ledger),
