@@ -19,7 +19,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TextIO
 
-from labwright.agent.path_guard import is_inside
+from labwright.safety import is_inside
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1

@@ -164,6 +164,9 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     UsageRecorded,
     Warning_,
     Error,
+    Routed,
+    Reply,
+    ProposalMade,
     Done,
 )
 

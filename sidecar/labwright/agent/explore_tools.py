@@ -14,9 +14,9 @@ from pathlib import Path
 
 from pydantic import Field
 
-from labwright.agent.path_guard import PathEscape, resolve_inside
 from labwright.agent.tools import Tool, ToolArguments, ToolBox, ToolRefusal
 from labwright.llm.model import JsonObject, JsonValue, ToolSchema
+from labwright.safety import PathEscape, resolve_inside
 
 READ_CHARS = 7000
 MAX_LIST_ENTRIES = 200

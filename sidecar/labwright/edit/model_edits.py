@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from labwright.agent.markup import draft_problems, extract_document
 from labwright.agent.regression_gate import regression_check
@@ -35,6 +34,7 @@ from labwright.latex.mask import mask
 from labwright.latex.sectionizer import Node, find_headings, sectionize
 from labwright.latex.splice import apply_fragment, splice
 from labwright.latex.split import split_aligned
+from labwright.llm.model import Message
 from labwright.llm.prompts import Lang
 
 _BLOCK_SCOPE = {"abstract": "abstract", "keywords": "keywords", "title": "section"}
@@ -74,7 +74,7 @@ def edit_section(
     node: Node,
     *,
     digest: str = "",
-    history: Sequence[dict[str, Any]] = (),
+    history: Sequence[Message] = (),
     lang: Lang = "en",
 ) -> EditOutcome:
     sectioning = sectionize(content)
@@ -185,7 +185,7 @@ def edit_whole(
     content: str,
     *,
     digest: str = "",
-    history: Sequence[dict[str, Any]] = (),
+    history: Sequence[Message] = (),
     lang: Lang = "en",
 ) -> EditOutcome:
     answer = model.ask(

@@ -16,13 +16,11 @@ characters of material:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from labwright.llm.context import trim_for_revision
 from labwright.llm.knowledge import read_knowledge
+from labwright.llm.model import Message, Messages
 from labwright.llm.prompts import AssembledPrompt, Lang, build_messages, build_system
-
-Messages = list[dict[str, Any]]
 
 #: Material for a one-section edit: what is relevant to the request, at most this many characters.
 SECTION_MATERIAL_CAP = 2_000
@@ -50,7 +48,7 @@ def section_messages(
     outline: str,
     *,
     digest: str = "",
-    history: Sequence[dict[str, Any]] = (),
+    history: Sequence[Message] = (),
     lang: Lang = "en",
 ) -> Messages:
     body = (
@@ -77,7 +75,7 @@ def whole_messages(
     document: str,
     *,
     digest: str = "",
-    history: Sequence[dict[str, Any]] = (),
+    history: Sequence[Message] = (),
     lang: Lang = "en",
 ) -> Messages:
     body = f"{_task('whole_revision')}\n\n## Changes\n- {request}\n\n## Report\n{document}"

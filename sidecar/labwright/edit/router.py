@@ -32,11 +32,11 @@ from labwright.edit.locate import (
 )
 from labwright.latex.sectionizer import Node, Sectioning, sectionize
 from labwright.llm.knowledge import read_knowledge
+from labwright.llm.model import Messages
 
 TargetKind = Literal["section", "abstract", "keywords", "title", "bibliography", "whole"]
 SignalClass = Literal["bibliography", "abstract", "keywords", "title", "float", "section"]
 
-Messages = list[dict[str, Any]]
 #: Sends the routing messages to the cheap tier and returns the answer text.
 AskModel = Callable[[Messages], str]
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from labwright.agent.events import Done, Event, GateDecision, ProposalMade, Reply, Routed
 from labwright.edit.change import EditOutcome
@@ -31,6 +30,7 @@ from labwright.edit.model_edits import edit_bibliography, edit_block, edit_secti
 from labwright.edit.router import Route, Target, route
 from labwright.latex.sectionizer import sectionize
 from labwright.llm.errors import LLMCancelled, LLMError
+from labwright.llm.model import Message
 from labwright.llm.prompts import Lang
 from labwright.store import Store
 
@@ -54,9 +54,15 @@ def _lang(content: str, fallback: str) -> Lang:
     return "zh" if found == "zh" else "en"
 
 
-def _history(turn: ChatTurn) -> list[dict[str, Any]]:
+def _history(turn: ChatTurn) -> list[Message]:
     messages = turn.store.list_messages(turn.session_id, last=HISTORY_TURNS + 1)[:-1]
-    return [{"role": m.role, "content": m.content} for m in messages if m.role != "system"]
+    out: list[Message] = []
+    for m in messages:
+        if m.role == "user":
+            out.append({"role": "user", "content": m.content})
+        elif m.role == "assistant":
+            out.append({"role": "assistant", "content": m.content})
+    return out
 
 
 def _model_edit(turn: ChatTurn, target: Target, content: str, lang: Lang) -> EditOutcome:

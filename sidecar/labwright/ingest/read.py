@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from labwright.safety import real_inside
+
 from .base import Item, ReaderContext, ReadError
 from .read_excel import read_excel
 from .read_fig import read_fig
@@ -94,10 +96,7 @@ def _dataset_names(inventory: Inventory) -> dict[str, str]:
 
 def _inside(path: Path, real_root: str) -> bool:
     real = os.path.realpath(path)
-    try:
-        return os.path.commonpath([real, real_root]) == real_root and os.path.isfile(real)
-    except ValueError:
-        return False
+    return real_inside(real, real_root) and os.path.isfile(real)
 
 
 def read_file(path: Path, rel: str, name: str | None = None) -> list[Item]:

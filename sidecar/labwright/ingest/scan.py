@@ -21,6 +21,8 @@ import stat
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
+from labwright.safety import real_inside
+
 from .delimited import looks_like_table
 from .encoding import decode_text
 from .types import Bucket, FileEntry, Inventory
@@ -107,10 +109,7 @@ def _head(path: Path) -> bytes:
 
 
 def _inside(target: str, real_root: str) -> bool:
-    try:
-        return os.path.commonpath([target, real_root]) == real_root
-    except ValueError:  # different drives on Windows
-        return False
+    return real_inside(target, real_root)
 
 
 def scan_folder(

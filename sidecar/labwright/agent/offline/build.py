@@ -29,8 +29,8 @@ from labwright.agent.offline.report import (
     plan_report,
 )
 from labwright.agent.offline.text import folder_display_name
-from labwright.agent.path_guard import is_inside
 from labwright.agent.run import NO_DATA, RunContext, Stage, StopRun, plan_of, run_stages
+from labwright.safety import is_inside
 
 MAIN_TEX = "main.tex"
 PROVENANCE_JSON = "provenance.json"

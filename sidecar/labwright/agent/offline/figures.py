@@ -80,7 +80,7 @@ class FigurePlan:
 
 def _finite(values: np.ndarray) -> np.ndarray:
     v = np.asarray(values, dtype=float)
-    return v[np.isfinite(v)]
+    return np.asarray(v[np.isfinite(v)])
 
 
 def is_counter(col: Column) -> bool:

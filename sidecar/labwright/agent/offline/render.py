@@ -137,7 +137,7 @@ class PlotWorker:
             arrays[f"x{i}"] = np.asarray(x, dtype=float)
             arrays[f"y{i}"] = np.asarray(y, dtype=float)
         try:
-            np.savez(path, **arrays)  # type: ignore[arg-type]
+            np.savez(path, **arrays)
             self._send({"op": "fit", "arrays": str(path), "count": len(pairs)})
             reply = next(self._lines(), None)
             fits = reply.get("fits") if reply is not None else None

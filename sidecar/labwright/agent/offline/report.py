@@ -26,8 +26,8 @@ from labwright.agent.offline.figures import MAX_FIGURES, TEX_IMAGE_FORMATS, Figu
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.render import FigureResult
 from labwright.agent.offline.text import FIGURE_DIR, ReportInput, assemble
-from labwright.agent.path_guard import is_inside
 from labwright.ingest.types import Inventory, ReadResult
+from labwright.safety import is_inside
 
 if TYPE_CHECKING:
     import numpy as np

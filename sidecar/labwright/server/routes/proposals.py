@@ -31,22 +31,7 @@ _DECIDE: dict[int | str, dict[str, Any]] = {
 
 
 def proposal_out(p: Proposal) -> ProposalOut:
-    return ProposalOut(
-        id=p.id,
-        session_id=p.session_id,
-        base_version_id=p.base_version_id,
-        char_start=p.char_start,
-        char_end=p.char_end,
-        old_text=p.old_text,
-        new_text=p.new_text,
-        status=p.status,
-        scope=p.scope,
-        target=p.target,
-        summary=p.summary,
-        created_at=p.created_at,
-        decided_at=p.decided_at,
-        result_version_id=p.result_version_id,
-    )
+    return ProposalOut.model_validate(p)
 
 
 @router.get(
