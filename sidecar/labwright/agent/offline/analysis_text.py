@@ -157,6 +157,10 @@ def groups_text(a: Any, ledger: Ledger, lang: str) -> str:
             h=ledger.num(t.kruskal_h, prov, f"Kruskal-Wallis H for {g.measurement}", sig=3),
             kp=ledger.num(t.kruskal_p, prov, f"Kruskal-Wallis p-value for {g.measurement}", sig=2),
         ))  # fmt: skip
+    if a.extra.get("left_out"):
+        out.append(
+            phrase(lang, "grp_left_out", names=", ".join(src_text(n) for n in a.extra["left_out"]))
+        )
     return out[0] + "\n" + table + "\n".join(out[1:]) + "\n"
 
 

@@ -179,9 +179,9 @@ def _panels(plt: Any, spec: dict[str, Any], arrays: Any, target: Path) -> None:
             if panel.get("xdate"):
                 import matplotlib.dates as mdates
 
-                loc = mdates.AutoDateLocator()
+                loc = mdates.AutoDateLocator()  # type: ignore[no-untyped-call]
                 ax.xaxis.set_major_locator(loc)
-                ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(loc))
+                ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(loc))  # type: ignore[no-untyped-call]
             if panel.get("integer_x"):
                 from matplotlib.ticker import MaxNLocator
 
