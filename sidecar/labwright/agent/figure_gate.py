@@ -156,8 +156,13 @@ def _split(doc: str) -> tuple[str, str, str]:
 
 
 def _merge_preamble(reference: str, draft: str) -> str:
-    """The reference's preamble with the draft's title and its safe packages."""
-    out = reference
+    """The reference's preamble with the draft's title and its safe packages.
+    The template's comment lines are dropped: the model never saw them (its
+    prompts carry documents without comments), and adding them back would
+    shift every line number the compile-repair loop compares."""
+    out = "".join(
+        line for line in reference.splitlines(keepends=True) if not line.lstrip().startswith("%")
+    )
     m = _TITLE.search(draft)
     if m:
         title, _ = _braced(draft, m.end() - 1)

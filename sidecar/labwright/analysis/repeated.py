@@ -28,13 +28,11 @@ class Repeated:
 
 
 def summarise(name: str, values: np.ndarray) -> Repeated | None:
-    from scipy import stats
-
     v = np.asarray(values, dtype=float)
     v = v[np.isfinite(v)]
     if v.size < 3:
         return None
     sd = float(v.std(ddof=1))
-    sp = float(stats.shapiro(v).pvalue) if 3 <= v.size <= 5000 and np.ptp(v) > 0 else None
+    sp = None
     return Repeated(name, int(v.size), float(v.mean()), sd, sd / math.sqrt(v.size),
                     float(v.min()), float(v.max()), sp)  # fmt: skip
