@@ -6,6 +6,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_setup.sh"
 _install_system_packages
 labwright_setup dev
+labwright_ui_setup
 cd "$LABWRIGHT_ROOT"
 # Every smoke layer installed above must really run: a skip that means "XeLaTeX /
 # the sandbox / Chromium is missing" fails the suite here (tests/_layers.py).

@@ -109,3 +109,18 @@ def test_missing_targets_get_one_sentence(request_: str, fragment: str) -> None:
 )
 def test_other_requests_are_left_to_the_model(request_: str) -> None:
     assert deterministic_edit(request_, EN) is None
+
+
+@pytest.mark.parametrize(
+    ("request_", "fragment"),
+    [("删除图5", "图5"), ("把表3中的“ms”改为“s”", "表3"), ("把第9节改名为附录", "第9节")],
+)
+def test_chinese_requests_get_chinese_sentences(request_: str, fragment: str) -> None:
+    outcome = deterministic_edit(request_, ZH)
+    assert outcome is not None and not outcome.changes
+    assert fragment in outcome.reply and outcome.reply.endswith("。")
+
+
+def test_chinese_proposal_summary() -> None:
+    outcome = deterministic_edit("把标题改为“单摆”", ZH)
+    assert outcome is not None and outcome.changes[0].summary == "把标题改为“单摆”。"

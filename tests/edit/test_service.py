@@ -106,10 +106,10 @@ def test_a_fragment_that_adds_a_section_is_refused_with_a_sentence(
     store: Store, tmp_path: Path, fake_llm: FakeOpenAI, llm_client: LLMClient
 ) -> None:
     sid = _session(store, tmp_path, EN)
-    fake_llm.script(
-        "\\section{Discussion}\nMore.\n\n\\section{Outlook}\nNext time, use a photogate.\n"
-    )
+    bad = "\\section{Discussion}\nMore.\n\n\\section{Outlook}\nNext time, use a photogate.\n"
+    fake_llm.script(bad, bad)  # the first answer and the one repair turn
     events = _turn(store, sid, "Make the discussion more specific.", llm_client)
+    assert len(fake_llm.chat_requests) == 2  # one repair turn, then the refusal stands
     assert not [e for e in events if isinstance(e, ProposalMade)]
     gate = next(e for e in events if isinstance(e, GateDecision))
     assert not gate.accepted and gate.reasons
@@ -211,7 +211,8 @@ def test_bibliography_fragment_with_body_text_is_refused(
     store: Store, tmp_path: Path, fake_llm: FakeOpenAI, llm_client: LLMClient
 ) -> None:
     sid = _session(store, tmp_path, EN)
-    fake_llm.script("\\section{References}\n\\bibliographystyle{unsrt}\n\\bibliography{refs}")
+    bad = "\\section{References}\n\\bibliographystyle{unsrt}\n\\bibliography{refs}"
+    fake_llm.script(bad, bad)
     events = _turn(store, sid, "Sort the bibliography alphabetically.", llm_client)
     assert not [e for e in events if isinstance(e, ProposalMade)]
 
@@ -239,7 +240,7 @@ def test_keywords_answer_in_another_form_is_refused(
     store: Store, tmp_path: Path, fake_llm: FakeOpenAI, llm_client: LLMClient
 ) -> None:
     sid = _session(store, tmp_path, EN)
-    fake_llm.script("Keywords: pendulum, free fall")
+    fake_llm.script("Keywords: pendulum, free fall", "Keywords: pendulum, free fall")
     events = _turn(store, sid, "Add two more keywords.", llm_client)
     assert not [e for e in events if isinstance(e, ProposalMade)]
     assert next(e for e in events if isinstance(e, Reply)).text.startswith("Nothing was changed")
@@ -264,3 +265,43 @@ def test_no_version_yet(store: Store, tmp_path: Path) -> None:
     sid = store.create_session(folder).id
     events = list(chat_turn(ChatTurn(store, sid, "Shorten the abstract.")))
     assert isinstance(events[-1], Done) and "build one first" in events[-2].text
+
+
+def test_a_chinese_request_gets_a_chinese_reply(store: Store, tmp_path: Path) -> None:
+    sid = _session(store, tmp_path, ZH, "zh")
+    events = _turn(store, sid, "把讨论部分写得更具体。", None)
+    reply = next(e for e in events if isinstance(e, Reply)).text
+    assert "语言模型" in reply and reply.endswith("。")
+
+
+def test_earlier_turns_travel_folded_with_the_next_edit(
+    store: Store, tmp_path: Path, fake_llm: FakeOpenAI, llm_client: LLMClient
+) -> None:
+    sid = _session(store, tmp_path, EN)
+    store.add_message(sid, "user", "Use SI units everywhere.")
+    store.add_message(sid, "assistant", EN)  # a whole document in the history is folded away
+    fake_llm.script("\\section{Discussion}\nThe value agrees within 2 sigma.\n")
+    _turn(store, sid, "Make the discussion more specific.", llm_client)
+    sent = fake_llm.chat_requests[-1].messages
+    contents = [m["content"] for m in sent]
+    assert "Use SI units everywhere." in contents
+    assert not any("\\documentclass" in c for c in contents[1:-1])
+    assert any("omitted" in c for c in contents)
+
+
+def test_one_repair_turn_feeds_the_refusal_back_and_can_succeed(
+    store: Store, tmp_path: Path, fake_llm: FakeOpenAI, llm_client: LLMClient
+) -> None:
+    sid = _session(store, tmp_path, EN)
+    fake_llm.script(
+        "Here is the revised section:\n\\section{Discussion}\nBetter.\n\\section{Extra}\nNo.\n",
+        "\\section{Discussion}\nThe value agrees with the reference within 0.2\\%.\n",
+    )
+    events = _turn(store, sid, "Make the discussion more specific.", llm_client)
+    (made,) = [e for e in events if isinstance(e, ProposalMade)]
+    repair = fake_llm.chat_requests[-1].messages
+    assert repair[-2]["role"] == "assistant" and "Your answer was not used" in repair[-1]["content"]
+    assert "heading" in repair[-1]["content"]
+    steps = [e.step for e in events if isinstance(e, UsageRecorded)]
+    assert steps == ["edit", "edit-repair"]
+    assert "0.2" in store.get_proposal(made.proposal_id).new_text

@@ -127,6 +127,7 @@ def world(tmp_path: Path) -> Iterator[World]:
         os.setxattr(vfile, "user.lw", b"1")
     except OSError:
         pass  # a file system without user xattrs: the xattr check still compares
+    os.symlink("/etc/passwd", tmp_path / "outlink")
     victim = subprocess.Popen(["sleep", "600"])
     w = World(tmp_path, data, vfile, victim)
     try:
@@ -216,6 +217,12 @@ PAYLOADS: list[tuple[str, str, str]] = [
     ("fanotify", "leak", _LIBC + "fd = libc.fanotify_init(0, 0)\nprint('LEAKED' if fd >= 0 else 'no')"),
     ("dnotify-data", "leak",
      "import fcntl, os\nfd = os.open('@DATA@', os.O_RDONLY)\nfcntl.fcntl(fd, fcntl.F_NOTIFY, 0x3f)\nprint('LEAKED')"),
+    ("stat-outside", "leak",
+     "import os\nst = os.stat('@VFILE@')\nprint('LEAKED', st.st_size, st.st_mtime)"),
+    ("readlink-outside", "leak",
+     "import os\nprint('LEAKED', os.readlink('@ROOT@/outlink'))"),
+    ("listdir-outside", "leak", "import os\nprint('LEAKED', os.listdir('@ROOT@'))"),
+    ("access-etc", "leak", "import os\nprint('LEAKED' if os.access('/etc/passwd', os.F_OK) else 'no')"),
     ("syslog-read", "leak",
      _LIBC + "b = ctypes.create_string_buffer(4096)\nn = libc.klogctl(3, b, 4096)\nprint('LEAKED' if n > 0 else 'no')"),
     ("clock-settime-same", "leak",
@@ -289,6 +296,7 @@ def test_os_attack_contained(
 # Payloads whose effect is visible (and harmless to the machine) unconfined.
 _CONTROLS = ["prlimit-victim", "setpriority-victim", "setaffinity-victim", "shmget",
              "msgget", "chmod-outside", "utime-outside", "inotify-data", "thread-bomb",
+             "stat-outside", "readlink-outside", "access-etc",
              "bytes-many-files", "files-many"]  # fmt: skip
 if IS_ROOT:
     _CONTROLS += ["chown-outside", "mknod-outside"]

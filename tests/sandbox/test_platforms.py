@@ -154,12 +154,11 @@ def test_model_code_refused_without_confinement(
 def test_trusted_code_runs_without_confinement(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Our own plotting code still runs where no sandbox exists (unconfined)."""
-    from labwright.sandbox import run_trusted_figure
+    """Our own drawing code still runs where no sandbox exists (unconfined)."""
+    from labwright.sandbox import trusted
 
-    monkeypatch.setattr(figure_mod, "confinement_available", lambda: (False, "test"))
-    res = run_trusted_figure(
-        "own", "plt.plot([1, 2, 3])\nplt.savefig(OUT)", data_root=None, out_dir=tmp_path
-    )
-    assert res.ok, res.error
-    assert res.path is not None and res.path.stat().st_size > 0
+    monkeypatch.setattr(trusted, "confinement_available", lambda: (False, "test"))
+    with trusted.TrustedWorker(None) as worker:
+        replies = list(worker.request("labwright.sandbox.images:probe", {"path": "/nowhere"}))
+        assert worker.confined == "none"
+    assert replies == [{"reason": "is not inside the data folder"}]

@@ -170,3 +170,33 @@ def test_accepting_builds_a_pdf_for_the_new_version(
     assert [v["has_pdf"] for v in versions] == [False, True]
     pdf = client.get(f"/api/sessions/{sid}/versions/2/pdf", headers=auth)
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+
+
+@pytest.mark.smoke
+@pytest.mark.skipif(shutil.which("xelatex") is None, reason="needs XeLaTeX")
+def test_an_accepted_fragment_cannot_run_commands_or_read_files(
+    make_client: Any, auth: dict[str, str], data_folder: Path, tmp_path: Path
+) -> None:
+    """Model text reaches XeLaTeX only through the sanitizer and the paranoid compile."""
+    app, client = make_client()
+    store = app.state.ctx.store
+    sid = _session(app, client, auth, data_folder)
+    marker = tmp_path / "pwned"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-CONTENT", encoding="utf-8")
+    base = store.latest_version(sid)
+    start = base.content.index("To measure the local")
+    hostile = (
+        f"\\immediate\\write18{{touch {marker}}}\\input{{{secret}}}"
+        f"\\openout5={tmp_path}/written.tex \\write5{{x}}\\closeout5 "
+    )
+    proposal = store.propose_edit(sid, base.id, start, start, hostile)
+    accepted = client.post(f"/api/proposals/{proposal.id}/accept", headers=auth).json()
+    _wait(client, auth, accepted["run_id"], 240)
+    assert not marker.exists()
+    assert not (tmp_path / "written.tex").exists()
+    build = app.state.ctx.data.session_paths(sid).builds / f"run-{accepted['run_id']}"
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in build.glob("*.log")]
+    assert all("TOP-SECRET-CONTENT" not in t for t in texts)
+    pdf = client.get(f"/api/sessions/{sid}/versions/2/pdf", headers=auth)
+    assert pdf.status_code != 200 or b"TOP-SECRET-CONTENT" not in pdf.content

@@ -116,7 +116,7 @@ class AgentContext(RunContext):
 
             self.require_data()
             self.out_dir.mkdir(parents=True, exist_ok=True)
-            with take_worker() as worker:
+            with take_worker(self.folder) as worker:
                 self.offline = write_offline_report(
                     self.inventory,
                     self.read,
@@ -164,15 +164,15 @@ def _vision_describer(
 
     def describe(path: Path) -> str:
         import base64
-        import io
 
-        from PIL import Image
+        from labwright.ingest.base import ReadError
+        from labwright.ingest.read_image import image_facts
 
-        with Image.open(path) as image:
-            image.thumbnail((1024, 1024))
-            buffer = io.BytesIO()
-            image.convert("RGB").save(buffer, format="PNG")
-        url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+        try:  # decoded in a confined worker, never in the backend
+            png = image_facts(path, path.parent, max_side=1024).thumbnail_png or b""
+        except ReadError:
+            return "The image could not be opened, so it was not described."
+        url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         messages: list[Message] = [
             {
                 "role": "user",
@@ -427,6 +427,7 @@ def _compile(ctx: AgentContext) -> Iterator[Event]:
 
 def _compiled(ctx: AgentContext) -> Iterator[Event]:
     """Keep the best the compile and repair got to (also after a model failure)."""
+    from labwright.latex.compile import write_record
     from labwright.latex.diagnose import humanize
 
     repaired = ctx.repaired
@@ -436,6 +437,7 @@ def _compiled(ctx: AgentContext) -> Iterator[Event]:
     result = repaired.result
     if result is None:
         return
+    write_record(result, ctx.out_dir)  # export checks it beside main.pdf
     if result.pdf is not None:
         shutil.copyfile(result.pdf, ctx.out_dir / "main.pdf")
         ctx.pdf = ctx.out_dir / "main.pdf"

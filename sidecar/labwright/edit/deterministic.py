@@ -21,6 +21,7 @@ from labwright.edit.locate import (
     metadata_block,
 )
 from labwright.edit.router import find_signals
+from labwright.edit.say import ReplyLang, reply_lang, say
 from labwright.latex.mask import mask
 from labwright.latex.sectionizer import Node, sectionize
 from labwright.latex.template import latex_escape
@@ -85,10 +86,10 @@ _TABLE_TEXT = (
     ),
 )
 
-NOT_DETERMINISTIC = (
-    "This request needs a language model; add a provider in Settings, or ask for a rename, "
-    "a title change, a language switch, a figure removal or a unit fix in a named table."
-)
+
+def needs_model(request: str) -> str:
+    """The reply to a request that only a model can do, when none is configured."""
+    return say(reply_lang(request), "needs_model")
 
 
 def _clean_name(text: str) -> str:
@@ -118,14 +119,11 @@ def _title_group(content: str, node: Node) -> tuple[int, int]:
     raise ValueError("heading without a title group")  # sectionize parsed one: cannot happen
 
 
-def _rename(m: re.Match[str], content: str) -> EditOutcome:
+def _rename(m: re.Match[str], content: str, lang: ReplyLang) -> EditOutcome:
     ref, new = m.group("ref"), _clean_name(m.group("new"))
     node = _one_section(ref, content)
     if node is None or not new:
-        return EditOutcome(
-            reply=f"I could not find exactly one section matching {ref.strip()!r}; "
-            'name it by number (for example "section 2") or by its exact title.'
-        )
+        return EditOutcome(reply=say(lang, "rename_not_found", ref=ref.strip()))
     start, end = _title_group(content, node)
     change = Change(
         start,
@@ -133,78 +131,57 @@ def _rename(m: re.Match[str], content: str) -> EditOutcome:
         latex_escape(new),
         "section",
         f"{node.anchor} {node.title}",
-        f"Rename the section \u201c{node.title}\u201d to \u201c{new}\u201d.",
+        say(lang, "rename_summary", old=node.title, new=new),
     )
-    return EditOutcome(
-        (change,), f"Proposed: rename \u201c{node.title}\u201d to \u201c{new}\u201d."
-    )
+    return EditOutcome((change,), say(lang, "rename_reply", old=node.title, new=new))
 
 
-def _title(m: re.Match[str], content: str) -> EditOutcome:
+def _title(m: re.Match[str], content: str, lang: ReplyLang) -> EditOutcome:
     new = _clean_name(m.group("new"))
     block = metadata_block(content, "title")
     if block is None or not new:
-        return EditOutcome(
-            reply="The report has no \\title to change; add one in the source first."
-        )
+        return EditOutcome(reply=say(lang, "no_title"))
     inner = content.index("{", block.start) + 1
-    change = Change(
-        inner,
-        block.end - 1,
-        latex_escape(new),
-        "section",
-        "title",
-        f"Change the title to \u201c{new}\u201d.",
-    )
-    return EditOutcome((change,), f"Proposed: the title becomes \u201c{new}\u201d.")
+    summary = say(lang, "title_summary", new=new)
+    change = Change(inner, block.end - 1, latex_escape(new), "section", "title", summary)
+    return EditOutcome((change,), say(lang, "title_reply", new=new))
 
 
-def _language(m: re.Match[str], content: str) -> EditOutcome:
+def _language(m: re.Match[str], content: str, lang: ReplyLang) -> EditOutcome:
     want = "zh" if m.group("lang").lower() in ("chinese", "中文") else "en"
+    name = say(lang, f"lang_{want}")
     span = language_option_span(content)
     current = document_language(content)
     if span is None or current is None:
-        return EditOutcome(
-            reply="This report does not use the Labwright class, so its language switch is not known; edit the source instead."
-        )
+        return EditOutcome(reply=say(lang, "lang_unknown"))
     if current == want:
-        return EditOutcome(
-            reply=f"The report's fixed texts are already in {'Chinese' if want == 'zh' else 'English'}."
-        )
+        return EditOutcome(reply=say(lang, "lang_already", name=name))
     options = [want if o.strip() == current else o for o in span.text(content).split(",")]
-    change = Change(
-        span.start,
-        span.end,
-        ",".join(options),
-        "whole",
-        "language",
-        f"Switch the report's fixed texts (labels, captions) to {'Chinese' if want == 'zh' else 'English'}.",
-    )
-    return EditOutcome(
-        (change,),
-        "Proposed: the fixed texts switch language; the prose is not translated (that needs a model).",
-    )
+    summary = say(lang, "lang_summary", name=name)
+    change = Change(span.start, span.end, ",".join(options), "whole", "language", summary)
+    return EditOutcome((change,), say(lang, "lang_reply", name=name))
 
 
-def _remove_figure(m: re.Match[str], content: str) -> EditOutcome:
+def _remove_figure(m: re.Match[str], content: str, lang: ReplyLang) -> EditOutcome:
     number = int(m.group("n"))
     span = float_span(content, "figure", number)
     if span is None:
-        return EditOutcome(reply=f"The report has no Figure {number}; check the number in the PDF.")
+        return EditOutcome(reply=say(lang, "no_figure", n=number))
     end = span.end + 1 if content[span.end : span.end + 1] == "\n" else span.end
     label = re.search(r"\\label\{([^{}]+)\}", span.text(content))
-    change = Change(span.start, end, "", "section", f"Figure {number}", f"Remove Figure {number}.")
-    reply = f"Proposed: remove Figure {number}."
-    if label and content.count("\\ref{" + label.group(1) + "}"):
-        reply += " The text still refers to it; remove those references too."
-    return EditOutcome((change,), reply)
+    summary = say(lang, "figure_summary", n=number)
+    change = Change(span.start, end, "", "section", f"Figure {number}", summary)
+    cited = label is not None and "\\ref{" + label.group(1) + "}" in content
+    return EditOutcome(
+        (change,), say(lang, "figure_still_cited" if cited else "figure_reply", n=number)
+    )
 
 
-def _table_text(m: re.Match[str], content: str) -> EditOutcome:
+def _table_text(m: re.Match[str], content: str, lang: ReplyLang) -> EditOutcome:
     number, old, new = int(m.group("n")), m.group("old").strip(), m.group("new").strip()
     span = float_span(content, "table", number)
     if span is None:
-        return EditOutcome(reply=f"The report has no Table {number}; check the number in the PDF.")
+        return EditOutcome(reply=say(lang, "no_table", n=number))
     text = span.text(content)
     edge = r"(?<![A-Za-z])" if old[:1].isascii() and old[:1].isalpha() else ""
     tail = r"(?![A-Za-z])" if old[-1:].isascii() and old[-1:].isalpha() else ""
@@ -212,27 +189,22 @@ def _table_text(m: re.Match[str], content: str) -> EditOutcome:
     # Only the cells: the caption and the label keep their text.
     cells = re.search(r"\\begin\{tabular\*?\}.*?\\end\{tabular\*?\}", text, re.S)
     if cells is None or not pattern.search(cells.group()):
-        return EditOutcome(
-            reply=f"Table {number} has no cell text \u201c{old}\u201d; quote the text exactly as it appears."
-        )
+        return EditOutcome(reply=say(lang, "no_cell", n=number, old=old))
     new_cells = pattern.sub(lambda _: new, cells.group())
-    start = span.start + cells.start()
+    summary = say(lang, "cell_summary", n=number, old=old, new=new)
     change = Change(
-        start,
+        span.start + cells.start(),
         span.start + cells.end(),
         new_cells,
         "section",
         f"Table {number}",
-        f"In Table {number}, change \u201c{old}\u201d to \u201c{new}\u201d.",
+        summary,
     )
-    return EditOutcome(
-        (change,), f"Proposed: in Table {number}, \u201c{old}\u201d becomes \u201c{new}\u201d."
-    )
+    return EditOutcome((change,), say(lang, "cell_reply", n=number, old=old, new=new))
 
 
-_RULES: tuple[
-    tuple[tuple[re.Pattern[str], ...], Callable[[re.Match[str], str], EditOutcome]], ...
-] = (
+_Rule = Callable[[re.Match[str], str, ReplyLang], EditOutcome]
+_RULES: tuple[tuple[tuple[re.Pattern[str], ...], _Rule], ...] = (
     (_TITLE, _title),
     (_LANGUAGE, _language),
     (_REMOVE_FIGURE, _remove_figure),
@@ -247,5 +219,5 @@ def deterministic_edit(request: str, content: str) -> EditOutcome | None:
         for pattern in patterns:
             m = pattern.search(request)
             if m is not None:
-                return make(m, content)
+                return make(m, content, reply_lang(request))
     return None

@@ -9,7 +9,8 @@ becomes one sentence for the person and is never spliced.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from labwright.agent.markup import draft_problems, extract_document
 from labwright.agent.regression_gate import regression_check
@@ -29,32 +30,31 @@ from labwright.edit.prompts import (
     section_messages,
     whole_messages,
 )
+from labwright.edit.say import ReplyLang, reply_lang, say
 from labwright.latex.fragment import check_fragment, strip_fragment
 from labwright.latex.mask import mask
 from labwright.latex.sectionizer import Node, find_headings, sectionize
 from labwright.latex.splice import apply_fragment, splice
 from labwright.latex.split import split_aligned
-from labwright.llm.model import Message
+from labwright.llm.model import Message, Messages
 from labwright.llm.prompts import Lang
 
 _BLOCK_SCOPE = {"abstract": "abstract", "keywords": "keywords", "title": "section"}
 
 
-def refused(reason: str, problems: Sequence[str] = ()) -> EditOutcome:
+def refused(lang: ReplyLang, reason: str, problems: Sequence[str] = ()) -> EditOutcome:
     """Nothing is proposed; the person reads one sentence and what to do."""
-    return EditOutcome(
-        reply=f"Nothing was changed because the model's answer {reason}; ask again or rephrase the request.",
-        problems=tuple(problems),
-    )
+    return EditOutcome(reply=say(lang, "refused", reason=reason), problems=tuple(problems))
 
 
-def _reason(problems: Sequence[str]) -> str:
+def _reason(lang: ReplyLang, problems: Sequence[str]) -> str:
     first = problems[0] if problems else ""
-    if "headings" in first or "heading" in first:
-        return "adds, removes or moves a heading, and an edit must keep the report's sections"
+    if "heading" in first:
+        return say(lang, "why_heading")
     if "abstract or keywords" in first:
-        return "adds or removes the abstract or the keywords"
-    return "did not pass the LaTeX check (" + first.rstrip(".").split(";")[0].lower() + ")"
+        return say(lang, "why_pseudo")
+    # The gate's own sentence is English (it is also the model's repair prompt).
+    return say(lang, "why_latex", detail=first.rstrip(".").split(";")[0])
 
 
 def _contained(content: str, start: int, end: int, new_text: str) -> bool:
@@ -67,6 +67,35 @@ def _outline(content: str) -> str:
     return "\n".join(outline_lines(content))
 
 
+#: Repair turns after a refused fragment: the refusal's instructional sentences
+#: go back to the model once; a second refusal is reported to the person.
+MAX_REPAIRS = 1
+T = TypeVar("T")
+Gate = Callable[[str], tuple[T | None, list[str]]]
+
+
+def _ask_gated(model: EditModel, messages: Messages, gate: Gate[T]) -> tuple[T | None, list[str]]:
+    """Ask, gate; on refusal feed the problems back (bounded), gate again."""
+    answer = model.ask(messages, tier="main", step="edit")
+    value, problems = gate(answer)
+    for _ in range(MAX_REPAIRS):
+        if not problems:
+            break
+        repair: Messages = [
+            *messages,
+            {"role": "assistant", "content": answer},
+            {
+                "role": "user",
+                "content": "Your answer was not used: "
+                + " ".join(problems)
+                + " Return the corrected block only.",
+            },
+        ]
+        answer = model.ask(repair, tier="main", step="edit-repair")
+        value, problems = gate(answer)
+    return value, problems
+
+
 def edit_section(
     model: EditModel,
     request: str,
@@ -77,27 +106,30 @@ def edit_section(
     history: Sequence[Message] = (),
     lang: Lang = "en",
 ) -> EditOutcome:
+    lang_r = reply_lang(request)
     sectioning = sectionize(content)
     messages = section_messages(
         request, node.text(content), _outline(content), digest=digest, history=history, lang=lang
     )
-    answer = model.ask(messages, tier="main", step="edit")
-    result = apply_fragment(content, node, answer, top_level=sectioning.top_level)
-    if not result.ok:
-        return refused(_reason(result.problems), result.problems)
-    if result.fragment == node.text(content):
-        return EditOutcome(
-            reply="The model returned the section unchanged, so there is nothing to accept; rephrase the request."
-        )
+
+    def gate(answer: str) -> tuple[str | None, list[str]]:
+        result = apply_fragment(content, node, answer, top_level=sectioning.top_level)
+        return (result.fragment, []) if result.ok else (None, list(result.problems))
+
+    fragment, problems = _ask_gated(model, messages, gate)
+    if fragment is None:
+        return refused(lang_r, _reason(lang_r, problems), problems)
+    if fragment == node.text(content):
+        return EditOutcome(reply=say(lang_r, "unchanged", what=say(lang_r, "what_section")))
     change = Change(
         node.char_start,
         node.char_end,
-        result.fragment,
+        fragment,
         "section",
         f"{node.anchor} {node.title}",
         _summary(request),
     )
-    return EditOutcome((change,), f"Proposed a change to \u201c{node.title}\u201d.")
+    return EditOutcome((change,), say(lang_r, "section_reply", title=node.title))
 
 
 def _block_problems(fragment: str, span: Span, kind: BlockKind) -> list[str]:
@@ -123,24 +155,29 @@ def _block_problems(fragment: str, span: Span, kind: BlockKind) -> list[str]:
 def edit_block(
     model: EditModel, request: str, content: str, kind: BlockKind, *, lang: Lang = "en"
 ) -> EditOutcome:
+    lang_r = reply_lang(request)
     span = metadata_block(content, kind)
     if span is None:
-        return EditOutcome(reply=f"The report has no {kind}; add one in the source first.")
-    answer = model.ask(
-        block_messages(request, span.text(content), _outline(content), lang=lang),
-        tier="main",
-        step="edit",
-    )
-    fragment = strip_fragment(answer).strip()
-    problems = _block_problems(fragment, span, kind)
-    if not problems and not _contained(content, span.start, span.end, fragment):
-        problems = ["The block changes how the text after it is read; close every group inside it."]
-    if problems:
-        return refused(_reason(problems), problems)
+        return EditOutcome(reply=say(lang_r, "no_block", kind=say(lang_r, f"kind_{kind}")))
+
+    def gate(answer: str) -> tuple[str | None, list[str]]:
+        fragment = strip_fragment(answer).strip()
+        problems = _block_problems(fragment, span, kind)
+        if not problems and not _contained(content, span.start, span.end, fragment):
+            problems = [
+                "The block changes how the text after it is read; close every group inside it."
+            ]
+        return (None, problems) if problems else (fragment, [])
+
+    messages = block_messages(request, span.text(content), _outline(content), lang=lang)
+    fragment, problems = _ask_gated(model, messages, gate)
+    if fragment is None:
+        return refused(lang_r, _reason(lang_r, problems), problems)
     if fragment == span.text(content):
-        return EditOutcome(reply=f"The model returned the {kind} unchanged; rephrase the request.")
+        what = say(lang_r, "what_block", kind=say(lang_r, f"kind_{kind}"))
+        return EditOutcome(reply=say(lang_r, "unchanged", what=what))
     change = Change(span.start, span.end, fragment, _BLOCK_SCOPE[kind], kind, _summary(request))
-    return EditOutcome((change,), f"Proposed a change to the {kind}.")
+    return EditOutcome((change,), say(lang_r, "block_reply", kind=say(lang_r, f"kind_{kind}")))
 
 
 _BIB_START = re.compile(
@@ -151,32 +188,33 @@ _BIB_START = re.compile(
 def edit_bibliography(
     model: EditModel, request: str, content: str, *, lang: Lang = "en"
 ) -> EditOutcome:
+    lang_r = reply_lang(request)
     span = bibliography_block(content)
     if span is None:
-        return EditOutcome(
-            reply="The report has no bibliography yet; cite a source first, then ask again."
-        )
+        return EditOutcome(reply=say(lang_r, "no_bib"))
     old = span.text(content)
-    answer = model.ask(bibliography_messages(request, old, lang=lang), tier="main", step="edit")
-    fragment = strip_fragment(answer).strip()
-    problems = list(check_fragment(fragment).problems)
-    if not problems and not _BIB_START.match(fragment):
-        problems.append("Return only the bibliography block, starting with its first command.")
-    if not problems and find_headings(fragment, mask(fragment)):
-        problems.append("The bibliography must not contain section headings.")
-    new_text = fragment + old[len(old.rstrip()) :]  # keep the block's own trailing whitespace
-    if not problems and not _contained(content, span.start, span.end, new_text):
-        problems.append(
-            "The bibliography changes how the text after it is read; close every group."
-        )
-    if problems:
-        return refused(_reason(problems), problems)
+
+    def gate(answer: str) -> tuple[str | None, list[str]]:
+        fragment = strip_fragment(answer).strip()
+        problems = list(check_fragment(fragment).problems)
+        if not problems and not _BIB_START.match(fragment):
+            problems.append("Return only the bibliography block, starting with its first command.")
+        if not problems and find_headings(fragment, mask(fragment)):
+            problems.append("The bibliography must not contain section headings.")
+        new_text = fragment + old[len(old.rstrip()) :]  # keep the block's trailing whitespace
+        if not problems and not _contained(content, span.start, span.end, new_text):
+            problems.append(
+                "The bibliography changes how the text after it is read; close every group."
+            )
+        return (None, problems) if problems else (new_text, [])
+
+    new_text, problems = _ask_gated(model, bibliography_messages(request, old, lang=lang), gate)
+    if new_text is None:
+        return refused(lang_r, _reason(lang_r, problems), problems)
     if new_text == old:
-        return EditOutcome(
-            reply="The model returned the bibliography unchanged; rephrase the request."
-        )
+        return EditOutcome(reply=say(lang_r, "unchanged", what=say(lang_r, "what_bib")))
     change = Change(span.start, span.end, new_text, "bib", "bibliography", _summary(request))
-    return EditOutcome((change,), "Proposed a change to the bibliography; the body is untouched.")
+    return EditOutcome((change,), say(lang_r, "bib_reply"))
 
 
 def edit_whole(
@@ -188,6 +226,7 @@ def edit_whole(
     history: Sequence[Message] = (),
     lang: Lang = "en",
 ) -> EditOutcome:
+    lang_r = reply_lang(request)
     answer = model.ask(
         whole_messages(request, content, digest=digest, history=history, lang=lang),
         tier="main",
@@ -195,23 +234,19 @@ def edit_whole(
     )
     problems = draft_problems(answer)
     if problems:
-        return refused("is not a whole LaTeX document", problems)
+        return refused(lang_r, say(lang_r, "why_not_document"), problems)
     new = extract_document(answer)
     gate = regression_check(content, new, bib=None)
     if not gate.accepted:
-        return refused(
-            "loses parts of the report (" + "; ".join(gate.reasons)[:200] + ")", gate.reasons
-        )
+        detail = "; ".join(gate.reasons)[:200]
+        return refused(lang_r, say(lang_r, "why_loses", detail=detail), gate.reasons)
     parts = split_aligned(content, new)
     summary = _summary(request)
     if parts is None:
         change = Change(0, len(content), new, "whole", "whole report", summary)
-        return EditOutcome(
-            (change,),
-            "Proposed one change to the whole report (its structure changed, so it cannot be split by section).",
-        )
+        return EditOutcome((change,), say(lang_r, "whole_one"))
     if not parts:
-        return EditOutcome(reply="The model returned the report unchanged; rephrase the request.")
+        return EditOutcome(reply=say(lang_r, "unchanged", what=say(lang_r, "what_report")))
     changes = tuple(
         Change(
             p.char_start,
@@ -223,9 +258,7 @@ def edit_whole(
         )
         for p in parts
     )
-    return EditOutcome(
-        changes, f"Proposed changes to {len(changes)} section(s); each can be accepted on its own."
-    )
+    return EditOutcome(changes, say(lang_r, "whole_split", n=len(changes)))
 
 
 def _summary(request: str, limit: int = 160) -> str:

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 
 from labwright.agent.events import Done, Event, GateDecision, ProposalMade, Reply, Routed
 from labwright.edit.change import EditOutcome
-from labwright.edit.deterministic import NOT_DETERMINISTIC, deterministic_edit
+from labwright.edit.deterministic import deterministic_edit, needs_model
 from labwright.edit.locate import document_language
 from labwright.edit.model import EditModel
 from labwright.edit.model_edits import edit_bibliography, edit_block, edit_section, edit_whole
 from labwright.edit.router import Route, Target, route
+from labwright.edit.say import reply_lang, say
 from labwright.latex.sectionizer import sectionize
 from labwright.llm.errors import LLMCancelled, LLMError
 from labwright.llm.model import Message
@@ -36,7 +37,6 @@ from labwright.store import Store
 
 #: Messages of earlier turns re-sent with an edit (folded by the LLM layer).
 HISTORY_TURNS = 12
-NO_VERSION = "There is no report in this session yet; build one first, then ask for changes."
 
 
 @dataclass
@@ -78,7 +78,7 @@ def _model_edit(turn: ChatTurn, target: Target, content: str, lang: Lang) -> Edi
         return edit_whole(model, turn.message, content, digest=digest, history=history, lang=lang)
     node = sectionize(content).by_anchor(target.anchor)
     if node is None:  # the router read this same content: cannot happen
-        return EditOutcome(reply="That section is no longer in the report; ask again.")
+        return EditOutcome(reply=say(reply_lang(turn.message), "section_gone"))
     return edit_section(
         model, turn.message, content, node, digest=digest, history=history, lang=lang
     )
@@ -100,9 +100,10 @@ def chat_turn(turn: ChatTurn) -> Iterator[Event]:
     base = store.latest_version(sid)
     store.add_message(sid, "user", turn.message, version_id=base.id if base else None)
     if base is None:
-        store.add_message(sid, "assistant", NO_VERSION)
-        yield Reply(text=NO_VERSION)
-        yield Done(ok=False, problems=[NO_VERSION])
+        no_version = say(reply_lang(turn.message), "no_version")
+        store.add_message(sid, "assistant", no_version)
+        yield Reply(text=no_version)
+        yield Done(ok=False, problems=[no_version])
         return
     content = base.content
     lang = _lang(content, store.get_session(sid).language)
@@ -122,17 +123,17 @@ def chat_turn(turn: ChatTurn) -> Iterator[Event]:
             if decision.target is None:
                 outcome = EditOutcome(reply=decision.reason)
             elif model is None:
-                outcome = EditOutcome(reply=NOT_DETERMINISTIC)
+                outcome = EditOutcome(reply=needs_model(turn.message))
             else:
                 outcome = _model_edit(turn, decision.target, content, lang)
                 yield from model.drain_usage()
     except LLMCancelled:
-        outcome = EditOutcome(reply="The request was cancelled; nothing was changed.")
+        outcome = EditOutcome(reply=say(reply_lang(turn.message), "cancelled"))
     except LLMError as exc:
         if turn.model is not None:
             yield from turn.model.drain_usage()
         outcome = EditOutcome(
-            reply=f"The model could not answer ({type(exc).__name__}); check the provider in Settings and try again."
+            reply=say(reply_lang(turn.message), "model_failed", error=type(exc).__name__)
         )
     if outcome.problems:
         yield GateDecision(gate="edit_fragment", accepted=False, reasons=list(outcome.problems))
@@ -155,7 +156,7 @@ def chat_turn(turn: ChatTurn) -> Iterator[Event]:
             target=proposal.target,
             summary=proposal.summary,
         )
-    reply = outcome.reply or NOT_DETERMINISTIC
+    reply = outcome.reply or needs_model(turn.message)
     store.add_message(sid, "assistant", reply, version_id=base.id, proposal_id=first_id)
     yield Reply(text=reply)
     yield Done(

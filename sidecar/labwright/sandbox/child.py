@@ -70,17 +70,27 @@ def run_job(job_path: str) -> int:
     except Exception:  # noqa: BLE001 - report and stop
         traceback.print_exc()
         return EXIT_SETUP
+    sock = os.environ.pop("LABWRIGHT_SANDBOX_FD", None)
+    isolation = ""
     if job.confine and sys.platform.startswith("linux"):
-        # Threads, bytes and files are capped per job by a supervisor that
-        # forks the worker (isolate.py); the worker confines itself.
-        from .isolate import run_isolated
+        # Threads, bytes and files are capped per job (isolate.py): a tmpfs
+        # over the work folder, handed to the parent, and a thread cap.
+        from .isolate import prepare
         from .limits import Limits
 
-        limits = Limits.from_dict(job.limits)
-        return run_isolated(
-            job.work_dir, limits, lambda report: _confined(job, source, report.describe())
-        )
-    return _confined(job, source, "")
+        try:
+            report = prepare(job.work_dir, Limits.from_dict(job.limits), _fd(sock), job.read_roots)
+        except Exception as exc:  # noqa: BLE001
+            print(f"sandbox: isolation failed: {exc}", file=sys.stderr)
+            return EXIT_CONFINE
+        isolation = report.describe()
+    elif sock is not None and _fd(sock) is not None:
+        os.close(int(sock))
+    return _confined(job, source, isolation)
+
+
+def _fd(value: str | None) -> int | None:
+    return int(value) if value is not None and value.isdigit() else None
 
 
 def _confined(job: Job, source: bytes, isolation: str) -> int:
@@ -103,6 +113,9 @@ def _confined(job: Job, source: bytes, isolation: str) -> int:
         except Exception as exc:  # noqa: BLE001
             print(f"sandbox: confinement failed: {exc}", file=sys.stderr)
             return EXIT_CONFINE
+    from .guard import forget_raw_handles
+
+    forget_raw_handles()  # the confiner's libc handles: nothing of ours needs them now
     if job.audit_hook:
         from .guard import install_audit_hook
 
@@ -135,9 +148,12 @@ def _namespace(job: object) -> dict[str, object]:
     import matplotlib.pyplot as plt
     import numpy as np
 
+    from .guard import runtime_helpers
     from .primitives import make_primitives
 
     ns: dict[str, object] = {"__name__": "__main__", "np": np, "plt": plt}
+    if job.policy:  # type: ignore[attr-defined]
+        ns.update(runtime_helpers())  # the checks a policy-compiled code object calls
     ns.update(make_primitives(job.data_root))  # type: ignore[attr-defined]
     ns["OUT"] = str(job.out_path)  # type: ignore[attr-defined]
     return ns

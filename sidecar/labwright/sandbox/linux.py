@@ -124,23 +124,13 @@ def drop_capabilities() -> None:
     data = (_CapData * 2)()
     if libc.capset(ctypes.byref(header), ctypes.byref(data)) != 0:
         raise OSError(ctypes.get_errno(), "capset failed")
-    left = capabilities()
-    if any(left.get(k, 0) for k in ("CapEff", "CapPrm", "CapInh", "CapAmb")):
-        raise OSError(f"capabilities still held after dropping them: {left}")
-
-
-def capabilities() -> dict[str, int]:
-    """The Cap* lines of /proc/self/status as integers."""
-    out: dict[str, int] = {}
-    try:
-        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
-            for line in fh:
-                if line.startswith("Cap"):
-                    key, value = line.split(":", 1)
-                    out[key] = int(value.strip(), 16)
-    except OSError:
-        pass
-    return out
+    # Verify with capget, not /proc (absent after isolate.py's pivot).
+    check = (_CapData * 2)()
+    if libc.capget(ctypes.byref(_CapHeader(_CAP_VERSION_3, 0)), ctypes.byref(check)) != 0:
+        raise OSError(ctypes.get_errno(), "capget failed")
+    held = [getattr(c, f) for c in check for f in ("effective", "permitted", "inheritable")]
+    if any(held):
+        raise OSError(f"capabilities still held after dropping them: {held}")
 
 
 def confine(

@@ -136,6 +136,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/{run_id}/figures/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run Figure */
+        get: operations["run_figure_api_runs__run_id__figures__name__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/{run_id}/usage": {
         parameters: {
             query?: never;
@@ -490,7 +507,9 @@ export interface paths {
         };
         /**
          * Local Servers
-         * @description Local model servers answering on their usual ports (only when detection is on).
+         * @description Local model servers answering on their usual ports, only while detection is on
+         *     (probing ports unasked is surprising on a shared machine; the page saves the
+         *     setting when the user ticks it).
          */
         get: operations["local_servers_api_settings_llm_local_get"];
         put?: never;
@@ -1034,7 +1053,6 @@ export interface components {
             /** Used Tokens */
             used_tokens: boolean;
         };
-        RunEvent: components["schemas"]["Milestone"] | components["schemas"]["Step"] | components["schemas"]["ToolCall"] | components["schemas"]["FigureMade"] | components["schemas"]["DraftChunk"] | components["schemas"]["GateDecision"] | components["schemas"]["UsageRecorded"] | components["schemas"]["Warning_"] | components["schemas"]["Error"] | components["schemas"]["Routed"] | components["schemas"]["Reply"] | components["schemas"]["ProposalMade"] | components["schemas"]["Done"];
         /**
          * RunEventOut
          * @description One persisted event, as an SSE `data:` payload and in JSON listings.
@@ -1073,7 +1091,7 @@ export interface components {
             /** Kind */
             kind: string;
             /** Plan */
-            plan?: unknown;
+            plan: unknown;
             /** Session Id */
             session_id: number;
             /** Started At */
@@ -1302,7 +1320,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Has Pdf */
+            /**
+             * Has Pdf
+             * @description Whether a PDF of exactly this version is kept.
+             * @default false
+             */
             has_pdf: boolean;
             /** Id */
             id: number;
@@ -1326,7 +1348,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Has Pdf */
+            /**
+             * Has Pdf
+             * @description Whether a PDF of exactly this version is kept.
+             * @default false
+             */
             has_pdf: boolean;
             /** Id */
             id: number;
@@ -1672,6 +1698,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunEventOut"][];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    run_figure_api_runs__run_id__figures__name__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: number;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
                 };
             };
             /** @description Not Found */
@@ -2286,6 +2353,15 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

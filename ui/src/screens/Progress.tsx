@@ -21,7 +21,6 @@ export function Progress({
   const pct = progress(view);
   const stage = currentStage(view);
   const active = !view.done && (run.status === "queued" || run.status === "running");
-  const latestVersion = view.done?.version_no ?? null;
   return (
     <div className="progress">
       <div className="row">
@@ -80,11 +79,7 @@ export function Progress({
           <ul className="figures" data-testid="figures">
             {view.figures.map((f) => (
               <li key={f.name} title={f.source}>
-                {latestVersion ? (
-                  <FigureThumb api={api} sessionId={sessionId} versionNo={latestVersion} name={f.file} />
-                ) : (
-                  f.name
-                )}
+                <FigureThumb api={api} runId={run.id} name={f.file} />
               </li>
             ))}
           </ul>
@@ -100,12 +95,12 @@ export function Progress({
   );
 }
 
-function FigureThumb({ api, sessionId, versionNo, name }: { api: Api; sessionId: number; versionNo: number; name: string }) {
+function FigureThumb({ api, runId, name }: { api: Api; runId: number; name: string }) {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     let u: string | null = null;
     api
-      .raw(`/sessions/${sessionId}/versions/${versionNo}/figures/${encodeURIComponent(name)}`)
+      .raw(`/runs/${runId}/figures/${encodeURIComponent(name)}`)
       .then((r) => r.blob())
       .then((b) => {
         u = URL.createObjectURL(b);
@@ -115,6 +110,6 @@ function FigureThumb({ api, sessionId, versionNo, name }: { api: Api; sessionId:
     return () => {
       if (u) URL.revokeObjectURL(u);
     };
-  }, [api, sessionId, versionNo, name]);
+  }, [api, runId, name]);
   return url && /\.(png|jpe?g|svg)$/i.test(name) ? <img src={url} alt={name} /> : <span>{name}</span>;
 }

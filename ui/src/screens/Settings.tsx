@@ -39,8 +39,8 @@ export function SettingsScreen({ api }: { api: Api }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api]);
   useEffect(() => {
-    if (form?.local_detection) void api.get<LocalServers>("/settings/llm/local").then(setLocal, () => setLocal([]));
-  }, [api, form?.local_detection]);
+    if (settings?.local_detection) void api.get<LocalServers>("/settings/llm/local").then(setLocal, () => setLocal([]));
+  }, [api, settings?.local_detection]);
 
   if (!settings || !form) return null;
   const preset = settings.providers.find((p) => p.id === form.provider);
@@ -90,6 +90,23 @@ export function SettingsScreen({ api }: { api: Api }) {
   };
 
   const set = (patch: Partial<SettingsForm>) => setForm({ ...form, ...patch });
+  // Ticking detection is the consent to probe local ports: saved at once (with the
+  // saved values of everything else), then the sidecar looks.
+  const toggleDetection = async (on: boolean) => {
+    set({ local_detection: on });
+    setLocal(null);
+    try {
+      const saved = formOf(settings);
+      const s = await api.send<LLMSettingsOut>("PUT", "/settings/llm", {
+        ...saved,
+        base_url: saved.base_url || null,
+        local_detection: on,
+      });
+      setSettings(s);
+    } catch (err) {
+      say(err);
+    }
+  };
   const setModel = (tier: "main" | "cheap" | "vision", v: string) => set({ models: { ...form.models, [tier]: v } });
   const noProvider = form.offline || (preset?.needs_key && !preset.has_key);
 
@@ -182,7 +199,8 @@ export function SettingsScreen({ api }: { api: Api }) {
         <input
           type="checkbox"
           checked={form.local_detection}
-          onChange={(e) => set({ local_detection: e.target.checked })}
+          onChange={(e) => void toggleDetection(e.target.checked)}
+          data-testid="local-detection"
         />{" "}
         {t("localDetection")}
       </label>

@@ -97,7 +97,7 @@ class OfflineContext(RunContext):
     @property
     def drawer(self) -> PlotWorker:
         if self.worker is None:
-            self.worker = take_worker()
+            self.worker = take_worker(self.folder)
         return self.worker
 
     def planned(self) -> ReportPlan:
@@ -271,7 +271,7 @@ def build_offline(
         lang_option=lang,
         tex_available=_tex_available() if tex_available is None else tex_available,
     )
-    ctx.worker = take_worker()  # already importing matplotlib while we read
+    ctx.worker = take_worker(ctx.folder)  # already importing matplotlib while we read
     try:
         yield from run_stages(stages, ctx, _finish)
     finally:

@@ -1,23 +1,23 @@
-"""The plotting subprocess: one per build, started before the folder is read.
+"""The offline writer's drawing and fitting code, run inside the trusted worker.
 
-Importing matplotlib costs about half a second, so the build starts this
-worker first and lets it import while the main process imports and reads;
-then it sends requests (a JSON line pointing at an .npz of arrays) on stdin.
-
-It also runs the least-squares fits (labwright.agent.offline.fits), because
-importing scipy.optimize costs as much as importing matplotlib and here it
-overlaps the main process's own imports. Arrays are loaded with
-allow_pickle=False. The worker draws only what the deterministic spec says;
-no code from the data folder runs here.
+The process around it (start early, confine, request/reply) is
+`labwright.sandbox.trusted`; this module holds only what is drawn and fitted,
+as two handlers the worker calls (`fit`, `render`). Both read a JSON spec and
+an .npz of arrays that the backend wrote (`figures.to_job`), loaded with
+allow_pickle=False, and write figures only into the worker's own directory.
+The worker draws only what the deterministic spec says; no code from the data
+folder runs here. User images are decoded here too (`sandbox.images`), so a
+hostile file meets a confined process, not the backend.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from labwright.sandbox.trusted_worker import WorkerContext
 
 _CJK_FONTS = (
     "Noto Sans CJK SC", "Noto Serif CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei",
@@ -41,35 +41,25 @@ _JA_FONTS = (
 _FIT_COLOURS = ("#b2182b", "#111111", "#5e3c99", "#006837")
 
 
-def _has_cjk(text: str) -> bool:
+def has_cjk(text: str) -> bool:
+    """Chinese, Japanese kanji and kana (the fallback font covers the latter)."""
     return any(
         "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
         for ch in text
     )
 
 
-def _setup_cjk(plt: Any) -> None:
+def _setup_cjk(plt: Any, fallback_font: str | None) -> None:
     """Give matplotlib a font with Chinese glyphs: an installed system font,
-    else the Fandol font that ships with the TeX distribution."""
+    else the Fandol font of the TeX distribution (the backend looks it up and
+    hands it over; this process may not run kpsewhich)."""
     from matplotlib import font_manager
 
     names = {f.name for f in font_manager.fontManager.ttflist}
     chosen = [n for n in _CJK_FONTS if n in names]
-    if not chosen:
-        import shutil
-        import subprocess
-
-        kpse = shutil.which("kpsewhich")
-        if kpse:
-            try:
-                out = subprocess.run(
-                    [kpse, "FandolHei-Regular.otf"], capture_output=True, text=True, timeout=10
-                ).stdout.strip()
-            except (OSError, subprocess.SubprocessError):
-                out = ""
-            if out and Path(out).is_file():
-                font_manager.fontManager.addfont(out)
-                chosen = [font_manager.FontProperties(fname=out).get_name()]
+    if not chosen and fallback_font and Path(fallback_font).is_file():
+        font_manager.fontManager.addfont(fallback_font)
+        chosen = [font_manager.FontProperties(fname=fallback_font).get_name()]
     chosen += [n for n in _JA_FONTS if n in names]
     if chosen:
         plt.rcParams["font.sans-serif"] = chosen + list(plt.rcParams["font.sans-serif"])
@@ -231,18 +221,11 @@ def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
     kind = spec["kind"]
     target = out_dir / spec["file"]
     if kind == "image":
-        from PIL import Image
+        from labwright.sandbox.images import convert_image
 
-        with Image.open(spec["src"]) as src:
-            src.seek(0)
-            # A camera frame of tens of megapixels adds nothing at 0.8 textwidth
-            # and slows TeX down; 3000 px on the long side is print quality.
-            src.thumbnail((3000, 3000))
-            if target.suffix == ".jpg":  # a large JPEG stays a JPEG
-                src.convert("RGB").save(target, format="JPEG", quality=90)
-            else:
-                converted = src.convert("RGBA" if "A" in src.getbands() else "RGB")
-                converted.save(target, format="PNG")
+        # A camera frame of tens of megapixels adds nothing at 0.8 textwidth
+        # and slows TeX down; 3000 px on the long side is print quality.
+        convert_image(spec["src"], str(target), max_side=3000)
         return
     if kind == "panels":
         _panels(plt, spec, arrays, target)
@@ -326,13 +309,14 @@ def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
         plt.close(fig)
 
 
-def _texts(spec: dict[str, Any]) -> str:
+def spec_texts(spec: dict[str, Any]) -> str:
     """Every text of a spec (labels, titles, legend and tick labels, nested
     panels included): the whole JSON, which holds nothing else but numbers."""
     return json.dumps(spec, ensure_ascii=False)
 
 
-def _fit(request: dict[str, Any]) -> dict[str, Any]:
+def fit(request: dict[str, Any], context: WorkerContext) -> Iterator[dict[str, Any]]:
+    """{"arrays": npz with x0, y0, x1, ..., "count": n} -> one line {"fits": [...]}."""
     import numpy as np
 
     from labwright.agent.offline.fits import fit_xy
@@ -340,65 +324,25 @@ def _fit(request: dict[str, Any]) -> dict[str, Any]:
     with np.load(request["arrays"], allow_pickle=False) as npz:
         n = int(request["count"])
         results = [fit_xy(npz[f"x{i}"], npz[f"y{i}"]) for i in range(n)]
-    return {"fits": [r.to_dict() if r is not None else None for r in results]}
+    yield {"fits": [r.to_dict() if r is not None else None for r in results]}
 
 
-def _render(plt: Any, request: dict[str, Any], stdout: Any) -> None:
+def render(request: dict[str, Any], context: WorkerContext) -> Iterator[dict[str, Any]]:
+    """{"spec": json, "arrays": npz, "cjk_font": path or null} -> one line per
+    figure {"key", "ok", "file" | "error"}; figures go to the worker's folder."""
+    import matplotlib.pyplot as plt
     import numpy as np
 
-    out_dir = Path(request["out_dir"])
+    _style(plt)
+    out_dir = Path(context.out_dir)
     job = json.loads(Path(request["spec"]).read_text(encoding="utf-8"))
     with np.load(request["arrays"], allow_pickle=False) as npz:
         arrays = {k: npz[k] for k in npz.files}
-    if any(_has_cjk(_texts(s)) for s in job["figures"]):
-        _setup_cjk(plt)
+    if any(has_cjk(spec_texts(s)) for s in job["figures"]):
+        _setup_cjk(plt, request.get("cjk_font"))
     for spec in job["figures"]:
         try:
             _draw(plt, spec, arrays, out_dir)
-            msg = {"key": spec["key"], "ok": True, "file": spec["file"]}
+            yield {"key": spec["key"], "ok": True, "file": spec["file"]}
         except Exception as exc:  # one bad figure must not stop the others
-            msg = {"key": spec["key"], "ok": False, "error": f"{type(exc).__name__}: {exc}"}
-        stdout.write(json.dumps(msg) + "\n")
-        stdout.flush()
-
-
-def run(stdin: Any = sys.stdin, stdout: Any = sys.stdout) -> int:
-    """Serve requests, one JSON line each, until stdin closes:
-    {"op": "fit", "arrays": npz, "count": n} -> one line {"fits": [...]};
-    {"op": "render", "spec": json, "arrays": npz, "out_dir": dir} -> one line
-    per figure, then {"done": true}."""
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    # Import everything up front: this runs while the main process imports
-    # pandas and reads the folder, so none of it is on the critical path.
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import scipy.optimize  # noqa: F401  (warm the import for the fits)
-
-    _style(plt)
-    for line in stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        if request.get("op") == "fit":
-            try:
-                reply = _fit(request)
-            except Exception as exc:
-                reply = {"error": f"{type(exc).__name__}: {exc}"}
-            stdout.write(json.dumps(reply) + "\n")
-            stdout.flush()
-        else:
-            _render(plt, request, stdout)
-            stdout.write(json.dumps({"done": True}) + "\n")
-            stdout.flush()
-    return 0
-
-
-if __name__ == "__main__":
-    code = run()
-    # Every reply is written and flushed; skip the interpreter's teardown of
-    # matplotlib and scipy (~0.15 s), which a build would otherwise wait for.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
+            yield {"key": spec["key"], "ok": False, "error": f"{type(exc).__name__}: {exc}"}
