@@ -131,7 +131,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 def _run_build(args: argparse.Namespace) -> int:
     from labwright.agent.events import Done, Error, Milestone, Warning_
-    from labwright.agent.offline.build import check_folder
+    from labwright.agent.run import check_folder
 
     folder: Path = args.folder
     problem = check_folder(folder)

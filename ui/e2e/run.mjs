@@ -97,6 +97,19 @@ try {
       `navigation→start screen in the page: ${navMs === null ? "n/a" : navMs.toFixed(0)} ms`,
   );
   check("the token left the address bar", !page.url().includes("token="), page.url());
+  // Baselines in the same browser and run: a bare answer from the same server
+  // (the API's 401 page, no script), and the start screen again, warm.
+  const tb = performance.now();
+  await page.goto(`${base}/api/health`);
+  const bareMs = performance.now() - tb;
+  const tw = performance.now();
+  await page.goto(`${base}/`);
+  await page.getByTestId("drop-zone").waitFor({ state: "visible" });
+  const warmMs = performance.now() - tw;
+  console.log(
+    `open→start screen: cold ${openMs.toFixed(0)} ms, warm ${warmMs.toFixed(0)} ms; ` +
+      `a bare page from the same server ${bareMs.toFixed(0)} ms; cold/bare ${(openMs / bareMs).toFixed(1)}x`,
+  );
 
   // --- upload the example folder, progress to 100% ------------------------
   const progressSeen = [];

@@ -113,6 +113,10 @@ const en = {
   error: "Something went wrong.",
   stateNew: "not run yet",
   thisRun: "This run",
+  kind_data: "Data",
+  kind_images: "Images",
+  kind_documents: "Documents",
+  kind_other: "Other files",
   stateCancelled: "cancelled",
   stateInterrupted: "interrupted",
   origin_generated: "generated",
@@ -232,6 +236,10 @@ const zh: Record<Key, string> = {
   error: "出现了问题。",
   stateNew: "尚未运行",
   thisRun: "本次运行",
+  kind_data: "数据",
+  kind_images: "图片",
+  kind_documents: "文档",
+  kind_other: "其他文件",
   stateCancelled: "已取消",
   stateInterrupted: "已中断",
   origin_generated: "生成",
@@ -241,6 +249,12 @@ const zh: Record<Key, string> = {
   origin_restored: "已恢复",
   origin_accepted: "采纳的修改",
 };
+
+/** A file kind (the scan's bucket) in the interface language. */
+export function kindText(t: T, kind: string): string {
+  const key = `kind_${kind}`;
+  return key in en ? t(key as Key) : kind;
+}
 
 /** A version's origin in the interface language (an unknown one as it is). */
 export function originText(t: T, origin: string): string {

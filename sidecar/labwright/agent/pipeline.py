@@ -33,7 +33,7 @@ from labwright.agent.offline.report import OfflineReport
 from labwright.agent.prompts import AgentPrompts
 from labwright.agent.reflect import ReflectPrompts, RoundResult, reflect_round
 from labwright.agent.repair import RepairOutcome, compile_and_repair
-from labwright.agent.run import RunContext, Stage, StopRun, plan_of, run_stages
+from labwright.agent.run import RunContext, Stage, StopRun, check_folder, plan_of, run_stages
 from labwright.llm.errors import LLMCancelled, LLMError
 from labwright.llm.model import ChatModel, Message, has_vision
 
@@ -109,9 +109,8 @@ class AgentContext(RunContext):
     def offline_report(self) -> OfflineReport:
         """The offline writer's report, written once from what was read."""
         if self.offline is None:
-            from labwright.agent.offline.build import write_report_files
             from labwright.agent.offline.render import take_worker
-            from labwright.agent.offline.report import write_offline_report
+            from labwright.agent.offline.report import write_offline_report, write_report_files
             from labwright.agent.offline.text import folder_display_name
 
             self.require_data()
@@ -230,8 +229,6 @@ def _attach_bibliography(draft: str, bib: str) -> tuple[str, str]:
 
 
 def _scan(ctx: AgentContext) -> Iterator[Event]:
-    from labwright.agent.offline.build import check_folder
-
     problem = check_folder(ctx.folder)
     if problem is not None:
         raise StopRun(problem, "Give a folder that holds the experiment's data files.")

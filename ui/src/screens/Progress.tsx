@@ -5,13 +5,11 @@ import { currentStage, progress, type RunView } from "../state/events";
 
 export function Progress({
   api,
-  sessionId,
   run,
   view,
   retrying,
 }: {
   api: Api;
-  sessionId: number;
   run: RunOut | null;
   view: RunView;
   retrying: boolean;

@@ -9,7 +9,7 @@ import { ChatPanel } from "../chat/ChatPanel";
 import { Report } from "./Report";
 import { Versions } from "./Versions";
 import { Cost } from "./Cost";
-import { reportLanguage } from "./Settings";
+import { reportLanguage } from "../prefs";
 
 const TABS: Array<[Tab, Key]> = [
   ["inventory", "inventory"],
@@ -81,7 +81,7 @@ export function SessionScreen({ api, id, tab }: { api: Api; id: number; tab: Tab
       </nav>
       <div>
         {tab === "inventory" && <Inventory session={session} />}
-        {tab === "progress" && <Progress api={api} sessionId={id} run={run} view={view} retrying={retrying} />}
+        {tab === "progress" && <Progress api={api} run={run} view={view} retrying={retrying} />}
         {tab === "report" && (
           <Report
             api={api}

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { ApiError, type Api, type LLMSettingsOut } from "../api/client";
 import type { components } from "../api/schema";
 import { useT, type Lang } from "../i18n";
+import { reportLanguage, setReportLanguage } from "../prefs";
 import { keyProblem, validateSettings, type SettingsErrors, type SettingsForm } from "../state/settings";
 
 type LocalServers = components["schemas"]["LocalServerOut"][];
@@ -14,10 +15,6 @@ const formOf = (s: LLMSettingsOut): SettingsForm => ({
   offline: s.offline,
   local_detection: s.local_detection,
 });
-
-export function reportLanguage(): Lang {
-  return (localStorage.getItem("labwright.reportLang") as Lang | null) ?? "en";
-}
 
 export function SettingsScreen({ api }: { api: Api }) {
   const { t } = useT();
@@ -36,8 +33,7 @@ export function SettingsScreen({ api }: { api: Api }) {
   };
   useEffect(() => {
     void load();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api]);
+  }, [api]); // `load` reads only `api`
   useEffect(() => {
     if (settings?.local_detection) void api.get<LocalServers>("/settings/llm/local").then(setLocal, () => setLocal([]));
   }, [api, settings?.local_detection]);
@@ -216,7 +212,7 @@ export function SettingsScreen({ api }: { api: Api }) {
         <select
           value={reportLang}
           onChange={(e) => {
-            localStorage.setItem("labwright.reportLang", e.target.value);
+            setReportLanguage(e.target.value as Lang);
             setReportLang(e.target.value as Lang);
           }}
         >

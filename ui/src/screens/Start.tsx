@@ -4,7 +4,7 @@ import { inShell, onFolderDropped, pickFolder } from "../api/conn";
 import { filesFromDrop, filesFromInput, uploadFolder, type PickedFile } from "../api/upload";
 import { useT, type Key, type T } from "../i18n";
 import { go, href } from "../route";
-import { reportLanguage } from "./Settings";
+import { reportLanguage } from "../prefs";
 
 function runState(t: T, status: string): string {
   const key: Record<string, Key> = {
@@ -68,7 +68,6 @@ export function StartScreen({ api }: { api: Api }) {
         fail(err);
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [api, begin],
   );
 

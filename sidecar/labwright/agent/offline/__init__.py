@@ -20,7 +20,7 @@ from typing import Any
 _EXPORTS = {
     "build_offline": "labwright.agent.offline.build",
     "plan_offline": "labwright.agent.offline.build",
-    "check_folder": "labwright.agent.offline.build",
+    "check_folder": "labwright.agent.run",
     "OfflineReport": "labwright.agent.offline.report",
     "write_offline_report": "labwright.agent.offline.report",
     "OfflineStage": "labwright.agent.offline.build",

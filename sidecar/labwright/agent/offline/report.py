@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
     from labwright.agent.offline.fits import FitResult
 
+PROVENANCE_JSON = "provenance.json"
 # Larger images go through the plotting process, which scales them down for print.
 _COPY_MAX_PIXELS = 3000 * 3000
 
@@ -234,3 +235,13 @@ def write_offline_report(
     return compose_report(
         plan, drawn, inventory, read, folder_name=folder_name, graphics_root=out_dir
     )
+
+
+def write_report_files(report: OfflineReport, out_dir: Path) -> None:
+    """The template files and provenance.json next to where main.tex goes (both pipelines)."""
+    from labwright.latex.template import template_files
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for path in template_files(report.lang):  # type: ignore[arg-type]
+        shutil.copyfile(path, out_dir / path.name)
+    report.ledger.save(out_dir / PROVENANCE_JSON)
