@@ -66,7 +66,7 @@ def read_regular(path: Path, *, limit: int | None = None, tail: bool = False) ->
     `limit`: at most this many bytes (the last ones with `tail`); a longer file
     is cut. `read_regular_whole` refuses a longer file instead.
     """
-    opened = _open_regular(path)
+    opened = open_regular(path)
     if opened is None:
         return None
     fd, info = opened
@@ -78,7 +78,7 @@ def read_regular(path: Path, *, limit: int | None = None, tail: bool = False) ->
 
 def read_regular_whole(path: Path, limit: int) -> bytes | None:
     """The whole file when it is regular and at most `limit` bytes; None otherwise."""
-    opened = _open_regular(path)
+    opened = open_regular(path)
     if opened is None:
         return None
     fd, info = opened
@@ -86,7 +86,7 @@ def read_regular_whole(path: Path, limit: int) -> bytes | None:
         return handle.read(limit) if info.st_size <= limit else None
 
 
-def _open_regular(path: Path) -> tuple[int, os.stat_result] | None:
+def open_regular(path: Path) -> tuple[int, os.stat_result] | None:
     """An fd of a regular file opened without following a symlink; checked on the fd,
     so a file swapped between a check and the open is still caught."""
     try:

@@ -30,6 +30,11 @@ _FILE_LINE_ERROR = re.compile(r"(?P<line>\d{1,9}): (?P<msg>.*)")
 _FILE_EXT = (".tex", ".cls", ".sty", ".bbl", ".aux", ".def", ".cfg", ".fd", ".toc", ".ltx")
 _CONTEXT_LINE = re.compile(r"l\.(\d{1,9}) ?(.*)")
 _NOT_FOUND = re.compile(r"File `(?P<name>[^'\n]{1,500})' not found")
+# The search above costs ~500 steps at every "File `" (a 10,000-character
+# "! File `File `File `..." line took 18 ms, so a log of them outran the time
+# budget by seconds before the next clock check; review of issue 11):
+# _not_found() anchors on the closing "' not found" instead.
+_NOT_FOUND_END = "' not found"
 _GRAPHICS_HINT = "could not locate the file with any of these extensions"
 _CITATION = re.compile(r"Citation [`'](?P<key>[^'\s]{1,300})' (?:on page [^\s]{1,20} )?undefined")
 _REFERENCE = re.compile(r"Reference [`'](?P<key>[^'\s]{1,300})' on page [^\s]{1,20} undefined")
@@ -145,6 +150,20 @@ def _classify_missing(name: str, following: str, context: str, diag: Diagnostics
         _add(diag.missing_files, name)
 
 
+def _not_found(msg: str) -> str | None:
+    """The name in "File `NAME' not found", found in linear time: from each
+    closing "' not found", back to the nearest "File `" (at most 500 chars)."""
+    end = msg.find(_NOT_FOUND_END)
+    while end >= 0:
+        start = msg.rfind("File `", max(0, end - 506), end)
+        if start >= 0:
+            m = _NOT_FOUND.fullmatch(msg, start, end + len(_NOT_FOUND_END))
+            if m:
+                return m.group("name")
+        end = msg.find(_NOT_FOUND_END, end + 1)
+    return None
+
+
 def _file_line_error(line: str) -> re.Match[str] | None:
     """`file.tex:12: message` (-file-line-error): split at the first colon
     instead of a regex over the file part (which backtracked)."""
@@ -188,7 +207,8 @@ def _scan(lines: Iterator[str], diag: Diagnostics, clock: _Clock) -> None:
             return
         line = window.popleft()
         diag.lines_read += 1
-        if diag.lines_read % _CHECK_EVERY == 0 and clock.expired():
+        # Long lines cost more each: look at the clock for every one of them.
+        if (diag.lines_read % _CHECK_EVERY == 0 or len(line) > 1000) and clock.expired():
             diag.truncated = True
             return
         _look(line, window, diag)
@@ -218,9 +238,8 @@ def _look(line: str, following: deque[str], diag: Diagnostics) -> None:
             diag.errors.append(TexError(msg, file, lineno, context))
         if msg.startswith("Emergency stop"):
             diag.fatal = True
-        nf = _NOT_FOUND.search(msg)
-        if nf:
-            _classify_missing(nf.group("name"), "\n".join(following), context, diag)
+        if (nf := _not_found(msg)) is not None:
+            _classify_missing(nf, "\n".join(following), context, diag)
         if pic := _PICTURE.search(msg):
             _add(diag.missing_figures, pic.group("name"))
         fm = _FONT_NOT_FOUND.search(msg)
@@ -447,7 +466,7 @@ def humanize(diag: Diagnostics) -> list[str]:
     sentences: list[str] = []
     for err in diag.errors:
         msg = err.message
-        if _NOT_FOUND.search(msg) or _PICTURE.search(msg) or _FONT_NOT_FOUND.search(msg):
+        if _not_found(msg) is not None or _PICTURE.search(msg) or _FONT_NOT_FOUND.search(msg):
             continue
         if msg.startswith("Emergency"):
             continue

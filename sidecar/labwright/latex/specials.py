@@ -481,6 +481,13 @@ def _inside(name: str, root: Path) -> bool:
     rel = Path(name)
     if not name or rel.is_absolute() or ".." in rel.parts or "\\" in name or ":" in name:
         return False
+    # kpathsea, through which the driver finds pictures, expands `$VAR`,
+    # `${VAR}` and a leading `~` in the name before looking it up, while this
+    # check reads it literally: with a folder named `$HOME` in the build,
+    # `pdf:image ($HOME/x.pdf)` passed here and embedded ~/x.pdf (review of
+    # issue 11). A NUL ends the driver's C string and makes resolve() raise.
+    if "$" in name or "\x00" in name or any(p.startswith("~") for p in rel.parts):
+        return False
     target = (root / rel).resolve()
     return (
         target.is_relative_to(root)
