@@ -54,9 +54,10 @@ _IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".pdf"})
 # xdvipdfmx picks a picture's format from its first bytes, not its name, and
 # hands PostScript (`%!`) to an external converter (Ghostscript through a
 # shell): a `.pdf` that TeX wrote with \openout as PostScript made the driver
-# run a program (review of issue 11). A picture must start as its name says.
-_MAGIC = {".png": (b"\x89PNG\r\n\x1a\n",), ".jpg": (b"\xff\xd8\xff",),
-          ".jpeg": (b"\xff\xd8\xff",), ".pdf": (b"%PDF-",)}  # fmt: skip
+# run a program (review of issue 11). A picture must start as a PNG, JPEG or
+# PDF does, whatever its suffix says (a PNG saved as .jpg is common and the
+# driver reads it fine); the prefixes exclude PostScript `%!`, BMP and JPEG 2000.
+_MAGIC = (b"\x89PNG", b"\xff\xd8", b"%PDF-")
 _FONT_SUFFIXES = frozenset({".otf", ".ttf", ".ttc", ".otc", ".pfb", ".dfont"})
 _URI_SCHEMES = frozenset({b"http", b"https", b"mailto", b"ftp", b"doi"})
 
@@ -503,7 +504,7 @@ def _inside(name: str, root: Path) -> bool:
             head = handle.read(8)
     except OSError:
         return False
-    return head.startswith(_MAGIC[suffix])
+    return head.startswith(_MAGIC)
 
 
 def _shown(data: bytes) -> str:
