@@ -94,7 +94,10 @@ def test_worker_draws_every_kind(tmp_path) -> None:  # type: ignore[no-untyped-d
     assert [r.key for r in results] == [p.key for p in plans]
     assert all(r.ok for r in results), [r.error for r in results]
     for r in results:
-        assert r.path is not None and r.path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        # Drawn figures are vector PDFs; converted images are PNGs.
+        assert r.path is not None
+        head = r.path.read_bytes()[:8]
+        assert head[:5] == b"%PDF-" if r.path.suffix == ".pdf" else head == b"\x89PNG\r\n\x1a\n"
     # The worker's job files are cleaned up; only figures remain.
     assert sorted(p.name for p in out.iterdir()) == sorted(p.file_name for p in plans)
 

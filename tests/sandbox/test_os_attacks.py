@@ -39,15 +39,25 @@ IS_ROOT = os.geteuid() == 0
 _LIBC = "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
 
 
+# The payloads create their objects under these keys, so that segments other
+# processes on the machine create meanwhile (an X server's MIT-SHM) are not
+# taken for the payload's.
+_KEYS = {"shm": 0x4C570001, "msg": 0x4C570002, "sem": 0x4C570003}
+
+
 def _sysv() -> set[str]:
-    """(kind, id) of every SysV IPC object on the machine."""
+    """(kind, id) of every SysV IPC object carrying one of the payloads' keys."""
     out: set[str] = set()
-    for kind in ("shm", "msg", "sem"):
+    for kind, key in _KEYS.items():
         try:
             lines = Path(f"/proc/sysvipc/{kind}").read_text(encoding="ascii").splitlines()[1:]
         except OSError:
             continue
-        out |= {f"{kind}:{line.split()[1]}" for line in lines if line.strip()}
+        out |= {
+            f"{kind}:{line.split()[1]}"
+            for line in lines
+            if line.strip() and int(line.split()[0]) == key
+        }
     return out
 
 
@@ -193,9 +203,9 @@ PAYLOADS: list[tuple[str, str, str]] = [
     ("fcntl-setown-victim", "processes",
      "import fcntl\nf = open('x', 'w')\nfcntl.fcntl(f, fcntl.F_SETOWN, @VICTIM@)\nprint('LEAKED')"),
     # --- class 3: SysV IPC
-    ("shmget", "ipc", _LIBC + "i = libc.shmget(0, 1 << 20, 0o1600)\nprint('LEAKED' if i >= 0 else 'no')"),
-    ("msgget", "ipc", _LIBC + "i = libc.msgget(0, 0o1600)\nprint('LEAKED' if i >= 0 else 'no')"),
-    ("semget", "ipc", _LIBC + "i = libc.semget(0, 1, 0o1600)\nprint('LEAKED' if i >= 0 else 'no')"),
+    ("shmget", "ipc", _LIBC + "i = libc.shmget(0x4C570001, 1 << 20, 0o1600)\nprint('LEAKED' if i >= 0 else 'no')"),
+    ("msgget", "ipc", _LIBC + "i = libc.msgget(0x4C570002, 0o1600)\nprint('LEAKED' if i >= 0 else 'no')"),
+    ("semget", "ipc", _LIBC + "i = libc.semget(0x4C570003, 1, 0o1600)\nprint('LEAKED' if i >= 0 else 'no')"),
     # --- class 4: metadata of files outside the job, device nodes, immutability
     ("chmod-outside", "metadata", "import os\nos.chmod('@VFILE@', 0o777)"),
     ("utime-outside", "metadata", "import os\nos.utime('@VFILE@', (0, 0))"),

@@ -26,6 +26,7 @@ from labwright.agent.draft import DraftOutcome, write_draft
 from labwright.agent.events import Done, Event, FigureMade, GateDecision, Step, Warning_
 from labwright.agent.explore import explore
 from labwright.agent.explore_tools import ExploreTools
+from labwright.agent.figure_gate import enforce as enforce_figures
 from labwright.agent.gaps import Gap, deterministic_gaps, parse_model_gaps
 from labwright.agent.material import add_computed
 from labwright.agent.offline.report import OfflineReport
@@ -294,6 +295,12 @@ def _draft(ctx: AgentContext) -> Iterator[Event]:
     finally:
         if outcome.text is not None:
             ctx.draft = sanitize(outcome.text, graphics_root=ctx.out_dir).text
+            # Every computed figure and table, and the template's preamble,
+            # survive whatever the model wrote (agent/figure_gate.py).
+            gated = enforce_figures(ctx.draft, offline.tex, ctx.out_dir)
+            ctx.draft = gated.text
+            for note in gated.messages():
+                yield Step(stage="draft", message=note)
             ctx.save(ctx.draft, "First draft", "generated")
     if outcome.text is None:
         ctx.problems.append(
@@ -328,6 +335,7 @@ def _reflect_round(round_no: int) -> Callable[[AgentContext], Iterator[Event]]:
         )
         if result.gate is not None and result.gate.accepted:
             ctx.draft = sanitize(result.draft, graphics_root=ctx.out_dir).text
+            ctx.draft = enforce_figures(ctx.draft, ctx.offline_report().tex, ctx.out_dir).text
             ctx.save(ctx.draft, f"Reflection round {round_no}", "generated")
         if result.stop:
             ctx.reflect_stopped = True

@@ -53,6 +53,7 @@ READERS: dict[str, ReaderSpec] = {
     ".md": ReaderSpec(read_document, "a Markdown document"),
     ".markdown": ReaderSpec(read_document, "a Markdown document"),
     ".rst": ReaderSpec(read_document, "a text document"),
+    ".names": ReaderSpec(read_document, "a data description"),
     ".tex": ReaderSpec(read_document, "a LaTeX document"),
     ".bib": ReaderSpec(read_document, "a BibTeX file"),
     ".xlsx": ReaderSpec(read_excel, "an Excel workbook"),
@@ -102,6 +103,11 @@ def read_file(path: Path, rel: str, name: str | None = None) -> list[Item]:
     """Read one file with its registered reader; never raises."""
     suffix = PurePosixPath(rel).suffix.lower()
     spec = READERS.get(suffix)
+    if spec is None and not suffix:
+        # README, NOTES, DESCRIPTION, data files without an extension: text is
+        # read like a .txt (a table when it looks like one, else notes); binary
+        # content is skipped with its own sentence.
+        spec = ReaderSpec(read_plain_text, "a text file")
     if spec is None:
         kind = f"a {suffix} file" if suffix else "a file without an extension"
         return [Skipped(rel, f"{rel} is {kind}, a type that is not read.")]

@@ -143,7 +143,10 @@ def _analyse(ctx: OfflineContext) -> Iterator[Event]:
         yield Warning_(message=warning)
     yield Step(
         stage="analyse",
-        message=f"language {plan.lang}; {len(plan.figures)} figures planned, {plan.fit_count} fits",
+        message=(
+            f"language {plan.lang}; analyses: {', '.join(sorted(plan.analysis.kinds())) or 'none'}; "
+            f"{len(plan.figures)} figures planned, {plan.fit_count} fits"
+        ),
     )
 
 

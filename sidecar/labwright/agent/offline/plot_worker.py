@@ -24,10 +24,29 @@ _CJK_FONTS = (
     "WenQuanYi Micro Hei", "AR PL UMing CN", "AR PL SungtiL GB", "AR PL UKai CN",
     "SimHei", "Microsoft YaHei", "PingFang SC", "Heiti SC", "STHeiti",
 )  # fmt: skip
+# Fonts with the Japanese kanji and kana a Chinese font lacks; matplotlib falls
+# back glyph by glyph along the family list, so one of these follows the
+# Chinese font.
+_JA_FONTS = (
+    "IPAexGothic",
+    "IPAGothic",
+    "Noto Sans CJK JP",
+    "Yu Gothic",
+    "Hiragino Sans",
+    "MS Gothic",
+)
+
+
+# Fit lines: dark, saturated colours that stand out against the C0..C3 markers.
+_FIT_COLOURS = ("#b2182b", "#111111", "#5e3c99", "#006837")
 
 
 def has_cjk(text: str) -> bool:
-    return any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text)
+    """Chinese, Japanese kanji and kana (the fallback font covers the latter)."""
+    return any(
+        "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+        for ch in text
+    )
 
 
 def _setup_cjk(plt: Any, fallback_font: str | None) -> None:
@@ -41,6 +60,7 @@ def _setup_cjk(plt: Any, fallback_font: str | None) -> None:
     if not chosen and fallback_font and Path(fallback_font).is_file():
         font_manager.fontManager.addfont(fallback_font)
         chosen = [font_manager.FontProperties(fname=fallback_font).get_name()]
+    chosen += [n for n in _JA_FONTS if n in names]
     if chosen:
         plt.rcParams["font.sans-serif"] = chosen + list(plt.rcParams["font.sans-serif"])
         plt.rcParams["axes.unicode_minus"] = False
@@ -56,8 +76,143 @@ def _style(plt: Any) -> None:
             "axes.grid": True,
             "grid.alpha": 0.3,
             "font.family": "sans-serif",
+            # Mathtext for every tick label costs more than the rest of a figure;
+            # `_math_offsets` turns it on only for axes with an offset or scale.
+            "axes.formatter.use_mathtext": False,
+            "axes.formatter.limits": (-3, 4),
+            # Type 3 fonts: TrueType embedding cost ~0.1 s per figure.
+            "pdf.fonttype": 3,
         }
     )
+
+
+def _math_offsets(ax: Any) -> None:
+    """Offsets and scales as ×10⁸ with a real superscript, not "1e8", on the
+    axes that need one (large, tiny, or a small range far from zero)."""
+    from matplotlib.ticker import ScalarFormatter
+
+    for axis, (lo, hi) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+        fmt = axis.get_major_formatter()
+        if not isinstance(fmt, ScalarFormatter):
+            continue
+        big, span = max(abs(lo), abs(hi)), abs(hi - lo)
+        if big >= 1e4 or 0 < big < 1e-3 or (span > 0 and big / span > 1e4):
+            fmt.set_useMathText(True)
+
+
+def _layer(ax: Any, layer: dict[str, Any], arrays: Any) -> None:
+    """One layer of a panel (see analysis_figures for the spec)."""
+    import numpy as np
+
+    kind = layer["type"]
+    colour = layer.get("color")
+    label = layer.get("label")
+    if kind in ("line", "scatter", "ring"):
+        x, y = arrays[layer["x"]], arrays[layer["y"]]
+        many = x.size > 500  # a point cloud: rasterized inside the vector PDF
+        if kind == "line":
+            ax.plot(
+                x,
+                y,
+                "-",
+                lw=layer.get("lw", 1.0),
+                color=colour,
+                label=label,
+                zorder=3 if layer.get("lw", 1.0) > 1.2 else 2,
+            )
+        elif kind == "scatter":
+            ax.plot(x, y, "o", ms=2.5 if many else 4.5, alpha=0.6 if many else 0.85, color=colour,
+                    label=label, rasterized=many, zorder=2)  # fmt: skip
+        else:
+            ax.plot(x, y, "o", ms=9, mfc="none", mew=1.4, color=colour, label=label, zorder=4)
+            for xi, yi, text in zip(x, y, layer.get("labels", []), strict=False):
+                ax.annotate(text, (xi, yi), textcoords="offset points", xytext=(5, 5), fontsize=8)
+    elif kind == "errorbar":
+        ax.errorbar(arrays[layer["x"]], arrays[layer["y"]], yerr=arrays[layer["yerr"]], fmt="o-",
+                    ms=4, lw=1.0, capsize=3, color=colour, label=label)  # fmt: skip
+    elif kind == "hline":
+        ax.axhline(layer["y"], color=colour or "#888888", lw=1.0, ls="--", zorder=1)
+    elif kind == "vline":
+        ax.axvline(layer["x"], color=colour or "#888888", lw=1.0, ls="--", zorder=1)
+    elif kind == "band":
+        ax.axhspan(layer["y0"], layer["y1"], color=colour or "#888888", alpha=0.12, zorder=0)
+    elif kind == "hist":
+        y = arrays[layer["y"]]
+        y = y[np.isfinite(y)]
+        bins = int(min(max(np.sqrt(y.size), 5), 40))
+        ax.hist(y, bins=bins, color="#1f77b4", alpha=0.8, edgecolor="white")
+    elif kind == "stem":
+        ax.vlines(arrays[layer["x"]], 0, arrays[layer["y"]], color=colour, lw=1.2)
+        ax.plot(arrays[layer["x"]], arrays[layer["y"]], "o", ms=3, color=colour)
+    elif kind == "box":
+        data = [arrays[n] for n in layer["data"]]
+        ax.boxplot(data, tick_labels=layer["labels"], showfliers=False, widths=0.5)
+        rng = np.random.default_rng(0)  # fixed jitter: the same figure every build
+        for i, d in enumerate(data, start=1):
+            ax.plot(
+                i + rng.uniform(-0.12, 0.12, d.size), d, "o", ms=3, alpha=0.6, color="C0", zorder=3
+            )
+        ax.grid(False, axis="x")
+    elif kind == "heatmap":
+        m = arrays[layer["m"]]
+        im = ax.imshow(m, aspect="auto", origin="upper", cmap="viridis", interpolation="nearest")
+        ax.figure.colorbar(im, ax=ax)
+        ax.grid(False)
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ticks = layer.get("xticklabels")
+        if ticks:
+            ax.set_xticks(range(len(ticks)))
+            ax.set_xticklabels(ticks, fontsize=7, rotation=90 if len(ticks) > 12 else 0)
+        if "y0" in layer:
+            y0 = layer["y0"]
+            ax.yaxis.set_major_formatter(lambda v, _pos: f"{int(round(v + y0))}")
+
+
+def _panels(plt: Any, spec: dict[str, Any], arrays: Any, target: Path) -> None:
+    panels = spec["panels"]
+    ncols = int(spec.get("ncols", 1))
+    nrows = -(-len(panels) // ncols)
+    size = spec.get("size") or [6.0, 3.8]
+    fig, axes = plt.subplots(nrows, ncols, figsize=tuple(size), squeeze=False,
+                             sharex=bool(spec.get("sharex")))  # fmt: skip
+    try:
+        for ax, panel in zip(axes.ravel(), panels, strict=False):
+            for layer in panel["layers"]:
+                _layer(ax, layer, arrays)
+            if panel.get("xdate"):
+                import matplotlib.dates as mdates
+
+                loc = mdates.AutoDateLocator()  # type: ignore[no-untyped-call]
+                ax.xaxis.set_major_locator(loc)
+                ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(loc))  # type: ignore[no-untyped-call]
+            if panel.get("integer_x"):
+                from matplotlib.ticker import MaxNLocator
+
+                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            if panel.get("xticks"):
+                ax.set_xticks(panel["xticks"])
+                ax.set_xticklabels(panel.get("xticklabels") or [str(t) for t in panel["xticks"]])
+            ax.set_xlabel(panel.get("xlabel", ""))
+            ax.set_ylabel(panel.get("ylabel", ""))
+            if panel.get("title"):
+                ax.set_title(panel["title"], fontsize=8 if panel.get("small") else 10)
+            if panel.get("small"):
+                ax.tick_params(labelsize=7)
+            if panel.get("legend") and ax.get_legend_handles_labels()[0]:
+                ax.legend(frameon=False, fontsize=8)
+        for ax in axes.ravel()[len(panels) :]:
+            ax.set_visible(False)
+        for ax in axes.ravel()[: len(panels)]:
+            _math_offsets(ax)
+        fig.tight_layout() if len(panels) > 1 else fig.subplots_adjust(
+            left=0.13, right=0.97, bottom=0.13, top=0.95
+        )
+        fig.savefig(target)
+    finally:
+        plt.close(fig)
 
 
 def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
@@ -72,7 +227,16 @@ def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
         # and slows TeX down; 3000 px on the long side is print quality.
         convert_image(spec["src"], str(target), max_side=3000)
         return
-    fig, ax = plt.subplots()
+    if kind == "panels":
+        _panels(plt, spec, arrays, target)
+        return
+    resid = kind == "xy" and len(spec.get("curves", [])) == 1 and spec["curves"][0].get("fit")
+    if resid:  # one fitted curve: its residuals in a panel below
+        fig, (ax, rax) = plt.subplots(
+            2, 1, sharex=True, figsize=(6.0, 4.4), gridspec_kw={"height_ratios": [3, 1]}
+        )
+    else:
+        fig, ax = plt.subplots()
     try:
         if kind == "heatmap":
             m = arrays[spec["key"] + "_m"]
@@ -83,6 +247,10 @@ def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
             ax.set_xlabel("column index")
             ax.set_ylabel("row index")
             ax.grid(False)
+            from matplotlib.ticker import MaxNLocator
+
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         elif kind == "histogram":
             y = arrays[spec["curves"][0]["name"] + "_y"]
             y = y[np.isfinite(y)]
@@ -99,25 +267,42 @@ def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
                 if x is None:
                     x = np.arange(y.size)
                 label = curve["label"] if many else None
+                dense = y.size > 500
                 if kind == "xy":
-                    ax.plot(x, y, "o", ms=4, color=colour, label=label)
+                    ax.plot(x, y, "o", ms=2.5 if dense else 4.5, alpha=0.5 if dense else 0.85,
+                            color=colour, label=label, rasterized=dense, zorder=2)  # fmt: skip
                 else:
                     ax.plot(x, y, "-", lw=1.0, color=colour, label=label)
                 if curve.get("fit"):
+                    # Above the markers, in a contrasting dark colour with a
+                    # light halo, so the fit is visible under thousands of points.
+                    fx, fy = arrays[curve["name"] + "_fx"], arrays[curve["name"] + "_fy"]
+                    ax.plot(fx, fy, "-", lw=3.2, color="white", alpha=0.9, zorder=3)
                     ax.plot(
-                        arrays[curve["name"] + "_fx"], arrays[curve["name"] + "_fy"],
-                        "-", lw=1.2, color=colour, alpha=0.8,
-                    )  # fmt: skip
-            ax.set_xlabel(spec.get("xlabel", ""))
+                        fx, fy, "-", lw=1.5, color=_FIT_COLOURS[i % len(_FIT_COLOURS)], zorder=4
+                    )
+                    if resid and curve["name"] + "_rx" in arrays:
+                        rax.plot(arrays[curve["name"] + "_rx"], arrays[curve["name"] + "_ry"], "o",
+                                 ms=2.5 if dense else 4, color=colour, alpha=0.7, rasterized=dense)  # fmt: skip
+                        rax.axhline(0.0, color="#555555", lw=1.0, ls="--")
+                        rax.set_ylabel("residual")
+            (rax if resid else ax).set_xlabel(spec.get("xlabel", ""))
             ax.set_ylabel(spec.get("ylabel", "") if not many else "")
             if spec.get("title"):
                 ax.set_title(spec["title"])
             if many:
                 ax.legend(frameon=False)
+        _math_offsets(ax)
+        if resid:
+            _math_offsets(rax)
         # Fixed margins instead of tight_layout(): the layout solver draws the
         # figure once more and nearly doubled the time per figure.
         fig.subplots_adjust(
-            left=0.13, right=0.97, bottom=0.13, top=0.93 if spec.get("title") else 0.96
+            left=0.13,
+            right=0.97,
+            bottom=0.13,
+            top=0.93 if spec.get("title") else 0.96,
+            hspace=0.08,
         )
         fig.savefig(target)
     finally:
@@ -125,9 +310,9 @@ def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
 
 
 def spec_texts(spec: dict[str, Any]) -> str:
-    parts = [spec.get("xlabel", ""), spec.get("ylabel", ""), spec.get("title", "")]
-    parts += [c.get("label", "") for c in spec.get("curves", [])]
-    return " ".join(parts)
+    """Every text of a spec (labels, titles, legend and tick labels, nested
+    panels included): the whole JSON, which holds nothing else but numbers."""
+    return json.dumps(spec, ensure_ascii=False)
 
 
 def fit(request: dict[str, Any], context: WorkerContext) -> Iterator[dict[str, Any]]:
