@@ -336,3 +336,29 @@ def test_review_a_real_figure_still_passes_the_magic_check(
     )
     assert result.diagnostics.blocked_reads == []
     assert result.pdf is not None
+
+
+def test_review_missing_font_does_not_run_metafont_on_tex_written_source(
+    tmp_path: Path, tex_engine: TexEngine
+) -> None:
+    """A missing TFM makes kpathsea run `mktextfm`, which would run METAFONT
+    on a `.mf` that TeX itself wrote into the build folder and write fonts
+    into a cache outside it. The TeX sandbox must keep that from running:
+    no font is generated anywhere."""
+    mf = (
+        'mode_setup; font_size 10pt\\string#; beginchar("A", 5pt\\string#, 5pt\\string#, 0);'
+        " fill unitsquare scaled 5pt; endchar; end."
+    )
+    pre = (
+        "\\newwrite\\f\\immediate\\openout\\f=lwrevzz.mf"
+        f"\\immediate\\write\\f{{{mf}}}\\immediate\\closeout\\f"
+    )
+    doc = minimal_doc("x\\font\\q=lwrevzz \\q A", pre)
+    result = compile_source(
+        doc, build_root=tmp_path / "b", apply_sanitizer=False, engine=tex_engine, max_passes=1
+    )
+    assert (result.build_dir / "lwrevzz.mf").is_file()  # the payload was written
+    made = [p for p in result.build_dir.rglob("lwrevzz*") if p.suffix != ".mf"]
+    assert made == []
+    for cache in (Path("/tmp/texfonts"), Path.home() / ".texlive"):
+        assert not any(cache.rglob("lwrevzz*")) if cache.is_dir() else True
