@@ -6,9 +6,13 @@ directory, then sends each request type through the real client to the fake
 OpenAI-compatible server and measures what was recorded there:
 
 * full draft          full system prompt + material digest + draft task
-* one-section edit    scoped system + material trimmed to the request + that section
-* keywords-only edit  scoped system + document outline + the keywords line
-* whole revision      full system + trimmed digest + current document + folded history
+* one-section edit    labwright.edit: scoped system + outline + that section + material
+                      trimmed to the request (2,000 characters)
+* keywords-only edit  labwright.edit: role boundary + outline + the keywords block
+* whole revision      labwright.edit: full system + current document + material trimmed
+                      to the request (8,000 characters) + folded history
+
+Targets (issue 16): keywords-only edit at most 1.0k tokens, whole revision at most 8k.
 
 Each is printed beside a naive baseline assembled in the same run (full
 system prompt, raw material, full history) and beside the seed system's
@@ -23,6 +27,8 @@ import random
 import tempfile
 from pathlib import Path
 
+from labwright.edit.locate import metadata_block, outline_lines
+from labwright.edit.prompts import block_messages, section_messages, whole_messages
 from labwright.llm import (
     ESTIMATE_RULE,
     Endpoint,
@@ -33,14 +39,16 @@ from labwright.llm import (
     UsageLedger,
     build_messages,
     build_system,
-    document_outline,
     estimate_tokens,
     material_digest,
-    trim_for_revision,
 )
 from labwright.llm.prompts import AssembledPrompt
 from labwright.testing import FakeOpenAI, Turn
 
+KEYWORDS_REQUEST = (
+    "Change the keywords to: damped oscillation, logarithmic decrement, eddy current."
+)
+TARGETS = {"keywords-only edit": 1_000, "whole revision": 8_000}  # issue 16
 SEED = {  # published figures of the seed system (input tokens per request)
     "full draft": "10k+ (whole-document generation)",
     "one-section edit": "~2-3k after",
@@ -148,8 +156,12 @@ def main() -> None:
         )
         whole_feedback = "Make the tone of the whole report more formal."
         req_section = section_feedback + "\n\n" + section
-        req_keywords = "Change the keywords to: damped oscillation, logarithmic decrement, eddy current.\n\n\\keywords{oscillator, damping}"
+        req_keywords = KEYWORDS_REQUEST + "\n\n\\keywords{oscillator, damping}"
         req_whole = whole_feedback + "\n\n# Current document\n" + doc
+        # The edit cases are the messages labwright.edit really sends (edit/prompts.py).
+        outline = "\n".join(outline_lines(doc))
+        keywords_block = metadata_block(doc, "keywords")
+        assert keywords_block is not None
         cases = {
             "full draft": (
                 build_messages(
@@ -158,25 +170,16 @@ def main() -> None:
                 naive(full, raw, "Write the complete report from the material.", []),
             ),
             "one-section edit": (
-                build_messages(
-                    scoped, req_section, focus=trim_for_revision(digest, section_feedback, cap=2000)
-                ),
+                section_messages(section_feedback, section, outline, digest=digest),
                 naive(full, raw, req_section + "\n\n# Current document\n" + doc, []),
             ),
             "keywords-only edit": (
-                build_messages(
-                    scoped, "# Outline\n" + document_outline(doc) + "\n\n" + req_keywords
-                ),
+                block_messages(KEYWORDS_REQUEST, keywords_block.text(doc), outline),
                 # The seed's documented 'before': full system + first 6,000 characters of material.
                 naive(full, raw[:6000], req_keywords, []),
             ),
             "whole revision": (
-                build_messages(
-                    full,
-                    req_whole,
-                    focus=trim_for_revision(digest, whole_feedback),
-                    history=history,
-                ),
+                whole_messages(whole_feedback, doc, digest=digest, history=history),
                 naive(full, raw, req_whole, history),
             ),
         }
@@ -205,9 +208,7 @@ def main() -> None:
             {"role": "assistant", "content": doc},
         ]
         fake.script(Turn("ok", usage_shape="deepseek"))
-        turn2 = build_messages(
-            full, req2, focus=trim_for_revision(digest, feedback2), history=history2
-        )
+        turn2 = whole_messages(feedback2, doc, digest=digest, history=history2)
         second = client.chat(turn2, step="whole revision, turn 2")
 
         # Alternative: no trimming, the stable digest as the cached prefix.
@@ -228,6 +229,10 @@ def main() -> None:
         print(f"{'request':<20} {'before':>9} {'after':>9} {'ratio':>7}   seed system (published)")
         for name, (before, after) in sizes.items():
             print(f"{name:<20} {before:>9,} {after:>9,} {before / after:>6.1f}x   {SEED[name]}")
+        for name, target in TARGETS.items():
+            after = sizes[name][1]
+            verdict = "meets" if after <= target else "MISSES"
+            print(f"Target {name}: at most {target:,} tokens; measured {after:,} ({verdict} it).")
         print(
             f"\nSystem prompt: full {estimate_tokens(full.text):,} tokens, scoped {estimate_tokens(scoped.text):,}"
             f" (quality anchors dropped: {estimate_tokens(full.text) - estimate_tokens(scoped.text):,})."

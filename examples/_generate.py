@@ -252,11 +252,227 @@ def heat_plate(root: Path) -> None:
     )
 
 
+# --- analyst examples (issue 13): one folder per data shape, with the true
+# parameters the golden tests compare the recovered ones against. ---------------
+
+TRUTH: dict[str, dict[str, object]] = {
+    "station-series": {
+        "weekly_co2.csv": {"slope": 1.8, "amplitude": 3.0},
+        "daily_price.csv": {"slope": 4.0, "amplitude": 0.0},
+        "monthly_temp.csv": {"slope": 0.02, "amplitude": 8.0},
+    },
+    "sea-surface": {"slope": 0.012, "amplitude": 1.5},
+    "alloy-hardness": {"hardness": {"annealed": 180.0, "quenched": 420.0, "tempered": 310.0}},
+    "reactor-yield": {
+        "const": 5.0,
+        "temperature": 0.08,
+        "pressure": 1.5,
+        "catalyst": -2.0,
+        "outlier_row": 17,
+    },
+    "resistor-repeats": {"R": 1000.0},
+    "decay-runs": {"tau0": 2.0, "scale": 200.0},
+    "plant-growth-zh": {"株高": {"对照": 30.0, "低氮": 34.0, "高氮": 41.0}},
+}
+
+
+def _seasonal(t: np.ndarray, amplitude: float) -> np.ndarray:
+    # Peak in mid-May (t mod 1 = 0.37), as for CO2 at Mauna Loa.
+    return amplitude * np.cos(2 * np.pi * (t - 0.37))
+
+
+def station_series(root: Path) -> None:
+    """Three time series, dates written three ways: YYYYMMDD integers, dd-Mon-yy, ISO."""
+    rng = np.random.default_rng(1301)
+    truth = TRUTH["station-series"]
+    start = _dt.date(1990, 1, 6)
+    rows = ["date,co2 (ppm)"]
+    for k in range(520):  # ten years, weekly
+        d = start + _dt.timedelta(days=7 * k)
+        t = d.year + (d.timetuple().tm_yday - 0.5) / (366 if d.year % 4 == 0 else 365)
+        p = truth["weekly_co2.csv"]
+        v = (
+            355
+            + p["slope"] * (t - 1990)
+            + _seasonal(np.array(t), p["amplitude"])
+            + rng.normal(0, 0.4)
+        )
+        rows.append(f"{d:%Y%m%d},{float(v):.2f}")
+    _write(root / "weekly_co2.csv", "\n".join(rows) + "\n")
+    rows = ["Date,Close"]
+    start = _dt.date(2003, 1, 1)
+    for k in range(730):
+        d = start + _dt.timedelta(days=k)
+        t = 2003 + k / 365.0
+        v = 20 + truth["daily_price.csv"]["slope"] * (t - 2003) + rng.normal(0, 0.8)
+        rows.append(f"{d.day:02d}-{d:%b}-{d:%y},{v:.2f}")
+    _write(root / "daily_price.csv", "\n".join(rows) + "\n")
+    rows = ["date,temperature (°C)"]
+    for k in range(360):  # thirty years, monthly
+        y, m = 1980 + k // 12, k % 12 + 1
+        t = y + (m - 0.5) / 12
+        p = truth["monthly_temp.csv"]
+        v = (
+            9
+            + p["slope"] * (t - 1980)
+            + _seasonal(np.array(t - 0.2), p["amplitude"])
+            + rng.normal(0, 0.7)
+        )
+        rows.append(f"{y}-{m:02d}-15,{float(v):.2f}")
+    _write(root / "monthly_temp.csv", "\n".join(rows) + "\n")
+    _write(
+        root / "README.md",
+        "# Three station records\n\n"
+        "## Aim\n\n"
+        "Find the growth rate per year of each record and describe its seasonal cycle.\n\n"
+        "## Method\n\n"
+        "weekly_co2.csv: weekly flask CO2 (dates as YYYYMMDD). daily_price.csv: daily\n"
+        "closing price (dates as dd-Mon-yy). monthly_temp.csv: monthly mean air\n"
+        "temperature (ISO dates).\n",
+    )
+
+
+def sea_surface(root: Path) -> None:
+    """A year x month table; the README has no extension."""
+    rng = np.random.default_rng(1302)
+    truth = TRUTH["sea-surface"]
+    months = "JAN FEB MAR APR MAY JUN JUL AUG SEP OCT NOV DEC".split()
+    rows = ["YEAR," + ",".join(months)]
+    for year in range(1950, 2010):
+        cells = []
+        for m in range(1, 13):
+            t = year + (m - 0.5) / 12
+            v = 24 + truth["slope"] * (t - 1950) + _seasonal(np.array(t - 0.3), truth["amplitude"])
+            cells.append(f"{float(v) + rng.normal(0, 0.3):.2f}")
+        rows.append(f"{year}," + ",".join(cells))
+    _write(root / "sst.csv", "\n".join(rows) + "\n")
+    _write(
+        root / "README",
+        "Monthly mean sea surface temperature in degrees C, one row per year and one\n"
+        "column per month.\n\n"
+        "Questions: is there a long-term trend, and what does the seasonal cycle look like?\n",
+    )
+
+
+def alloy_hardness(root: Path) -> None:
+    """Grouped measurements: a class code column with its labels in the notes."""
+    rng = np.random.default_rng(1303)
+    means = TRUTH["alloy-hardness"]["hardness"]
+    rows = ["sample_id,alloy,hardness (HV),density (g/cm^3)"]
+    k = 0
+    for code, (_name, mu) in enumerate(means.items()):
+        for _ in range(12):
+            k += 1
+            rows.append(
+                f"A{k:03d},{code},{mu + rng.normal(0, 15):.1f},{7.85 + rng.normal(0, 0.02):.3f}"
+            )
+    order = [rows[0]] + [rows[1:][i] for i in rng.permutation(len(rows) - 1)]
+    _write(root / "hardness.csv", "\n".join(order) + "\n")
+    _write(
+        root / "notes.md",
+        "# Hardness of heat-treated steel\n\n"
+        "## Aim\n\n"
+        "Compare the hardness between the three groups of samples.\n\n"
+        "## Method\n\n"
+        "Vickers hardness, 10 kgf. alloy: 0 = annealed, 1 = quenched, 2 = tempered.\n",
+    )
+
+
+def reactor_yield(root: Path) -> None:
+    """A response and three operating variables, one planted outlier."""
+    rng = np.random.default_rng(1304)
+    tr = TRUTH["reactor-yield"]
+    n = 40
+    temp = rng.uniform(320, 380, n)
+    pres = rng.uniform(1.0, 5.0, n)
+    cat = rng.uniform(0.5, 3.0, n)
+    y = tr["const"] + tr["temperature"] * temp + tr["pressure"] * pres + tr["catalyst"] * cat
+    y = y + rng.normal(0, 0.5, n)
+    y[int(tr["outlier_row"])] += 6.0  # a mis-recorded run
+    rows = ["run,temperature,pressure,catalyst,yield"]
+    rows += [f"{i + 1},{temp[i]:.1f},{pres[i]:.2f},{cat[i]:.2f},{y[i]:.2f}" for i in range(n)]
+    _write(root / "runs.csv", "\n".join(rows) + "\n")
+    _write(
+        root / "notes.rst",
+        ".. _reactor:\n\n"
+        "Pilot reactor runs\n==================\n\n"
+        "Aim: build a model of yield as a function of the operating variables, and\n"
+        "discuss any outliers.\n\n"
+        "temperature is measured in K, pressure in bar, catalyst in g, yield in %.\n",
+    )
+
+
+def resistor_repeats(root: Path) -> None:
+    rng = np.random.default_rng(1305)
+    values = TRUTH["resistor-repeats"]["R"] + rng.normal(0, 0.8, 25)
+    rows = ["reading,R (ohm)"] + [f"{i + 1},{v:.2f}" for i, v in enumerate(values)]
+    _write(root / "readings.csv", "\n".join(rows) + "\n")
+    _write(
+        root / "notes.md",
+        "# A nominal 1 kOhm resistor\n\n"
+        "## Aim\n\n"
+        "Estimate the resistance and its uncertainty from repeated measurements.\n",
+    )
+
+
+def decay_runs(root: Path) -> None:
+    """Thirty same-shaped files, one per temperature (in the file name)."""
+    rng = np.random.default_rng(1306)
+    tr = TRUTH["decay-runs"]
+    for temp in range(280, 430, 5):
+        tau = tr["tau0"] * np.exp(-(temp - 280) / tr["scale"])
+        t = np.linspace(0, 4 * tau, 25)
+        u = 5.0 * np.exp(-t / tau) + rng.normal(0, 0.02, t.size)
+        rows = ["t (s),U (V)"] + [f"{a:.4f},{b:.4f}" for a, b in zip(t, u, strict=True)]
+        _write(root / "runs" / f"decay_T{temp}K.csv", "\n".join(rows) + "\n")
+    _write(
+        root / "notes.md",
+        "# Capacitor decay at several temperatures\n\n"
+        "## Aim\n\n"
+        "Each run was taken at a different temperature (in the file name). How does\n"
+        "the decay time depend on temperature?\n",
+    )
+
+
+def plant_growth_zh(root: Path) -> None:
+    """Chinese folder: grouped plant heights under three nitrogen treatments."""
+    rng = np.random.default_rng(1307)
+    means = TRUTH["plant-growth-zh"]["株高"]
+    rows = ["编号,处理,株高 (cm),叶数"]
+    k = 0
+    for code, mu in enumerate(means.values()):
+        for _ in range(10):
+            k += 1
+            rows.append(f"{k},{code},{mu + rng.normal(0, 2.5):.1f},{int(rng.integers(8, 15))}")
+    _write(root / "株高.csv", "\n".join(rows) + "\n")
+    _write(
+        root / "说明.md",
+        "# 氮肥对株高的影响\n\n"
+        "## 实验目的\n\n"
+        "比较三种处理下植株的株高，检验组间差异。\n\n"
+        "## 实验方法\n\n"
+        "每种处理 10 株，第 30 天测量株高。处理：0 = 对照, 1 = 低氮, 2 = 高氮。\n",
+    )
+
+
+ANALYST_EXAMPLES = {
+    "station-series": station_series,
+    "sea-surface": sea_surface,
+    "alloy-hardness": alloy_hardness,
+    "reactor-yield": reactor_yield,
+    "resistor-repeats": resistor_repeats,
+    "decay-runs": decay_runs,
+    "plant-growth-zh": plant_growth_zh,
+}
+
+
 def main() -> None:
     pendulum(HERE / "pendulum")
     rc_discharge(HERE / "rc-discharge")
     spectrum(HERE / "spectrum")
     heat_plate(HERE / "heat-plate")
+    for name, make in ANALYST_EXAMPLES.items():
+        make(HERE / name)
 
 
 if __name__ == "__main__":

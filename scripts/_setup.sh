@@ -98,6 +98,36 @@ _ensure_venv() {
   fi
 }
 
+# The window UI (ui/): npm packages exactly as the committed package-lock.json
+# says (npm ci), then the production build in ui/dist. npm's cache lives outside
+# the clone (LABWRIGHT_NPM_CACHE, default /var/cache/labwright/npm), so a fresh
+# clone does not download everything again; nothing depends on it being there.
+labwright_ui_setup() {
+  local ui="$LABWRIGHT_ROOT/ui"
+  [ -f "$ui/package-lock.json" ] || return 0
+  if ! command -v npm >/dev/null 2>&1; then
+    if _is_root && command -v apt-get >/dev/null 2>&1; then
+      _say "installing Node.js and npm"
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+    else
+      _say "The window UI needs Node.js 20 and npm: install them, then run this again."
+      return 1
+    fi
+  fi
+  export npm_config_cache="${LABWRIGHT_NPM_CACHE:-/var/cache/labwright/npm}"
+  mkdir -p "$npm_config_cache" 2>/dev/null || export npm_config_cache="${TMPDIR:-/tmp}/labwright-npm-cache"
+  local stamp="$ui/node_modules/.labwright-npm-ci"
+  if [ ! -f "$stamp" ] || [ "$ui/package-lock.json" -nt "$stamp" ]; then
+    _say "installing the UI's npm packages (npm ci)"
+    (cd "$ui" && npm ci --no-audit --no-fund --prefer-offline --loglevel=error) && touch "$stamp"
+  fi
+  if [ ! -f "$ui/dist/index.html" ] || [ -n "$(find "$ui/src" "$ui/index.html" "$ui/vite.config.ts" \
+       "$ui/package-lock.json" -newer "$ui/dist/index.html" -print -quit)" ]; then
+    _say "building the UI into ui/dist"
+    (cd "$ui" && npm run --silent build)
+  fi
+}
+
 labwright_setup() {
   _ensure_venv "${1:-}"
   _ensure_tex

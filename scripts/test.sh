@@ -6,6 +6,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_setup.sh"
 _install_system_packages
 labwright_setup dev
+labwright_ui_setup
 _desktop_tools  # cargo, Tauri CLI, tauri-driver, actionlint (tests/desktop)
 cd "$LABWRIGHT_ROOT"
 # Every smoke layer installed above must really run: a skip that means "XeLaTeX /

@@ -12,8 +12,23 @@ import pytest
 
 from labwright.agent.events import Done
 from labwright.agent.offline import build_offline
-from labwright.export import LATEXMKRC, ExportError, export_overleaf_zip, members_of
+from labwright.export import (
+    LATEXMKRC,
+    ExportError,
+    check_exportable,
+    export_overleaf_zip,
+    members_of,
+)
+from labwright.latex.compile import COMPILE_RECORD
 from labwright.latex.engine import resolve_engine
+from tests.server.conftest import (  # noqa: F401 - the API fixtures, used by name
+    auth,
+    data_folder,
+    make_client,
+    memory_keyring,
+    seed_world,
+    token,
+)
 
 needs_latexmk = pytest.mark.skipif(
     not resolve_engine().available or shutil.which("latexmk") is None,
@@ -109,3 +124,89 @@ def test_unpacked_zip_compiles_with_latexmk_in_an_empty_dir(build: Path, tmp_pat
     assert (work / "main.pdf").read_bytes()[:5] == b"%PDF-"
     log = (work / "main.log").read_text(encoding="utf-8", errors="replace")
     assert "! " not in log and "XeTeX" in log
+
+
+# --- a build that overwrote its own inputs is never exported -------------------
+
+needs_tex = pytest.mark.skipif(not resolve_engine().available, reason="needs XeLaTeX")
+
+
+@needs_tex
+def test_a_build_that_overwrote_its_bib_is_refused_with_the_compilers_sentence(
+    tmp_path: Path,
+) -> None:
+    from labwright.latex.compile import compile_source
+    from labwright.latex.diagnose import humanize
+
+    body = (
+        "\\newwrite\\w\\immediate\\openout\\w=refs.bib \\immediate\\write\\w{evil}"
+        "\\immediate\\closeout\\w done"
+    )
+    doc = f"\\documentclass{{article}}\\begin{{document}}{body}\\bibliography{{refs}}\\end{{document}}\n"
+    result = compile_source(doc, files={"refs.bib": b"@misc{a, title={A}}\n"}, build_root=tmp_path)
+    assert result.modified_inputs == ["refs.bib"] and result.pdf is not None
+    said = [m for m in humanize(result.diagnostics) if "overwrote" in m]
+    assert len(said) == 1  # the pipelines show humanize(); the warning is in it
+    with pytest.raises(ExportError) as err:
+        export_overleaf_zip(result.build_dir / "main.tex", tmp_path / "r.zip")
+    assert str(err.value) == said[0]
+    assert not (tmp_path / "r.zip").exists() and not list(tmp_path.glob("*.part"))
+
+
+def test_no_record_means_nothing_was_compiled_and_export_goes_on(tmp_path: Path) -> None:
+    check_exportable(tmp_path)
+
+
+@pytest.mark.parametrize("record", ["{", "[]", '{"modified_inputs": "x"}', None])
+def test_an_unreadable_record_refuses(tmp_path: Path, record: str | None) -> None:
+    if record is None:
+        (tmp_path / COMPILE_RECORD).mkdir()
+    else:
+        (tmp_path / COMPILE_RECORD).write_text(record, encoding="utf-8")
+    with pytest.raises(ExportError, match="unreadable"):
+        check_exportable(tmp_path)
+
+
+def test_the_api_refuses_both_exports_and_shows_the_message(
+    make_client: object,  # noqa: F811 - fixtures imported from tests.server.conftest
+    auth: dict[str, str],  # noqa: F811
+    data_folder: Path,  # noqa: F811
+) -> None:
+    import json
+
+    from labwright.server.artifacts import run_dir
+
+    app, client = make_client()  # type: ignore[operator]
+    world = seed_world(app, data_folder)
+    build = run_dir(app.state.ctx.data, world.session_id, world.run_id)
+    base = f"/api/sessions/{world.session_id}/versions/1"
+    message = "The document overwrote its own input files (refs.bib), so this build must not be exported or reused; regenerate the report."
+    (build / COMPILE_RECORD).write_text(
+        json.dumps({"status": "degraded", "modified_inputs": ["refs.bib"], "messages": [message]}),
+        encoding="utf-8",
+    )
+    for what in ("pdf", "zip"):
+        response = client.get(f"{base}/export/{what}", headers=auth)
+        assert response.status_code == 409
+        assert message in response.json()["detail"]
+        assert not response.content.startswith((b"%PDF", b"PK"))
+    (build / COMPILE_RECORD).write_text(
+        json.dumps({"status": "clean", "modified_inputs": [], "messages": []}), encoding="utf-8"
+    )
+    assert client.get(f"{base}/export/pdf", headers=auth).status_code == 200
+    assert client.get(f"{base}/export/zip", headers=auth).status_code == 200
+
+
+def test_our_class_is_shipped_even_when_the_run_folder_has_no_copy(tmp_path: Path) -> None:
+    """A model-backed run keeps main.tex, figures and the .bib in its folder
+    (it compiles in builds/build-*): the zip still carries the class."""
+    from labwright.latex.template import template_files
+
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass[en]{labwright-report}\\begin{document}x\\end{document}\n",
+        encoding="utf-8",
+    )
+    zpath = export_overleaf_zip(tmp_path / "main.tex", tmp_path / "r.zip")
+    with zipfile.ZipFile(zpath) as zf:
+        assert zf.namelist()[:2] == ["main.tex", "labwright-report.cls"]
+        assert zf.read("labwright-report.cls") == template_files("en")[0].read_bytes()

@@ -19,7 +19,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TextIO
 
-from labwright.agent.path_guard import is_inside
+from labwright.safety import is_inside
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -35,11 +35,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Run the local API for the Labwright window.",
         "labwright.server.cli:configure_serve",
     ),
+    "edit": ("Ask for a change to a session's report.", "labwright.edit.cli:configure_edit"),
 }
-
-#: The frozen binary re-launches itself with this to run the plot worker.
-_PLOT_WORKER = "_plot-worker"  # same as labwright.agent.offline.render.WORKER_SUBCOMMAND
-
 
 # --- build ---------------------------------------------------------------------
 
@@ -125,7 +122,7 @@ def run_build(args: argparse.Namespace) -> int:
     if args.folder.is_dir():
         # First, before the heavy imports below: the plot worker's matplotlib
         # import then runs alongside them (see benchmarks/main_job.py).
-        prestart_worker()
+        prestart_worker(args.folder)
     try:
         return _run_build(args)
     finally:
@@ -134,7 +131,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 def _run_build(args: argparse.Namespace) -> int:
     from labwright.agent.events import Done, Error, Milestone, Warning_
-    from labwright.agent.offline.build import check_folder
+    from labwright.agent.run import check_folder
 
     folder: Path = args.folder
     problem = check_folder(folder)
@@ -194,6 +191,18 @@ def _run_build(args: argparse.Namespace) -> int:
             shutil.rmtree(build_dir, ignore_errors=True)
 
 
+def _exportable(build: Path) -> bool:
+    """False (and says why) when the build overwrote its own inputs."""
+    from labwright.export import ExportError, check_exportable
+
+    try:
+        check_exportable(build)
+    except ExportError as exc:
+        _say(f"The PDF was not written: {exc}")
+        return False
+    return True
+
+
 def _deliver(
     done: object, build_dir: Path, output: Path, zip_path: Path | None, progress: _Progress
 ) -> int:
@@ -215,7 +224,7 @@ def _deliver(
             _say(f"The Overleaf zip could not be written: {exc}")
             code = EXIT_PROBLEMS
     provenance = output.with_name(output.stem + ".provenance.json")
-    if done.pdf_path:
+    if done.pdf_path and _exportable(Path(done.pdf_path).parent):
         output.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(done.pdf_path, output)
         shutil.copyfile(build_dir / PROVENANCE_JSON, provenance)
@@ -280,10 +289,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == [_PLOT_WORKER]:
-        from labwright.agent.offline.plot_worker import run
-
-        return run()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):

@@ -9,16 +9,26 @@ checked with lstat: a regular file (never a symlink, never followed), inside
 the build directory, with a name of the shape Labwright generates. Arc names
 are ours; nothing from the user's folder names a member. Timestamps are
 fixed so the same build gives the same bytes.
+
+A build whose compile overwrote its own input files (the class, the .bib:
+paranoid TeX may write inside its folder) is refused, with the compiler's
+own sentence: compile_tex records what it found in the build folder
+(`COMPILE_RECORD`), and every export path -- this zip, the API's zip and PDF
+routes, the CLI's PDF copy -- asks `check_exportable` first.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from labwright.latex.compile import COMPILE_RECORD
+from labwright.latex.template import CLASS_FILE, template_files
 
 LATEXMKRC = (
     "# Written by Labwright: compile with XeLaTeX (fontspec, xeCJK).\n"
@@ -82,14 +92,46 @@ def _graphic(rel: str, root: Path) -> str:
     return rel
 
 
+def check_exportable(build_dir: Path) -> None:
+    """Raise ExportError (the compiler's sentence) when the build's last
+    compile overwrote its own inputs. No record: nothing was compiled there
+    (a build without TeX), so there is nothing to refuse."""
+    path = Path(build_dir) / COMPILE_RECORD
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    try:
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError("not a regular file")
+        record = json.loads(path.read_text(encoding="utf-8"))
+        modified = record["modified_inputs"]
+        messages = record.get("messages", [])
+        if not isinstance(modified, list) or not isinstance(messages, list):
+            raise ValueError("malformed")
+    except (OSError, ValueError, KeyError, TypeError):
+        raise ExportError("The build's compile record is unreadable; rebuild the report.") from None
+    if modified:
+        said = [m for m in messages if isinstance(m, str) and "overwrote" in m]
+        raise ExportError(
+            said[0]
+            if said
+            else f"The build overwrote its own input files ({', '.join(map(str, modified))}); "
+            "regenerate the report."
+        )
+
+
 def members_of(tex_path: Path) -> list[Member]:
-    """The files a build's main .tex needs, checked, in a stable order."""
+    """The files a build's main .tex needs, checked, in a stable order.
+    Raises ExportError for a build that must not be exported."""
     root = tex_path.parent
+    check_exportable(root)
     source = tex_path.read_text(encoding="utf-8")
     wanted: list[str] = [_check_rel(tex_path.name)]
     for m in _CLASS.finditer(source):
         name = m.group(1).strip() + ".cls"
-        if os.path.lexists(root / name):  # a standard class (article) is not ours to ship
+        # A standard class (article) is not ours to ship; ours always is.
+        if os.path.lexists(root / name) or name == CLASS_FILE:
             wanted.append(_check_rel(name))
     for m in _BIB.finditer(source):
         for stem in m.group(1).split(","):
@@ -104,6 +146,12 @@ def members_of(tex_path: Path) -> list[Member]:
         if rel in seen:
             continue
         seen.add(rel)
+        if rel == CLASS_FILE and not os.path.lexists(root / rel):
+            # A model-backed run compiles in builds/build-*/ and keeps only
+            # main.tex, figures and the .bib in its folder: the class comes
+            # from the templates, or the zip would not compile on Overleaf.
+            out.append(Member(rel, template_files("en")[0]))
+            continue
         out.append(Member(rel, _regular_file(root / rel, root)))
     return out
 

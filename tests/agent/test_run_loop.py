@@ -68,6 +68,9 @@ def assert_one_run(events: list[Event], planned_total: int) -> Done:
 class _InProcessDrawer:
     """Fits here and draws nothing: the property is about the loop, not the figures."""
 
+    def __init__(self, folder: Path | None = None) -> None:  # take_worker(folder)'s signature
+        pass
+
     def __enter__(self) -> _InProcessDrawer:
         return self
 

@@ -168,3 +168,87 @@ def test_driver_failure_is_reported() -> None:
     d = diagnose(log)
     assert d.driver_failed and d.degraded
     assert humanize(d)[0].startswith("The PDF writer (xdvipdfmx) failed")
+
+
+# --- bounded work on hostile logs (issue 11) ----------------------------------
+
+
+def _pathological_line(size: int) -> str:
+    """One line built from the openings of every pattern, never completed:
+    what made the earlier regexes backtrack."""
+    parts = (
+        "Missing character: There is no ",
+        " in font x",
+        'Font \\x="',
+        "Citation `",
+        "rerunfilecheck Warning: File ",
+        "File `",
+        "Reference `",
+        'The font "',
+        "a.tex",
+    )
+    out = []
+    n = 0
+    while n < size:
+        for p in parts:
+            out.append(p)
+            n += len(p)
+    return "".join(out)[:size]
+
+
+def test_a_huge_pathological_line_is_read_in_bounded_pieces(tmp_path: Path) -> None:
+    from labwright.latex.diagnose import MAX_ITEMS, MAX_LINE, diagnose_file
+
+    size = 3_000_000
+    line = "Missing character: There is no " + _pathological_line(size)
+    log = tmp_path / "main.log"
+    log.write_text(line + "\n", encoding="utf-8")
+    d = diagnose_file(log, budget_s=None)
+    # The work is bounded: the line is looked at in MAX_LINE pieces, each once.
+    assert d.lines_read == -(-len(line) // MAX_LINE)
+    assert not d.truncated
+    for found in (d.missing_characters, d.missing_fonts, d.undefined_citations, d.errors):
+        assert len(found) <= MAX_ITEMS
+    same = diagnose(line)
+    assert same.lines_read == d.lines_read
+
+
+def test_many_errors_are_counted_but_kept_bounded() -> None:
+    from labwright.latex.diagnose import MAX_ITEMS
+
+    log = "".join(
+        f"./main.tex:{i}: Undefined control sequence.\nl.{i} \\foo{i}\n" for i in range(1, 1001)
+    )
+    d = diagnose(log)
+    assert d.error_count == 1000 and len(d.errors) == MAX_ITEMS
+    assert any("further LaTeX errors" in m for m in humanize(d))
+
+
+def test_the_diagnosis_stops_at_its_time_budget() -> None:
+    log = "Overfull \\hbox (1.0pt too wide) in paragraph at lines 3--4\n" * 5000
+    d = diagnose(log, budget_s=0.0)
+    assert d.truncated and 0 < d.lines_read < 5000
+    assert d.degraded  # an unread log is never "clean"
+    (said,) = [m for m in humanize(d) if "too long to read" in m]
+    assert said.count(". ") == 1
+
+
+def test_a_huge_log_compiles_without_holding_it(tmp_path: Path, tex_engine: TexEngine) -> None:
+    """A document printing ~20 MB: terminal output is capped on disk, the log
+    excerpt in the result is bounded, and the diagnosis still finds the errors."""
+    from labwright.latex.compile import TERMINAL_LOG
+    from labwright.latex.texrun import OUTPUT_CAP_BYTES
+
+    chunk = "y" * 990
+    body = (
+        "\\newcount\\n \\n=0 "
+        f"\\loop\\message{{{chunk}}}\\advance\\n by 1 \\ifnum\\n<20000 \\repeat "
+        "\\undefinedcommand done"
+    )
+    result = compile_source(minimal_doc(body), build_root=tmp_path, engine=tex_engine, max_passes=1)
+    log = result.build_dir / "main.log"
+    assert log.stat().st_size > 19_000_000
+    assert (result.build_dir / TERMINAL_LOG).stat().st_size <= OUTPUT_CAP_BYTES
+    assert len(result.log_text) < 1_000_000
+    assert result.diagnostics.error_count == 1 and not result.diagnostics.truncated
+    assert result.status == "degraded"

@@ -52,6 +52,18 @@ def test_doctor_on_this_machine(tex_engine: TexEngine) -> None:
     assert all(line.startswith("ok ") for line in report.lines())
 
 
+def test_a_missing_pdf_driver_is_named_with_what_to_install(tex_engine: TexEngine) -> None:
+    """Without xdvipdfmx nothing is compiled (the .xdv gate would be
+    skipped), so doctor says so instead of probing the templates."""
+    from dataclasses import replace
+
+    report = run_doctor(engine=replace(tex_engine, xdvipdfmx=None))
+    (driver,) = [c for c in report.checks if c.name == "PDF driver"]
+    assert not driver.ok and "install" in (driver.fix or "").lower()
+    assert not report.ok
+    assert not any(c.name.endswith("template") for c in report.checks)
+
+
 def test_missing_package_is_reported_with_its_fix(tex_engine: TexEngine) -> None:
     packages, fonts = check_files(
         tex_engine, ["framed.sty", "labwright-nosuch.sty", "NoSuchFont-Regular.otf"]

@@ -10,7 +10,7 @@ import pytest
 
 from labwright.latex.compile import compile_source
 from labwright.latex.engine import TexEngine
-from labwright.latex.sanitize import placeholder_box, sanitize
+from labwright.latex.sanitize import EXEC_RULES, placeholder_box, sanitize
 from tests.latex.conftest import minimal_doc, pdf_text
 
 UM = "\\usepackage{amsmath}\\usepackage{bm}\\usepackage{unicode-math}"
@@ -53,6 +53,43 @@ def test_catcode_and_hat_codes_are_neutralised() -> None:
     assert "\\catcode" not in result.text and "^^" not in result.text
     assert "\\write18" not in result.text
     assert [c.rule for c in result.changes] == ["exec-primitive", "exec-primitive"]
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "a\\csname\\empty special\\endcsname{pdf:fstream @x (/etc/passwd)}b",
+        "a\\csname sp\\empty ecial\\endcsname{x}b",
+        "a\\csname spec\\endcsname ial{x}b",
+        "a\\expandafter\\csname\\string\\special\\endcsname{x}b",
+        "a\\csname\\detokenize{special}\\endcsname{x}b",
+        "a\\csname SPECIAL\\endcsname{x}b",
+        "a\\lowercase{\\SPECIAL{pdf:fstream @x (/etc/passwd)}}b",
+        "a\\uppercase{\\wRiTe18{ls}}b",
+        "a\\scantokens{\\special{x}}b",
+        "a\\lccode`\\A=`\\s \\lowercase{\\Apecial}b",
+    ],
+)
+def test_built_names_of_primitives_are_stripped(src: str) -> None:
+    """The early, friendly error for TeX-level spelling tricks (the .xdv gate
+    is the guard): nothing that could become a primitive is left."""
+    result = sanitize(src)
+    out = result.text
+    assert "special" not in out.lower() and "write" not in out.lower(), out
+    assert "\\csname" not in out and "\\scantokens" not in out and "\\lccode" not in out
+    assert result.changes and all(c.rule in EXEC_RULES for c in result.changes)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "\\csname figurename\\endcsname",
+        "\\csname thesection\\endcsname",
+        "\\lowercase{ABC}",
+    ],
+)
+def test_plain_csnames_and_case_maps_are_untouched(src: str) -> None:
+    assert sanitize(src).text == src
 
 
 @pytest.mark.parametrize(

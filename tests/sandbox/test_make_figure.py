@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from labwright.sandbox import make_figure, run_trusted_figure
-from labwright.sandbox.figure import STDERR_TAIL
+from labwright.sandbox import make_figure
+from labwright.sandbox.figure import STDERR_TAIL, FigureResult, collect_figure
+from labwright.sandbox.limits import Limits
+from labwright.sandbox.runner import run_code
 
 from .conftest import requires_confinement
 
@@ -61,14 +63,22 @@ def test_invalid_name(tmp_path: Path) -> None:
     assert not list(tmp_path.iterdir())
 
 
+def run_unchecked(name: str, code: str, out_dir: Path) -> FigureResult:
+    """Code that gets past Layer 1 (as a bypass would), confined, then
+    collected by the same parent-side code as make_figure."""
+    limits = Limits()
+    result = run_code(code, data_root=None, policy=False, confine=True, limits=limits)
+    return collect_figure(result, name, out_dir, limits)
+
+
 def test_out_symlink_to_private_image_is_not_copied(fork_server: None, tmp_path: Path) -> None:
-    """Trusted mode switches the policy off; the child still runs confined and
-    plants a symlink at OUT. The parent must not follow it."""
+    """Code past the policy still runs confined and plants a symlink at OUT.
+    The parent must not follow it."""
     private = tmp_path / "private.png"
     Image.new("RGB", (20, 20), (1, 2, 3)).save(private)
     out = tmp_path / "out"
     code = f"import os\nos.symlink({str(private)!r}, OUT)"
-    res = run_trusted_figure("leak", code, data_root=None, out_dir=out)
+    res = run_unchecked("leak", code, out)
     assert not res.ok
     assert not out.exists() or not any(
         p.read_bytes() == private.read_bytes() for p in out.iterdir()
@@ -79,12 +89,10 @@ def test_stderr_symlink_to_secret_is_not_read(fork_server: None, tmp_path: Path)
     secret = tmp_path / "secret.txt"
     secret.write_text("lw-canary-stderr-link", encoding="utf-8")
     code = f"import os, sys\nos.unlink('stderr.txt')\nos.symlink({str(secret)!r}, 'stderr.txt')\nsys.exit(1)"
-    res = run_trusted_figure("leak2", code, data_root=None, out_dir=tmp_path / "out")
+    res = run_unchecked("leak2", code, tmp_path / "out")
     assert not res.ok and "lw-canary-stderr-link" not in (res.error or "")
 
 
 def test_fifo_as_out_does_not_hang_the_parent(fork_server: None, tmp_path: Path) -> None:
-    res = run_trusted_figure(
-        "fifo", "import os\nos.mkfifo(OUT)", data_root=None, out_dir=tmp_path / "out"
-    )
+    res = run_unchecked("fifo", "import os\nos.mkfifo(OUT)", tmp_path / "out")
     assert not res.ok

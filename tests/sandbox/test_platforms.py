@@ -3,6 +3,7 @@ release workflow on those systems and are skipped elsewhere with the reason."""
 
 from __future__ import annotations
 
+import errno
 import struct
 import subprocess
 import sys
@@ -73,12 +74,14 @@ def test_linux_reports_landlock_abi() -> None:
 def test_seccomp_filter_is_well_formed() -> None:
     prog = seccomp.build_filter(allow_exec=False, own_pid=1234)
     assert len(prog) % 8 == 0 and len(prog) // 8 < 4096
-    # First instruction loads the architecture; the last one allows.
+    # First instruction loads the architecture; the last one (an allow-list)
+    # refuses whatever was not listed, with ENOSYS.
     code, _jt, _jf, k = struct.unpack("=HBBI", prog[:8])
     assert (code, k) == (0x20, 4)
-    assert struct.unpack("=HBBI", prog[-8:])[3] == seccomp.RET_ALLOW
-    # Allowing exec removes execve from the filter: a shorter program.
-    assert len(seccomp.build_filter(allow_exec=True, own_pid=1234)) < len(prog)
+    assert struct.unpack("=HBBI", prog[-8:])[3] == seccomp.RET_ERRNO | errno.ENOSYS
+    # Allowing exec adds execve and friends to the list.
+    assert "execve" in seccomp.allowed_names(allow_exec=True)
+    assert "execve" not in seccomp.allowed_names(allow_exec=False)
 
 
 @linux_only
@@ -151,12 +154,11 @@ def test_model_code_refused_without_confinement(
 def test_trusted_code_runs_without_confinement(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Our own plotting code still runs where no sandbox exists (unconfined)."""
-    from labwright.sandbox import run_trusted_figure
+    """Our own drawing code still runs where no sandbox exists (unconfined)."""
+    from labwright.sandbox import trusted
 
-    monkeypatch.setattr(figure_mod, "confinement_available", lambda: (False, "test"))
-    res = run_trusted_figure(
-        "own", "plt.plot([1, 2, 3])\nplt.savefig(OUT)", data_root=None, out_dir=tmp_path
-    )
-    assert res.ok, res.error
-    assert res.path is not None and res.path.stat().st_size > 0
+    monkeypatch.setattr(trusted, "confinement_available", lambda: (False, "test"))
+    with trusted.TrustedWorker(None) as worker:
+        replies = list(worker.request("labwright.sandbox.images:probe", {"path": "/nowhere"}))
+        assert worker.confined == "none"
+    assert replies == [{"reason": "is not inside the data folder"}]

@@ -46,6 +46,7 @@ REJECTED = [
     ("df.to_pickle('x')", "forbidden-call"),
     ("np.load('x', allow_pickle=True)", "pickle"),
     ("np.load('x', allow_pickle=flag)", "pickle"),
+    ("np.load('x', **{'allow_pickle': True})", "pickle"),
     ("np.lib.npyio.DataSource()", "forbidden-call"),
     ("np.memmap('x')", "forbidden-call"),
     ("df.to_clipboard()", "forbidden-call"),
@@ -133,3 +134,49 @@ def test_column_named_like_a_module_gets_a_useful_hint() -> None:
     with pytest.raises(PolicyError) as info:
         check_and_compile("import pandas as pd\ndf = pd.read_csv(srcpath('a.csv'))\ndf.site.plot()")
     assert "df['site']" in str(info.value)
+
+
+def _run_checked(code: str) -> dict[str, object]:
+    import numpy as np
+
+    from labwright.sandbox.guard import runtime_helpers
+
+    ns: dict[str, object] = {"np": np, **runtime_helpers()}
+    exec(check_and_compile(code), ns)  # noqa: S102 - compiled from a checked tree
+    return ns
+
+
+@pytest.mark.parametrize(
+    ("code", "needle"),
+    [
+        ("import re\nb = re.enum.bltns", "module 'enum'"),
+        ("from re import enum", "module 'enum'"),
+        ("import fractions\ng = fractions.operator.attrgetter", "module 'operator'"),
+        ("import matplotlib.colors\nx = matplotlib.colors.np.linalg.norm", None),
+        ("np.load('x.npy', **{'allow_' + 'pickle': True})", "allow_pickle"),
+        ("np.load('x.npy', None, True)", "allow_pickle"),
+        ("from numpy import load\nload('x.npy', None, True)", "allow_pickle"),
+        ("np.load('x.npy', mmap_mode='r+')", "mmap_mode"),
+        ("d = {'_x': 1}\nnp.zeros(3, **d)", "keyword"),
+    ],
+)
+def test_runtime_half_refuses_what_the_tree_cannot_see(code: str, needle: str | None) -> None:
+    """These pass the static walk; the rewritten code refuses them when it runs,
+    with a sentence that says what to do instead."""
+    if needle is None:
+        _run_checked(code)  # an allowed module's own attribute chain still works
+        return
+    with pytest.raises(PermissionError) as info:
+        _run_checked(code)
+    assert needle in str(info.value)
+
+
+def test_rewritten_code_keeps_its_meaning() -> None:
+    ns = _run_checked(
+        "import math\nfrom collections import Counter\n"
+        "style = {'dtype': float}\nz = np.zeros(3, **style)\n"
+        "match z.shape:\n    case (3,):\n        kind = 'vector'\n    case _:\n        kind = 'other'\n"
+        "class P:\n    def value(self):\n        return math.pi\n"
+        "p = P()\np.extra = 2\np.extra += 1\nresult = (kind, p.value(), p.extra, Counter('aab').most_common(1))"
+    )
+    assert ns["result"] == ("vector", 3.141592653589793, 3, [("a", 2)])

@@ -73,3 +73,49 @@ def test_a_422_never_echoes_the_key(
     assert r.status_code == 422
     assert "sk-echo-secret" not in r.text and "xxxxxxxx" not in r.text
     assert isinstance(r.json()["detail"], str)
+
+
+def test_connection_test_and_local_detection_with_the_fake_model(
+    make_client: Any, auth: dict[str, str], monkeypatch: pytest.MonkeyPatch, fake_llm: Any
+) -> None:
+    from labwright.llm import detect
+
+    _, client = make_client()
+    nothing = client.post("/api/settings/llm/test", headers=auth).json()
+    assert nothing["ok"] is False and nothing["message"].endswith(".")
+    monkeypatch.setattr(detect, "_default_candidates", lambda: {"ollama": fake_llm.base_url})
+    settings = {
+        "provider": "custom",
+        "base_url": fake_llm.base_url,
+        "models": {"main": "fake-main"},
+    }
+    client.put("/api/settings/llm", headers=auth, json=settings)
+    assert client.get("/api/settings/llm/local", headers=auth).json() == []  # not asked: no probe
+    client.put("/api/settings/llm", headers=auth, json={**settings, "local_detection": True})
+    (found,) = client.get("/api/settings/llm/local", headers=auth).json()
+    assert found["provider"] == "ollama" and "fake-main" in found["models"]
+    fake_llm.script("OK")
+    answer = client.post("/api/settings/llm/test", headers=auth).json()
+    assert answer == {"ok": True, "model": "fake-main", "message": ""}
+    assert len(fake_llm.chat_requests) == 1
+
+
+def test_a_refused_connection_test_is_a_sentence_without_the_key(
+    make_client: Any, auth: dict[str, str], fake_llm: Any
+) -> None:
+    from labwright.testing.fake_openai import HTTPStatus, Turn
+
+    _, client = make_client()
+    secret = "sk-conn-secret-4242"
+    settings = {
+        "provider": "custom",
+        "base_url": fake_llm.base_url,
+        "models": {"main": "fake-main"},
+    }
+    client.put("/api/settings/llm", headers=auth, json=settings)
+    client.put("/api/settings/llm/keys/custom", headers=auth, json={"api_key": secret})
+    fake_llm.script(Turn.failing(HTTPStatus(401, f"Incorrect API key provided: {secret}")))
+    r = client.post("/api/settings/llm/test", headers=auth)
+    assert r.status_code == 200
+    assert r.json()["ok"] is False and r.json()["message"]
+    assert secret not in r.text

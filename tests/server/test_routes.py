@@ -255,15 +255,15 @@ def test_figures_and_exports(make_client: Any, auth: dict[str, str], data_folder
         assert names[0] == "main.tex" and zf.read("main.tex").decode() == CONTENT
         assert "figures/fig1.png" in names and "latexmkrc" in names
         assert all(not n.startswith(("/", "..")) for n in names)
-    # An accepted edit has no build of its own: it exports with its ancestor's figures.
-    client.post(f"/api/proposals/{world.proposal_id}/accept", headers=auth)
+    # An accepted edit gets its own build (its ancestor's figures, its own PDF once compiled).
+    compile_run = client.post(f"/api/proposals/{world.proposal_id}/accept", headers=auth).json()
     v2 = client.get(f"/api/sessions/{world.session_id}/versions/2/export/zip", headers=auth)
     with zipfile.ZipFile(io.BytesIO(v2.content)) as zf:
         assert "2.02" in zf.read("main.tex").decode() and "figures/fig1.png" in zf.namelist()
-    assert (
-        client.get(f"/api/sessions/{world.session_id}/versions/2/pdf", headers=auth).status_code
-        == 404
-    )
+    app.state.runs.join(120)
+    v2_pdf = client.get(f"/api/sessions/{world.session_id}/versions/2/pdf", headers=auth)
+    built = client.get(f"/api/runs/{compile_run['run_id']}", headers=auth).json()["status"]
+    assert v2_pdf.status_code == (200 if built == "done" else 404)
     # Nothing was written by these GETs.
     exports = app.state.ctx.data.session_paths(world.session_id).exports
     assert list(exports.iterdir()) == []

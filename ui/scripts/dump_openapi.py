@@ -1,8 +1,8 @@
 """Print the sidecar's OpenAPI document as JSON, without starting a server.
 
 The UI's TypeScript types are generated from this (scripts/gen-api.mjs). The
-run-event union is added under components.schemas.RunEvent when the API does
-not carry it yet, so the UI's event types are generated too, never hand-written.
+run events' payload is the pipeline's own event union in that document, so the
+UI's event types are generated too, never hand-written.
 """
 
 from __future__ import annotations
@@ -13,24 +13,9 @@ from typing import Any
 
 
 def document() -> dict[str, Any]:
-    from pydantic import TypeAdapter
-
-    from labwright.agent.events import Event
     from labwright.server.app import openapi_schema
 
-    doc = openapi_schema()
-    schemas: dict[str, Any] = doc.setdefault("components", {}).setdefault("schemas", {})
-    if "RunEvent" not in schemas:
-        # Serialization mode: fields with defaults are always present on the wire.
-        events = TypeAdapter(Event).json_schema(mode="serialization")
-        defs = events.pop("$defs", {})
-        for name, schema in defs.items():
-            schemas.setdefault(name, schema)
-        text = json.dumps(events).replace("#/$defs/", "#/components/schemas/")
-        schemas["RunEvent"] = json.loads(text)
-    text = json.dumps(schemas).replace("#/$defs/", "#/components/schemas/")
-    doc["components"]["schemas"] = json.loads(text)
-    return doc
+    return openapi_schema()
 
 
 if __name__ == "__main__":

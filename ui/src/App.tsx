@@ -1,11 +1,13 @@
-import { useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { Api } from "./api/client";
 import { connect, type ConnState } from "./api/conn";
 import { LangContext, systemLang, translator, type Lang } from "./i18n";
 import { parseRoute, type Route } from "./route";
 import { StartScreen } from "./screens/Start";
-import { SessionScreen } from "./screens/Session";
-import { SettingsScreen } from "./screens/Settings";
+// The session and settings screens load on demand: the start screen, which the
+// window opens on, carries only what it needs.
+const SessionScreen = lazy(() => import("./screens/Session").then((m) => ({ default: m.SessionScreen })));
+const SettingsScreen = lazy(() => import("./screens/Settings").then((m) => ({ default: m.SettingsScreen })));
 import { Header } from "./components/Header";
 import { useTheme } from "./theme";
 
@@ -76,7 +78,9 @@ export function App() {
   return (
     <LangContext.Provider value={i18n}>
       <Header route={route} theme={theme} />
-      <main>{body}</main>
+      <main>
+        <Suspense fallback={null}>{body}</Suspense>
+      </main>
     </LangContext.Provider>
   );
 }

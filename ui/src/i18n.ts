@@ -111,6 +111,20 @@ const en = {
   chat: "Chat",
   retrying: "Connection lost; reconnecting…",
   error: "Something went wrong.",
+  stateNew: "not run yet",
+  thisRun: "This run",
+  kind_data: "Data",
+  kind_images: "Images",
+  kind_documents: "Documents",
+  kind_other: "Other files",
+  stateCancelled: "cancelled",
+  stateInterrupted: "interrupted",
+  origin_generated: "generated",
+  origin_reflected: "revised by the model",
+  origin_repaired: "repaired",
+  origin_manual: "edited by hand",
+  origin_restored: "restored",
+  origin_accepted: "accepted edit",
 } as const;
 
 export type Key = keyof typeof en;
@@ -220,7 +234,33 @@ const zh: Record<Key, string> = {
   chat: "对话",
   retrying: "连接中断，正在重新连接…",
   error: "出现了问题。",
+  stateNew: "尚未运行",
+  thisRun: "本次运行",
+  kind_data: "数据",
+  kind_images: "图片",
+  kind_documents: "文档",
+  kind_other: "其他文件",
+  stateCancelled: "已取消",
+  stateInterrupted: "已中断",
+  origin_generated: "生成",
+  origin_reflected: "模型修订",
+  origin_repaired: "已修复",
+  origin_manual: "手动编辑",
+  origin_restored: "已恢复",
+  origin_accepted: "采纳的修改",
 };
+
+/** A file kind (the scan's bucket) in the interface language. */
+export function kindText(t: T, kind: string): string {
+  const key = `kind_${kind}`;
+  return key in en ? t(key as Key) : kind;
+}
+
+/** A version's origin in the interface language (an unknown one as it is). */
+export function originText(t: T, origin: string): string {
+  const key = `origin_${origin}`;
+  return key in en ? t(key as Key) : origin;
+}
 
 export const dictionaries: Record<Lang, Record<Key, string>> = { en, zh };
 

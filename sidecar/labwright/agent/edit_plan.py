@@ -32,13 +32,14 @@ class EditItem:
 def _first_json_object(text: str) -> object | None:
     text = _FENCE.sub("", text.strip())
     try:
-        return json.loads(text)
+        parsed: object = json.loads(text)
+        return parsed
     except ValueError:
         pass
     start = text.find("{")
     while start >= 0:
         try:
-            obj, _ = json.JSONDecoder().raw_decode(text[start:])
+            obj: object = json.JSONDecoder().raw_decode(text[start:])[0]
             return obj
         except ValueError:
             start = text.find("{", start + 1)

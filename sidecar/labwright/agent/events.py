@@ -88,6 +88,33 @@ class Error(_Event):
     action: str = ""
 
 
+class Routed(_Event):
+    """A chat edit's target: which part of the report, decided by which rule, at what cost."""
+
+    type: Literal["route"] = "route"
+    target: str  # an anchor (n3), abstract, keywords, title, bibliography or whole; "" if none
+    label: str = ""
+    by: str  # the rule that decided (a signal class, "model", "deterministic", "none")
+    used_tokens: bool
+
+
+class Reply(_Event):
+    """The assistant's answer to a chat message: one or two plain sentences."""
+
+    type: Literal["reply"] = "reply"
+    text: str
+
+
+class ProposalMade(_Event):
+    """A pending proposal was recorded; fetch it by id to show its diff."""
+
+    type: Literal["proposal"] = "proposal"
+    proposal_id: int
+    scope: str
+    target: str
+    summary: str
+
+
 class Done(_Event):
     """The run ended. `ok` is False when the report was produced with problems."""
 
@@ -109,6 +136,9 @@ Event = Annotated[
     | UsageRecorded
     | Warning_
     | Error
+    | Routed
+    | Reply
+    | ProposalMade
     | Done,
     Field(discriminator="type"),
 ]
@@ -134,6 +164,9 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     UsageRecorded,
     Warning_,
     Error,
+    Routed,
+    Reply,
+    ProposalMade,
     Done,
 )
 

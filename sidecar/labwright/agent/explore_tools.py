@@ -14,9 +14,9 @@ from pathlib import Path
 
 from pydantic import Field
 
-from labwright.agent.path_guard import PathEscape, resolve_inside
 from labwright.agent.tools import Tool, ToolArguments, ToolBox, ToolRefusal
 from labwright.llm.model import JsonObject, JsonValue, ToolSchema
+from labwright.safety import PathEscape, resolve_inside
 
 READ_CHARS = 7000
 MAX_LIST_ENTRIES = 200
@@ -197,16 +197,17 @@ class ExploreTools:
             return f"'{path}' does not exist in the data folder."
         if self.describe_image is not None:
             return self.describe_image(target)
-        try:
-            from PIL import Image
+        from labwright.ingest.base import ReadError
+        from labwright.ingest.read_image import image_facts
 
-            with Image.open(target) as image:
-                return (
-                    f"{path}: {image.format} image, {image.width}x{image.height} pixels, mode {image.mode}. "
-                    "No vision model is configured, so its content cannot be read; describe it from the notes."
-                )
-        except Exception:  # noqa: BLE001 - any decoder failure is a tool result, not a crash
+        try:  # decoded in the folder's confined worker, never here
+            image = image_facts(target, self.root)
+        except ReadError:
             return f"{path} could not be opened as an image."
+        return (
+            f"{path}: {image.format} image, {image.width}x{image.height} pixels, mode {image.mode}. "
+            "No vision model is configured, so its content cannot be read; describe it from the notes."
+        )
 
     def _make_figure(self, args: MakeFigureArgs) -> str:
         name, code, caption, source = args.name, args.code, args.caption, args.source

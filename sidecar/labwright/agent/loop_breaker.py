@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
+
+from labwright.llm.model import JsonValue
 
 WARN_AT = 3
 STOP_AT = 5
@@ -27,7 +29,7 @@ NUDGE_MESSAGE = (
 )
 
 
-def fingerprint(name: str, arguments: Any) -> str:
+def fingerprint(name: str, arguments: JsonValue) -> str:
     try:
         canonical = json.dumps(arguments, ensure_ascii=False, sort_keys=True)
     except (TypeError, ValueError):
@@ -40,7 +42,7 @@ class LoopBreaker:
     counts: Counter[str] = field(default_factory=Counter)
     nudged: bool = False
 
-    def observe(self, name: str, arguments: Any) -> Verdict:
+    def observe(self, name: str, arguments: JsonValue) -> Verdict:
         if name in EXEMPT_TOOLS:
             return "ok"
         key = fingerprint(name, arguments)

@@ -26,13 +26,14 @@ from labwright.agent.draft import DraftOutcome, write_draft
 from labwright.agent.events import Done, Event, FigureMade, GateDecision, Step, Warning_
 from labwright.agent.explore import explore
 from labwright.agent.explore_tools import ExploreTools
+from labwright.agent.figure_gate import enforce as enforce_figures
 from labwright.agent.gaps import Gap, deterministic_gaps, parse_model_gaps
 from labwright.agent.material import add_computed
 from labwright.agent.offline.report import OfflineReport
 from labwright.agent.prompts import AgentPrompts
 from labwright.agent.reflect import ReflectPrompts, RoundResult, reflect_round
 from labwright.agent.repair import RepairOutcome, compile_and_repair
-from labwright.agent.run import RunContext, Stage, StopRun, plan_of, run_stages
+from labwright.agent.run import RunContext, Stage, StopRun, check_folder, plan_of, run_stages
 from labwright.llm.errors import LLMCancelled, LLMError
 from labwright.llm.model import ChatModel, Message, has_vision
 
@@ -108,14 +109,13 @@ class AgentContext(RunContext):
     def offline_report(self) -> OfflineReport:
         """The offline writer's report, written once from what was read."""
         if self.offline is None:
-            from labwright.agent.offline.build import write_report_files
             from labwright.agent.offline.render import take_worker
-            from labwright.agent.offline.report import write_offline_report
+            from labwright.agent.offline.report import write_offline_report, write_report_files
             from labwright.agent.offline.text import folder_display_name
 
             self.require_data()
             self.out_dir.mkdir(parents=True, exist_ok=True)
-            with take_worker() as worker:
+            with take_worker(self.folder) as worker:
                 self.offline = write_offline_report(
                     self.inventory,
                     self.read,
@@ -163,15 +163,15 @@ def _vision_describer(
 
     def describe(path: Path) -> str:
         import base64
-        import io
 
-        from PIL import Image
+        from labwright.ingest.base import ReadError
+        from labwright.ingest.read_image import image_facts
 
-        with Image.open(path) as image:
-            image.thumbnail((1024, 1024))
-            buffer = io.BytesIO()
-            image.convert("RGB").save(buffer, format="PNG")
-        url = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+        try:  # decoded in a confined worker, never in the backend
+            png = image_facts(path, path.parent, max_side=1024).thumbnail_png or b""
+        except ReadError:
+            return "The image could not be opened, so it was not described."
+        url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         messages: list[Message] = [
             {
                 "role": "user",
@@ -229,8 +229,6 @@ def _attach_bibliography(draft: str, bib: str) -> tuple[str, str]:
 
 
 def _scan(ctx: AgentContext) -> Iterator[Event]:
-    from labwright.agent.offline.build import check_folder
-
     problem = check_folder(ctx.folder)
     if problem is not None:
         raise StopRun(problem, "Give a folder that holds the experiment's data files.")
@@ -297,6 +295,12 @@ def _draft(ctx: AgentContext) -> Iterator[Event]:
     finally:
         if outcome.text is not None:
             ctx.draft = sanitize(outcome.text, graphics_root=ctx.out_dir).text
+            # Every computed figure and table, and the template's preamble,
+            # survive whatever the model wrote (agent/figure_gate.py).
+            gated = enforce_figures(ctx.draft, offline.tex, ctx.out_dir)
+            ctx.draft = gated.text
+            for note in gated.messages():
+                yield Step(stage="draft", message=note)
             ctx.save(ctx.draft, "First draft", "generated")
     if outcome.text is None:
         ctx.problems.append(
@@ -331,6 +335,7 @@ def _reflect_round(round_no: int) -> Callable[[AgentContext], Iterator[Event]]:
         )
         if result.gate is not None and result.gate.accepted:
             ctx.draft = sanitize(result.draft, graphics_root=ctx.out_dir).text
+            ctx.draft = enforce_figures(ctx.draft, ctx.offline_report().tex, ctx.out_dir).text
             ctx.save(ctx.draft, f"Reflection round {round_no}", "generated")
         if result.stop:
             ctx.reflect_stopped = True
@@ -419,6 +424,7 @@ def _compile(ctx: AgentContext) -> Iterator[Event]:
 
 def _compiled(ctx: AgentContext) -> Iterator[Event]:
     """Keep the best the compile and repair got to (also after a model failure)."""
+    from labwright.latex.compile import write_record
     from labwright.latex.diagnose import humanize
 
     repaired = ctx.repaired
@@ -428,6 +434,7 @@ def _compiled(ctx: AgentContext) -> Iterator[Event]:
     result = repaired.result
     if result is None:
         return
+    write_record(result, ctx.out_dir)  # export checks it beside main.pdf
     if result.pdf is not None:
         shutil.copyfile(result.pdf, ctx.out_dir / "main.pdf")
         ctx.pdf = ctx.out_dir / "main.pdf"

@@ -49,7 +49,7 @@ class AgentPrompts:
     ) -> AgentPrompts:
         if lang not in LANGS or genre not in GENRES:
             raise ValueError(f"no prompts for language {lang!r} and genre {genre!r}")
-        return cls(lang=lang, genre=genre, digest=material_digest(files))  # type: ignore[arg-type]
+        return cls(lang=lang, genre=genre, digest=material_digest(files))
 
     def _full(self, request: str, material: str | None = None) -> Messages:
         system = build_system(genre=self.genre, lang=self.lang)

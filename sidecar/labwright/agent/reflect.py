@@ -20,7 +20,9 @@ from labwright.agent.edit_plan import EditItem, parse_edit_plan
 from labwright.agent.events import Event, GateDecision, Step
 from labwright.agent.markup import draft_problems, extract_document
 from labwright.agent.regression_gate import GateResult, regression_check
-from labwright.latex import apply_fragment, resolve, sectionize
+from labwright.latex.resolve import resolve
+from labwright.latex.sectionizer import sectionize
+from labwright.latex.splice import apply_fragment
 from labwright.llm.model import ChatModel, Messages
 
 

@@ -41,6 +41,27 @@ NO_DATA = (
 CANCELLED = "The run was cancelled; what it had produced is kept."
 
 
+def check_folder(folder: Path) -> str | None:
+    """One sentence saying why `folder` cannot be used, or None when it can."""
+    if not folder.exists():
+        return f"The folder {folder} does not exist; check the path and try again."
+    if not folder.is_dir():
+        return f"{folder} is a file, not a folder; give the folder that holds the data."
+    try:
+        has_any = any(True for _ in _visible(folder))
+    except OSError as exc:
+        return f"The folder {folder} cannot be read ({exc.strerror}); check its permissions."
+    if not has_any:
+        return f"The folder {folder} is empty; put the data files in it and try again."
+    return None
+
+
+def _visible(folder: Path) -> Iterator[Path]:
+    for entry in folder.iterdir():
+        if not entry.name.startswith("."):
+            yield entry
+
+
 class StopRun(Exception):
     """A stage cannot go on and the run ends here (message: one plain sentence)."""
 

@@ -11,7 +11,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -26,32 +26,30 @@ class Finished(Generic[T]):
     value: T
 
 
-_END = object()
-
-
 def stream_deltas(
     call: Callable[[Callable[[str], None], Callable[[], None]], T],
 ) -> Iterator[str | Restart | Finished[T]]:
     """Yield text deltas and restarts, then `Finished(result)`; re-raise the call's error."""
-    channel: queue.Queue[Any] = queue.Queue()
-    outcome: dict[str, Any] = {}
+    channel: queue.Queue[str | Restart | None] = queue.Queue()  # None: the call ended
+    values: list[T] = []
+    errors: list[BaseException] = []
 
     def run() -> None:
         try:
-            outcome["value"] = call(channel.put, lambda: channel.put(Restart()))
+            values.append(call(channel.put, lambda: channel.put(Restart())))
         except BaseException as exc:  # noqa: BLE001 - handed to the consuming thread
-            outcome["error"] = exc
+            errors.append(exc)
         finally:
-            channel.put(_END)
+            channel.put(None)
 
     worker = threading.Thread(target=run, name="labwright-stream", daemon=True)
     worker.start()
     while True:
         item = channel.get()
-        if item is _END:
+        if item is None:
             break
         yield item
     worker.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    yield Finished(outcome["value"])
+    if errors:
+        raise errors[0]
+    yield Finished(values[0])

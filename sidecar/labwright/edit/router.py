@@ -30,13 +30,14 @@ from labwright.edit.locate import (
     outline_lines,
     section_numbers,
 )
+from labwright.edit.say import reply_lang, say
 from labwright.latex.sectionizer import Node, Sectioning, sectionize
 from labwright.llm.knowledge import read_knowledge
+from labwright.llm.model import Messages
 
 TargetKind = Literal["section", "abstract", "keywords", "title", "bibliography", "whole"]
 SignalClass = Literal["bibliography", "abstract", "keywords", "title", "float", "section"]
 
-Messages = list[dict[str, Any]]
 #: Sends the routing messages to the cheap tier and returns the answer text.
 AskModel = Callable[[Messages], str]
 
@@ -263,7 +264,7 @@ def route_without_model(request: str, content: str) -> Route:
             None,
             "none",
             False,
-            f"The report has no {missing[0].text.strip()}; name a part from its outline.",
+            say(reply_lang(request), "missing_part", part=missing[0].text.strip()),
             signals,
         )
     targets = {s.target.ref for s in signals if s.target is not None}
@@ -313,13 +314,6 @@ def parse_routing_answer(answer: str, content: str) -> Target | None:
     return _section_target(node, section_numbers(sectioning))
 
 
-NEEDS_MODEL = (
-    "I could not tell which part of the report you mean without a language model; "
-    'name the section (for example "section 2" or its title), or add a model in Settings.'
-)
-UNCLEAR = 'I could not tell which part of the report you mean; name the section, for example "section 2" or its title.'
-
-
 def route(request: str, content: str, ask: AskModel | None = None) -> Route:
     """Zero-token decision first; otherwise one routing call through ``ask`` (cheap tier)."""
     decision = route_without_model(request, content)
@@ -332,8 +326,10 @@ def route(request: str, content: str, ask: AskModel | None = None) -> Route:
             return Route(
                 Target("whole", label="whole report"), "whole-wording", False, "", decision.signals
             )
-        return Route(None, "none", False, NEEDS_MODEL, decision.signals)
+        return Route(
+            None, "none", False, say(reply_lang(request), "needs_model_to_route"), decision.signals
+        )
     target = parse_routing_answer(ask(routing_messages(request, content)), content)
     if target is None:
-        return Route(None, "model", True, UNCLEAR, decision.signals)
+        return Route(None, "model", True, say(reply_lang(request), "unclear"), decision.signals)
     return Route(target, "model", True, decision.reason, decision.signals)

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from labwright.safety import real_inside
+
 from .base import Item, ReaderContext, ReadError
 from .read_excel import read_excel
 from .read_fig import read_fig
@@ -51,6 +53,7 @@ READERS: dict[str, ReaderSpec] = {
     ".md": ReaderSpec(read_document, "a Markdown document"),
     ".markdown": ReaderSpec(read_document, "a Markdown document"),
     ".rst": ReaderSpec(read_document, "a text document"),
+    ".names": ReaderSpec(read_document, "a data description"),
     ".tex": ReaderSpec(read_document, "a LaTeX document"),
     ".bib": ReaderSpec(read_document, "a BibTeX file"),
     ".xlsx": ReaderSpec(read_excel, "an Excel workbook"),
@@ -93,16 +96,18 @@ def _dataset_names(inventory: Inventory) -> dict[str, str]:
 
 def _inside(path: Path, real_root: str) -> bool:
     real = os.path.realpath(path)
-    try:
-        return os.path.commonpath([real, real_root]) == real_root and os.path.isfile(real)
-    except ValueError:
-        return False
+    return real_inside(real, real_root) and os.path.isfile(real)
 
 
 def read_file(path: Path, rel: str, name: str | None = None) -> list[Item]:
     """Read one file with its registered reader; never raises."""
     suffix = PurePosixPath(rel).suffix.lower()
     spec = READERS.get(suffix)
+    if spec is None and not suffix:
+        # README, NOTES, DESCRIPTION, data files without an extension: text is
+        # read like a .txt (a table when it looks like one, else notes); binary
+        # content is skipped with its own sentence.
+        spec = ReaderSpec(read_plain_text, "a text file")
     if spec is None:
         kind = f"a {suffix} file" if suffix else "a file without an extension"
         return [Skipped(rel, f"{rel} is {kind}, a type that is not read.")]

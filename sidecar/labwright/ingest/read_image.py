@@ -1,70 +1,85 @@
-"""Reader for images: format, size, mode and a small PNG thumbnail (Pillow).
+"""Reader for images: format, size, mode and a small PNG thumbnail.
 
-Decompression bombs are refused: Pillow warns above MAX_IMAGE_PIXELS and
-raises at twice that; here both are errors, so a tiny PNG that expands to
-gigabytes is skipped instead of filling memory. The global limit is not
-changed, because other parts of the process use Pillow too.
+The image is decoded inside the sandbox's trusted worker for the data folder
+(`labwright.sandbox.images.probe`), never in the backend: image decoders are
+large C libraries, and a hostile or damaged file may exhaust memory, loop or
+crash one. Here that costs the confined worker (its limits and a watchdog
+apply) and the file becomes one skipped sentence; the next image gets a
+fresh worker. Decompression bombs are refused by the worker.
+
+What the worker replies is checked like any untrusted input: sizes are
+positive integers, names are short, the thumbnail is a small PNG.
 """
 
 from __future__ import annotations
 
-import io
-import warnings
-from pathlib import Path
-
-import numpy as np
-from PIL import Image, UnidentifiedImageError
+import base64
+import binascii
+from pathlib import Path, PurePosixPath
+from typing import Any
 
 from .base import Item, ReaderContext, ReadError
 from .types import ImageInfo
 
-THUMBNAIL_SIZE = (256, 256)
+_PROBE = "labwright.sandbox.images:probe"
+_PNG = b"\x89PNG\r\n\x1a\n"
+_MAX_THUMBNAIL = 16 * 1024 * 1024
+STOPPED = "could not be read as an image (the image decoder stopped on it)"
 
 
-def _displayable(img: Image.Image) -> Image.Image:
-    """8-bit RGB/RGBA/L for the thumbnail; 16-bit and float scientific images are scaled."""
-    if img.mode in ("RGB", "RGBA", "L", "LA"):
-        return img
-    if img.mode in ("1", "P", "CMYK", "YCbCr", "LAB", "HSV", "PA"):
-        return img.convert("RGBA" if "A" in img.mode or "transparency" in img.info else "RGB")
-    arr = np.asarray(img, dtype=float)
-    finite = arr[np.isfinite(arr)]
-    low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-    scaled = np.zeros_like(arr) if high <= low else (arr - low) / (high - low) * 255.0
-    return Image.fromarray(np.nan_to_num(scaled).astype(np.uint8), mode="L")
+def _folder_of(path: Path, rel: str) -> Path:
+    """The data folder: `path` is folder / rel."""
+    return path.parents[len(PurePosixPath(rel).parts) - 1]
+
+
+def _probe(path: Path, root: Path, max_side: int) -> dict[str, Any]:
+    from labwright.sandbox import trusted
+
+    payload = {"path": str(path), "max_side": max_side}
+    try:
+        worker = trusted.shared_worker(root)
+        replies = list(worker.request(_PROBE, payload, timeout=trusted.PROBE_TIMEOUT))
+    except trusted.WorkerError as exc:
+        raise ReadError(STOPPED) from exc
+    if len(replies) != 1:
+        raise ReadError(STOPPED)
+    return replies[0]
+
+
+def _text(value: object, limit: int = 16) -> str:
+    if not isinstance(value, str) or not value or len(value) > limit or not value.isprintable():
+        raise ReadError(STOPPED)
+    return value
+
+
+def _size(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 10**7:
+        raise ReadError(STOPPED)
+    return value
 
 
 def read_image(path: Path, ctx: ReaderContext) -> list[Item]:
+    return [image_facts(path, _folder_of(path, ctx.rel), source=ctx.rel)]
+
+
+def image_facts(path: Path, root: Path, *, source: str = "", max_side: int = 256) -> ImageInfo:
+    """Format, size, mode and a PNG thumbnail (at most `max_side` pixels) of
+    an image inside the data folder `root`, decoded in the folder's confined
+    worker; ReadError (completing "<file> ...") when it cannot be read."""
+    reply = _probe(path, root, max_side)
+    if "reason" in reply:
+        raise ReadError(_text(reply["reason"], 200))
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as img:
-                fmt, (width, height), mode = (
-                    img.format or path.suffix.lstrip(".").upper(),
-                    img.size,
-                    img.mode,
-                )
-                img.draft("RGB", THUMBNAIL_SIZE)  # JPEG: decode at reduced scale, much faster
-                img.load()
-                thumb = _displayable(img.copy())
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise ReadError(
-            "has too many pixels to open safely (over the decompression-bomb limit)"
-        ) from exc
-    except UnidentifiedImageError as exc:
-        raise ReadError("is not an image format that can be read") from exc
-    except (OSError, ValueError, SyntaxError, EOFError) as exc:
-        raise ReadError("could not be read as an image (it may be damaged or truncated)") from exc
-    thumb.thumbnail(THUMBNAIL_SIZE)
-    buffer = io.BytesIO()
-    thumb.save(buffer, format="PNG")
-    return [
-        ImageInfo(
-            source=ctx.rel,
-            format=fmt,
-            width=width,
-            height=height,
-            mode=mode,
-            thumbnail_png=buffer.getvalue(),
-        )
-    ]
+        thumbnail = base64.b64decode(str(reply.get("thumbnail", "")), validate=True)
+    except (binascii.Error, ValueError):
+        raise ReadError(STOPPED) from None
+    if not thumbnail.startswith(_PNG) or len(thumbnail) > _MAX_THUMBNAIL:
+        raise ReadError(STOPPED)
+    return ImageInfo(
+        source=source or path.name,
+        format=_text(reply.get("format")),
+        width=_size(reply.get("width")),
+        height=_size(reply.get("height")),
+        mode=_text(reply.get("mode")),
+        thumbnail_png=thumbnail,
+    )

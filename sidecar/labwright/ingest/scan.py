@@ -21,6 +21,8 @@ import stat
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
+from labwright.safety import real_inside
+
 from .delimited import looks_like_table
 from .encoding import decode_text
 from .types import Bucket, FileEntry, Inventory
@@ -50,12 +52,14 @@ _JUNK_NAMES = frozenset(
 )
 
 _DOCUMENTS = frozenset(
-    ".pdf .md .markdown .tex .bib .rst .doc .docx .odt .rtf .htm .html .pptx".split()
+    ".pdf .md .markdown .tex .bib .rst .names .doc .docx .odt .rtf .htm .html .pptx".split()
 )
 _IMAGES = frozenset(".png .jpg .jpeg .gif .bmp .tif .tiff .webp .svg .eps".split())
 _DATA = frozenset(".csv .tsv .dat .xlsx .xlsm .xls .json .npy .npz .mat .fig .h5 .hdf5".split())
 
 _SNIFF_BYTES = 16 * 1024
+# Files without an extension that are notes by convention.
+_NOTE_NAMES = frozenset("readme notes description readme_first abstract".split())
 
 
 def is_junk(name: str) -> bool:
@@ -71,6 +75,8 @@ def _hidden_on_windows(st: os.stat_result) -> bool:
 def bucket_for(path: str, head: bytes | None = None) -> Bucket:
     """Coarse bucket from the extension; a .txt is data when its start is a table."""
     suffix = PurePosixPath(path).suffix.lower()
+    if not suffix and PurePosixPath(path).name.lower() in _NOTE_NAMES:
+        return "documents"
     if suffix == ".txt":
         if head is not None:
             decoded = decode_text(head[: head.rfind(b"\n") + 1] or head)
@@ -103,10 +109,7 @@ def _head(path: Path) -> bytes:
 
 
 def _inside(target: str, real_root: str) -> bool:
-    try:
-        return os.path.commonpath([target, real_root]) == real_root
-    except ValueError:  # different drives on Windows
-        return False
+    return real_inside(target, real_root)
 
 
 def scan_folder(

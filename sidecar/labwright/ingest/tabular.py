@@ -28,6 +28,9 @@ _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+(?:[eE][+-]?\d+)?$")
 _DATE_OR_TIME = re.compile(
     r"^\d{1,4}[-/:.]\d{1,2}(?:[-/:.]\d{1,4})?(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$"
 )
+# Day-month-name dates as exported by spreadsheets and finance sites ("19-Sep-03",
+# "3 Mar 2021").
+_DAY_MONTH_NAME = re.compile(r"^\d{1,2}[- /][A-Za-z]{3,9}[- /]\d{2,4}$")
 _SPECIAL = {"nan", "inf", "-inf", "+inf", "na", "n/a"}
 
 
@@ -48,7 +51,12 @@ def is_value(cell: object, decimal_comma: bool = False) -> bool:
         return True
     if hasattr(cell, "year") or isinstance(cell, (np.datetime64, pd.Timestamp)):
         return True
-    return bool(_DATE_OR_TIME.match(str(cell).strip()))
+    text = str(cell).strip()
+    return bool(_DATE_OR_TIME.match(text) or _DAY_MONTH_NAME.match(text))
+
+
+def _is_stamp(text: str) -> bool:
+    return bool(_DATE_OR_TIME.match(text) or _DAY_MONTH_NAME.match(text))
 
 
 def is_empty(cell: object) -> bool:
@@ -179,14 +187,18 @@ def _elapsed_seconds(series: pd.Series) -> tuple[np.ndarray, str] | None:
     else:
         text = series.astype("string").str.strip()
         filled = text.notna() & (text != "")
-        if (
-            not filled.any()
-            or text[filled].map(lambda c: bool(_DATE_OR_TIME.match(c))).mean() < 0.9
-        ):
+        if not filled.any() or text[filled].map(_is_stamp).mean() < 0.9:
             return None
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            stamps = pd.to_datetime(text.where(filled), errors="coerce")
+            sample = text[filled]
+            if sample.map(lambda c: bool(_DAY_MONTH_NAME.match(c))).all():
+                # "19-Sep-03": day first, month name, two- or four-digit year.
+                stamps = pd.to_datetime(
+                    text.where(filled), errors="coerce", dayfirst=True, format="mixed"
+                )
+            else:
+                stamps = pd.to_datetime(text.where(filled), errors="coerce")
     valid = stamps.dropna()
     if valid.empty or len(valid) < 0.9 * series.notna().sum():
         return None
@@ -216,6 +228,7 @@ def frame_to_columns(
         values = to_column_array(frame.iloc[:, i], decimal_comma)
         if values is None:
             continue
+        origin: str | None = None
         if values.dtype.kind != "f":
             elapsed = _elapsed_seconds(frame.iloc[:, i])
             if elapsed is not None:
@@ -224,14 +237,7 @@ def frame_to_columns(
                 if notes is not None:
                     notes.append(f"Column {name} was converted to seconds since {origin}.")
         prov = Provenance(provenance.file, provenance.sheet, provenance.variable, name)
-        columns.append(
-            Column(
-                name=name,
-                values=values,
-                provenance=prov,
-                unit=unit,
-            )
-        )
+        columns.append(Column(name=name, values=values, provenance=prov, unit=unit, origin=origin))
     if columns:
         # Rows where every numeric column is empty are spacer lines, not data.
         numeric = [c.values for c in columns if c.values.dtype.kind == "f"]

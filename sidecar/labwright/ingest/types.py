@@ -42,6 +42,10 @@ class Column:
     values: np.ndarray
     provenance: Provenance
     unit: str | None = None
+    # Set when the readers turned date/time stamps into seconds (unit "s"):
+    # the ISO timestamp of second 0, so the analysis can put the values back
+    # on a calendar axis.
+    origin: str | None = None
 
     @property
     def is_numeric(self) -> bool:

@@ -21,19 +21,21 @@ Decisions (each one has a reason):
   asks for it, a list file (.toc/.lof/.lot/.out) changed, or the .aux read
   at the start of the pass differs from the one written at its end. A hard
   cap on xelatex passes and a wall-clock budget bound the worst case.
-* All process launching goes through `_spawn_tex`, so OS-level confinement
-  can later be added in exactly one place.
+* All process launching goes through `_spawn_tex` (latex/texrun.py): OS
+  confinement in one place, and TeX's terminal output drained to a capped
+  file instead of memory; logs are diagnosed streamed, in linear time,
+  within what is left of the wall budget (issue 11: a 1.4 MB log once took
+  25 s and one pass held 631 MiB).
+* Always XeLaTeX -> .xdv -> allow-list gate (latex/specials.py) -> one
+  xdvipdfmx run. No driver, no compile: XeLaTeX driving itself skips the gate.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import re
 import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -41,9 +43,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from labwright.latex.diagnose import Diagnostics, diagnose, humanize
+from labwright.latex.diagnose import DIAGNOSE_BUDGET_S, Diagnostics, diagnose_file, humanize
 from labwright.latex.engine import TexEngine, resolve_engine
-from labwright.latex.sanitize import Change, sanitize
+from labwright.latex.sanitize import EXEC_RULES, PITFALL_RULES, Change, sanitize, strip_exec
+from labwright.latex.specials import refused_specials
+from labwright.latex.texrun import SpawnResult, spawn_tex
+
+__all__ = ["SpawnResult", "refused_specials"]
 
 MAX_XELATEX_PASSES = 4
 WALL_BUDGET_S = 600.0
@@ -71,14 +77,6 @@ PARANOID_SETTINGS: dict[str, str] = {
 
 class EngineNotFound(RuntimeError):
     """No XeLaTeX could be found (see `labwright doctor`)."""
-
-
-@dataclass(frozen=True)
-class SpawnResult:
-    returncode: int | None
-    output: str
-    elapsed_s: float
-    timed_out: bool
 
 
 @dataclass(frozen=True)
@@ -134,40 +132,10 @@ class CompileResult:
 
     def messages(self) -> list[str]:
         """Everything the user should know, one sentence plus one action each:
-        how the compile stopped, what the sanitizer changed, what the log says."""
-        out: list[str] = []
-        if self.stopped_by == "timeout":
-            out.append(
-                "LaTeX ran past its time limit and was stopped. Simplify the document or raise the limit."
-            )
-        elif self.stopped_by == "budget":
-            out.append(
-                "The compile used up its time budget before finishing. Compile again or simplify the document."
-            )
-        elif self.stopped_by == "cap":
-            out.append(
-                f"LaTeX still asked for another run after {sum(p.name == 'xelatex' for p in self.passes)} passes. "
-                "Check cross-references in the PDF."
-            )
-        if self.modified_inputs:
-            out.append(
-                f"The document overwrote its own input files ({', '.join(self.modified_inputs)}). "
-                "Do not export or reuse this build; regenerate it."
-            )
-        stripped = [c for c in self.sanitized if c.rule in ("exec-primitive", "file-primitive")]
-        if stripped:
-            out.append(
-                f"{len(stripped)} command(s) that run programs or read outside files were removed before compiling. "
-                "Review the source if you wrote them on purpose."
-            )
-        fixed = [
-            c for c in self.sanitized if c.rule in ("def-comment", "bold-math", "bold-in-accent")
-        ]
-        if fixed:
-            out.append(
-                f"{len(fixed)} known LaTeX pitfall(s) were corrected automatically. See the build log for the list."
-            )
-        return out + humanize(self.diagnostics)
+        the same list humanize(self.diagnostics) gives, because compile
+        copies what it knows about the build (inputs overwritten, how it
+        stopped, what the sanitizer changed) into the diagnostics."""
+        return humanize(self.diagnostics)
 
 
 def paranoid_env(engine: TexEngine, base: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -183,50 +151,16 @@ def paranoid_env(engine: TexEngine, base: Mapping[str, str] | None = None) -> di
 
 
 def _spawn_tex(
-    argv: Sequence[str], cwd: Path, env: Mapping[str, str], timeout_s: float
+    argv: Sequence[str],
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout_s: float,
+    *,
+    output_file: Path | None = None,
 ) -> SpawnResult:
-    """Run one TeX program and collect its output. The ONLY place that starts
-    a process in latex/ (confinement hooks in here later).
-
-    The child gets its own process group so a timeout kills xdvipdfmx too;
-    stdin is closed so TeX can never wait for terminal input."""
-    # OS confinement (sandbox/tex.py): reads only the TeX tree, fonts and the
-    # build dir, writes only the build dir, no network, no other programs.
-    from labwright.sandbox.tex import confine_tex_command
-
-    argv, env = confine_tex_command(argv, cwd, env)
-    start = time.monotonic()
-    kwargs: dict[str, object] = {}
-    if sys.platform == "win32":
-        kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
-    else:
-        kwargs["start_new_session"] = True
-    proc = subprocess.Popen(  # noqa: S603 - argv is built by us, never a shell
-        list(argv),
-        cwd=cwd,
-        env=dict(env),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        **kwargs,  # type: ignore[call-overload]
-    )
-    timed_out = False
-    try:
-        out, _ = proc.communicate(timeout=max(timeout_s, 0.1))
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        if sys.platform == "win32":
-            proc.kill()
-        else:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        out, _ = proc.communicate()
-    text = out.decode("utf-8", errors="replace") if out else ""
-    return SpawnResult(
-        None if timed_out else proc.returncode, text, time.monotonic() - start, timed_out
-    )
+    """Run one TeX program (latex/texrun.py): the ONLY place latex/ starts a
+    process, confined by sandbox/tex.py, its terminal output bounded."""
+    return spawn_tex(argv, cwd, env, timeout_s, output_file=output_file)
 
 
 def _xelatex_argv(engine: TexEngine, tex_name: str, *, xdv: bool = False) -> list[str]:
@@ -238,87 +172,20 @@ def _xelatex_argv(engine: TexEngine, tex_name: str, *, xdv: bool = False) -> lis
 
 
 # --- the driver gate ---------------------------------------------------------
-# kpathsea's paranoid mode guards TeX's own file access only. xdvipdfmx reads
-# whatever the .xdv's specials name: every picture arrives as
-# `pdf:image ... (fig.png)` (XeTeX, TeX Live 2022), and a document can emit
-# `pdf:fstream @x (/etc/passwd)` (measured: the file ends up in the PDF).
-# Specials sit verbatim in the .xdv, so however TeX-level trickery built
-# them, these bytes are what the driver will act on: XeLaTeX writes the .xdv
-# (-no-pdf), this gate reads it, and only then does xdvipdfmx run -- once,
-# after the last pass, which also spares the driver on intermediate passes.
-_FILE_SPECIAL = re.compile(rb"pdf:\s*(?:image|img|epdf|fstream)(?![A-Za-z])")
-_BLOCKED_SPECIAL = re.compile(
-    rb"(?:PSfile|psfile)\s*=|ps:\s*plotfile|html:\s*<img|postscriptbox|"
-    rb"(?:pdf|x):\s*(?:fontmap|map)(?:file|line)"
-)
-_PDF_STRING = re.compile(rb"\((?P<lit>(?:\\.|[^\\()])*)\)|<(?P<hex>[0-9A-Fa-f\s]*)>")
-_PDF_ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
+# kpathsea's paranoid mode guards TeX's own file access only; xdvipdfmx reads
+# whatever the .xdv's specials name. XeLaTeX writes the .xdv (-no-pdf), the
+# allow-list gate (latex/specials.py) reads it, and only then does xdvipdfmx
+# run -- once, after the last pass, which also spares the driver on
+# intermediate passes. Without a driver nothing is compiled: XeLaTeX
+# driving itself would skip the gate.
 
-
-def _pdf_literal(raw: bytes) -> bytes:
-    """Decode a PDF literal string body (octal and character escapes)."""
-    out = bytearray()
-    i = 0
-    while i < len(raw):
-        c = raw[i : i + 1]
-        if c != b"\\" or i + 1 >= len(raw):
-            out += c
-            i += 1
-            continue
-        nxt = raw[i + 1 : i + 2]
-        octal = re.match(rb"[0-7]{1,3}", raw[i + 1 : i + 4])
-        if octal:
-            out.append(int(octal.group(0), 8) & 0xFF)
-            i += 1 + len(octal.group(0))
-        elif nxt in (b"\n", b"\r"):
-            i += 2  # line continuation
-        else:
-            out += _PDF_ESCAPES.get(nxt, nxt)
-            i += 2
-    return bytes(out)
-
-
-def _special_file(data: bytes, start: int) -> str | None:
-    """The file a file-reading special names: the first PDF string after the
-    command, decoded. None when it cannot be read unambiguously."""
-    window = data[start : start + 1024]
-    first = re.search(rb"\(|<(?!<)", window)
-    if first is None:
-        return None
-    m = _PDF_STRING.match(window, first.start())
-    if m is None:
-        return None
-    if m.group("lit") is not None:
-        raw = _pdf_literal(m.group("lit"))
-    else:
-        hexdigits = re.sub(rb"\s", b"", m.group("hex"))
-        raw = bytes.fromhex((hexdigits + b"0" * (len(hexdigits) % 2)).decode("ascii"))
-    return raw.decode("utf-8", errors="replace")
-
-
-def driver_reads_outside(xdv: Path, build_dir: Path) -> list[str]:
-    """Files outside `build_dir` the driver would read for this .xdv (or a
-    description of a special that cannot be checked). Empty means safe."""
-    data = xdv.read_bytes()
-    bad: list[str] = []
-    for m in _BLOCKED_SPECIAL.finditer(data):
-        bad.append(f"special {m.group(0).decode('latin-1').strip()}")
-    root = build_dir.resolve()
-    for m in _FILE_SPECIAL.finditer(data):
-        name = _special_file(data, m.end())
-        if name is None:
-            bad.append(f"special {m.group(0).decode('latin-1')} with an unreadable file name")
-            continue
-        rel = Path(name.strip())
-        if not name.strip():
-            continue
-        if (
-            rel.is_absolute()
-            or ".." in rel.parts
-            or not (root / rel).resolve().is_relative_to(root)
-        ):
-            bad.append(name)
-    return list(dict.fromkeys(bad))
+#: Terminal output of the last TeX run (capped); a dot name, so the document
+#: itself cannot write it (paranoid openout refuses dot files).
+TERMINAL_LOG = ".tex-terminal.log"
+#: What compile knows about a build, for export (export.py) to refuse one
+#: whose inputs were overwritten. Written last, after TeX has exited.
+COMPILE_RECORD = ".labwright-compile.json"
+_LOG_EXCERPT = 256 << 10
 
 
 def new_build_dir(root: Path | None = None) -> Path:
@@ -335,11 +202,34 @@ def _digest(path: Path) -> str | None:
         return None
 
 
-def _read_log(path: Path) -> str:
+def _read_log(path: Path, limit: int = _LOG_EXCERPT) -> str:
+    """The log's text, or its first and last `limit` bytes when longer (a
+    document can write a 100 MB log; the whole is never held in memory)."""
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size <= 2 * limit:
+                return handle.read().decode("utf-8", errors="replace")
+            head = handle.read(limit)
+            handle.seek(size - limit)
+            tail = handle.read(limit)
     except FileNotFoundError:
         return ""
+    return (
+        head.decode("utf-8", errors="replace")
+        + f"\n[... {size - 2 * limit} bytes of the log not shown; open the file ...]\n"
+        + tail.decode("utf-8", errors="replace")
+    )
+
+
+def write_record(result: CompileResult, folder: Path) -> None:
+    """Record the build's status next to its PDF, for export to check."""
+    record = {
+        "status": result.status,
+        "modified_inputs": result.modified_inputs,
+        "messages": result.messages(),
+    }
+    (folder / COMPILE_RECORD).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
 
 
 _OUTPUT_SUFFIXES = frozenset(
@@ -355,6 +245,8 @@ def _snapshot_inputs(build_dir: Path, stem: str) -> dict[str, str]:
         if path.is_symlink() or not path.is_file():
             continue
         if path.parent == build_dir and path.stem == stem and path.suffix in _OUTPUT_SUFFIXES:
+            continue
+        if path.parent == build_dir and path.name in (TERMINAL_LOG, COMPILE_RECORD):
             continue
         digest = _digest(path)
         if digest is not None:
@@ -379,6 +271,20 @@ def _bib_needed(build_dir: Path, stem: str) -> bool:
     return False
 
 
+def _check_bbl(bbl: Path) -> list[Change]:
+    """A .bbl is built from a .bib that may come from the data folder, so it
+    is model-grade text: the sanitizer's exec/file rules run over it before
+    any pass reads it, and what they strip is reported."""
+    try:
+        text = bbl.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return []
+    cleaned = strip_exec(text)
+    if cleaned.changes:
+        bbl.write_text(cleaned.text, encoding="utf-8")
+    return [Change(c.rule, f"{bbl.name}: {c.detail}", c.line) for c in cleaned.changes]
+
+
 def compile_tex(
     main_tex: Path,
     *,
@@ -389,10 +295,16 @@ def compile_tex(
     placeholder_figures: Sequence[str] = (),
 ) -> CompileResult:
     """Compile `main_tex` in its own directory (which should hold nothing but
-    this document and its inputs). Raises EngineNotFound without XeLaTeX."""
+    this document and its inputs). Raises EngineNotFound without XeLaTeX or
+    without its PDF driver."""
     engine = engine or resolve_engine()
     if engine.xelatex is None:
         raise EngineNotFound("No XeLaTeX found. Run `labwright doctor` to see how to install one.")
+    if engine.xdvipdfmx is None:
+        raise EngineNotFound(
+            "No PDF driver (xdvipdfmx) was found beside XeLaTeX, so nothing is compiled; "
+            "install it with XeTeX (Debian: texlive-binaries) and run `labwright doctor`."
+        )
     build_dir = main_tex.parent.resolve()
     stem = main_tex.stem
     inputs = _snapshot_inputs(build_dir, stem)
@@ -400,32 +312,41 @@ def compile_tex(
     start = time.monotonic()
     passes: list[PassRecord] = []
     stopped: Literal["cap", "budget", "timeout", "fatal"] | None = None
-    log_text = ""
     pdf_path = build_dir / f"{stem}.pdf"
-    # With a known driver: passes write .xdv, the gate checks it, the driver
-    # runs once. Without one (an engine described by hand), XeLaTeX drives.
-    via_xdv = engine.xdvipdfmx is not None
-    out_path = build_dir / f"{stem}.xdv" if via_xdv else pdf_path
-    xelatex_argv = _xelatex_argv(engine, main_tex.name, xdv=via_xdv)
+    xdv_path = build_dir / f"{stem}.xdv"
+    log_path = build_dir / f"{stem}.log"
+    terminal = build_dir / TERMINAL_LOG
+    xelatex_argv = _xelatex_argv(engine, main_tex.name, xdv=True)
     driver: PassRecord | None = None
     blocked: list[str] = []
+    bbl_changes: list[Change] = []
+    diag = Diagnostics()
 
     def remaining() -> float:
         return wall_budget_s - (time.monotonic() - start)
 
+    def read_diagnosis() -> Diagnostics:
+        # Streamed, linear-time, and inside the wall budget (a small floor
+        # so a pass that used the whole budget still gets a partial read).
+        budget = max(min(remaining(), DIAGNOSE_BUDGET_S), 0.25)
+        source = log_path if log_path.exists() else terminal
+        return diagnose_file(source, placeholder_figures=placeholder_figures, budget_s=budget)
+
     def run_xelatex(reason: str) -> tuple[str | None, bool]:
         """One pass; returns (why another pass is needed or None, fatal)."""
-        nonlocal log_text
+        nonlocal diag
         before = {s: _digest(build_dir / f"{stem}{s}") for s in (".aux", *_LIST_SUFFIXES)}
-        out_path.unlink(missing_ok=True)  # what we convert is always the last pass's
+        xdv_path.unlink(missing_ok=True)  # what we convert is always the last pass's
         pdf_path.unlink(missing_ok=True)
-        res = _spawn_tex(xelatex_argv, build_dir, env, min(pass_timeout_s, remaining()))
+        bbl_changes.extend(_check_bbl(build_dir / f"{stem}.bbl"))
+        res = _spawn_tex(
+            xelatex_argv, build_dir, env, min(pass_timeout_s, remaining()), output_file=terminal
+        )
         passes.append(PassRecord("xelatex", reason, res.returncode, res.elapsed_s, res.timed_out))
-        log_text = _read_log(build_dir / f"{stem}.log") or res.output
+        diag = read_diagnosis()
         if res.timed_out:
             return None, True
-        diag = diagnose(log_text)
-        if diag.fatal or diag.driver_failed or not out_path.exists():
+        if diag.fatal or diag.driver_failed or not xdv_path.exists():
             return None, True
         after = {s: _digest(build_dir / f"{stem}{s}") for s in before}
         if diag.rerun_requested:
@@ -442,7 +363,11 @@ def compile_tex(
         stopped = "timeout" if passes[-1].timed_out else "fatal"
     elif _bib_needed(build_dir, stem) and engine.bibtex is not None and remaining() > 0:
         res = _spawn_tex(
-            [str(engine.bibtex), stem], build_dir, env, min(pass_timeout_s, remaining())
+            [str(engine.bibtex), stem],
+            build_dir,
+            env,
+            min(pass_timeout_s, remaining()),
+            output_file=terminal,
         )
         passes.append(
             PassRecord(
@@ -465,12 +390,12 @@ def compile_tex(
         rerun, fatal = run_xelatex(rerun)
         if fatal:
             stopped = "timeout" if passes[-1].timed_out else "fatal"
-    if via_xdv and out_path.exists() and stopped not in ("timeout", "fatal"):
-        blocked = driver_reads_outside(out_path, build_dir)
+    log_text = _read_log(log_path) or _read_log(terminal)
+    if xdv_path.exists() and stopped not in ("timeout", "fatal"):
+        blocked = refused_specials(xdv_path, build_dir)
         if not blocked:
-            assert engine.xdvipdfmx is not None
             res = _spawn_tex(
-                [str(engine.xdvipdfmx), "-q", "-E", "-o", pdf_path.name, out_path.name],
+                [str(engine.xdvipdfmx), "-q", "-E", "-o", pdf_path.name, xdv_path.name],
                 build_dir,
                 env,
                 min(pass_timeout_s, max(remaining(), 1.0)),
@@ -480,17 +405,20 @@ def compile_tex(
             )
             if res.output.strip():
                 log_text += "\n--- xdvipdfmx ---\n" + res.output
-    diagnostics = diagnose(log_text, placeholder_figures=placeholder_figures)
+    diagnostics = diag
     diagnostics.blocked_reads = blocked
     if driver is not None and (driver.returncode != 0 or driver.timed_out):
         diagnostics.driver_failed = True
     modified = sorted(rel for rel, digest in inputs.items() if _digest(build_dir / rel) != digest)
+    diagnostics.modified_inputs = modified
+    diagnostics.stopped_by = stopped if stopped != "fatal" else None
+    diagnostics.xelatex_passes = sum(p.name == "xelatex" for p in passes)
     # A PDF the driver reported as failed is not handed out (it is left on
     # disk for inspection): "compiled" must never cover a damaged file.
     valid = pdf_path.exists() and pdf_path.stat().st_size > 0 and not diagnostics.driver_failed
     pdf = pdf_path if valid else None
     ok = pdf is not None and diagnostics.error_count == 0 and not diagnostics.fatal
-    return CompileResult(
+    result = CompileResult(
         ok=ok,
         pdf=pdf,
         build_dir=build_dir,
@@ -498,10 +426,13 @@ def compile_tex(
         elapsed_s=time.monotonic() - start,
         log_text=log_text,
         diagnostics=diagnostics,
+        sanitized=bbl_changes,
         stopped_by=stopped,
         modified_inputs=modified,
         driver=driver,
     )
+    write_record(result, build_dir)
+    return result
 
 
 def compile_source(
@@ -549,7 +480,9 @@ def compile_source(
         pass_timeout_s=pass_timeout_s,
         placeholder_figures=placeholders,
     )
-    result.sanitized = changes
+    result.sanitized = changes + result.sanitized
+    result.diagnostics.removed_commands = sum(c.rule in EXEC_RULES for c in result.sanitized)
+    result.diagnostics.fixed_pitfalls = sum(c.rule in PITFALL_RULES for c in result.sanitized)
     return result
 
 
@@ -560,22 +493,30 @@ def run_fixed_sequence(
     engine: TexEngine | None = None,
     pass_timeout_s: float = PASS_TIMEOUT_S,
 ) -> list[PassRecord]:
-    """Run a fixed pass sequence (the seed system's baseline), for benchmarks."""
+    """Run a fixed pass sequence (the seed system's baseline), for benchmarks.
+    Like the seed system, every xelatex pass makes a PDF -- but through the
+    gate: XeLaTeX writes the .xdv and xdvipdfmx runs only on an accepted one."""
     engine = engine or resolve_engine()
-    if engine.xelatex is None:
-        raise EngineNotFound("No XeLaTeX found. Run `labwright doctor` to see how to install one.")
+    if engine.xelatex is None or engine.xdvipdfmx is None:
+        raise EngineNotFound("No XeLaTeX with its PDF driver found. Run `labwright doctor`.")
     build_dir = main_tex.parent.resolve()
     env = paranoid_env(engine)
+    terminal = build_dir / TERMINAL_LOG
     records: list[PassRecord] = []
     for name in sequence:
         if name == "xelatex":
-            argv = _xelatex_argv(engine, main_tex.name)
+            argv = _xelatex_argv(engine, main_tex.name, xdv=True)
         else:
             if engine.bibtex is None:
                 continue
             argv = [str(engine.bibtex), main_tex.stem]
-        res = _spawn_tex(argv, build_dir, env, pass_timeout_s)
-        records.append(
-            PassRecord(name, "fixed sequence", res.returncode, res.elapsed_s, res.timed_out)
-        )
+        res = _spawn_tex(argv, build_dir, env, pass_timeout_s, output_file=terminal)
+        elapsed = res.elapsed_s
+        xdv = build_dir / f"{main_tex.stem}.xdv"
+        if name == "xelatex" and xdv.exists() and not refused_specials(xdv, build_dir):
+            out = f"{main_tex.stem}.pdf"
+            drv = _spawn_tex([str(engine.xdvipdfmx), "-q", "-E", "-o", out, xdv.name], build_dir,
+                             env, pass_timeout_s)  # fmt: skip
+            elapsed += drv.elapsed_s
+        records.append(PassRecord(name, "fixed sequence", res.returncode, elapsed, res.timed_out))
     return records

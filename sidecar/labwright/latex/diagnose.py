@@ -15,34 +15,53 @@ option nor XeTeX's missing-glyph lines, hence these few regexes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
-_FILE_LINE_ERROR = re.compile(
-    r"^(?P<file>[^\s:][^:]*?\.(?:tex|cls|sty|bbl|aux|def|cfg|fd|toc|ltx)):(?P<line>\d+): (?P<msg>.*)$"
-)
-_BANG_ERROR = re.compile(r"^! (?P<msg>.*)$")
-_NOT_FOUND = re.compile(r"File `(?P<name>[^']+)' not found")
+# Every pattern here runs in time linear in the line (issue 11: the earlier
+# ones backtracked, ~0.1 s per 10,000-character line, and a 1.4 MB log took
+# 25 s): literal prefixes, bounded or delimiter-stopped repeats, no two
+# unbounded repeats that can trade characters. Lines are also capped at
+# MAX_LINE characters (TeX wraps at max_print_line=10000 anyway).
+_FILE_LINE_ERROR = re.compile(r"(?P<line>\d{1,9}): (?P<msg>.*)")
+_FILE_EXT = (".tex", ".cls", ".sty", ".bbl", ".aux", ".def", ".cfg", ".fd", ".toc", ".ltx")
+_CONTEXT_LINE = re.compile(r"l\.(\d{1,9}) ?(.*)")
+_NOT_FOUND = re.compile(r"File `(?P<name>[^'\n]{1,500})' not found")
+# The search above costs ~500 steps at every "File `" (a 10,000-character
+# "! File `File `File `..." line took 18 ms, so a log of them outran the time
+# budget by seconds before the next clock check; review of issue 11):
+# _not_found() anchors on the closing "' not found" instead.
+_NOT_FOUND_END = "' not found"
 _GRAPHICS_HINT = "could not locate the file with any of these extensions"
-_CITATION = re.compile(r"Citation [`'](?P<key>[^']+)' (?:on page \S+ )?undefined")
-_REFERENCE = re.compile(r"Reference [`'](?P<key>[^']+)' on page \S+ undefined")
-_OVERFULL = re.compile(r"^Overfull \\[hv]box")
-_MISSING_CHAR = re.compile(
-    r"^Missing character: There is no (?P<char>.+?)(?: \((?:U\+|\")[0-9A-Fa-f]+\))? in font (?P<font>[^!]+)!"
-)
-_PICTURE = re.compile(r"Unable to load picture or PDF file '(?P<name>[^']+)'")
+_CITATION = re.compile(r"Citation [`'](?P<key>[^'\s]{1,300})' (?:on page [^\s]{1,20} )?undefined")
+_REFERENCE = re.compile(r"Reference [`'](?P<key>[^'\s]{1,300})' on page [^\s]{1,20} undefined")
+_MISSING_CHAR_PREFIX = "Missing character: There is no "
+_MISSING_CHAR_CODE = re.compile(r" \((?:U\+|\")[0-9A-Fa-f]{1,8}\)$")
+_PICTURE = re.compile(r"Unable to load picture or PDF file '(?P<name>[^'\n]{1,500})'")
 _FONT_NOT_FOUND = re.compile(
-    r'The font "(?P<font>[^"]+)" cannot be\s+found|Font \\?\S+="(?P<font2>[^"]+)"(?: at [\d.]+pt)? not loadable'
+    r'The font "(?P<font>[^"\n]{1,300})" cannot be\s{1,20}found|'
+    r'Font \\?[^\s="]{1,100}="(?P<font2>[^"\n]{1,300})"(?: at [\d.]{1,12}pt)? not loadable'
 )
-_RERUN = re.compile(
-    r"Rerun to get|Label\(s\) may have changed|Please rerun LaTeX|Rerun LaTeX|"
-    r"Please \(re\)run BibTeX|rerunfilecheck Warning: File .* has changed"
-)
-_FATAL = re.compile(
-    r"^!\s+==> Fatal error occurred|^\*\*\* \((?:job aborted|cannot \\read)|^! Emergency stop|No pages of output"
-)
+_RERUN_PHRASES = (
+    "Rerun to get", "Label(s) may have changed", "Please rerun LaTeX", "Rerun LaTeX",
+    "Please (re)run BibTeX",
+)  # fmt: skip
+_FATAL_PREFIXES = ("! ==> Fatal error occurred", "!  ==> Fatal error occurred",
+                   "*** (job aborted", "*** (cannot \\read", "! Emergency stop")  # fmt: skip
 _PACKAGE_EXT = (".sty", ".cls", ".def", ".cfg", ".fd", ".clo", ".ldf", ".bst")
 _IMAGE_EXT = (".png", ".jpg", ".jpeg", ".pdf", ".eps", ".bmp", ".gif", ".tif", ".tiff", ".svg")
+
+#: Longest line the parser looks at; a longer one is read in pieces.
+MAX_LINE = 10_000
+#: At most this many of each kind of finding is kept (a 100 MB log of errors
+#: must not become a 100 MB list); counts stay exact.
+MAX_ITEMS = 200
+DIAGNOSE_BUDGET_S = 30.0
+_LOOKAHEAD = 16
+_CHECK_EVERY = 512
 
 
 @dataclass(frozen=True)
@@ -71,13 +90,29 @@ class Diagnostics:
     #: xdvipdfmx failed ("Error 256 (driver return code) generating output"):
     #: a PDF file may exist but is not valid.
     driver_failed: bool = False
-    #: Files outside the build directory the .xdv asked the PDF driver to read
-    #: (set by compile's driver gate; the driver was then not run).
+    #: What the .xdv asked of the PDF driver that the gate refused
+    #: (latex/specials.py); the driver was then not run.
     blocked_reads: list[str] = field(default_factory=list)
+    #: All errors seen (``errors`` keeps the first MAX_ITEMS).
+    error_total: int = 0
+    #: The log was longer than the time budget allowed to read.
+    truncated: bool = False
+    lines_read: int = field(default=0, compare=False)
+    # Set by compile (not read from the log): what the user must know about
+    # the build itself, so that humanize() -- which every pipeline calls --
+    # says it too.
+    #: Input files the document overwrote while compiling (do not export).
+    modified_inputs: list[str] = field(default_factory=list)
+    stopped_by: str | None = None
+    xelatex_passes: int = 0
+    #: Commands the sanitizer removed (run programs / read outside files).
+    removed_commands: int = 0
+    #: Known pitfalls the sanitizer corrected.
+    fixed_pitfalls: int = 0
 
     @property
     def error_count(self) -> int:
-        return len(self.errors)
+        return max(self.error_total, len(self.errors))
 
     @property
     def degraded(self) -> bool:
@@ -88,6 +123,8 @@ class Diagnostics:
             or self.fatal
             or self.driver_failed
             or self.blocked_reads
+            or self.truncated
+            or self.modified_inputs
             or self.missing_figures
             or self.missing_files
             or self.missing_packages
@@ -99,7 +136,7 @@ class Diagnostics:
 
 
 def _add(items: list[str], value: str) -> None:
-    if value not in items:
+    if value not in items and len(items) < MAX_ITEMS:
         items.append(value)
 
 
@@ -113,7 +150,138 @@ def _classify_missing(name: str, following: str, context: str, diag: Diagnostics
         _add(diag.missing_files, name)
 
 
-def diagnose(log_text: str, *, placeholder_figures: Iterable[str] = ()) -> Diagnostics:
+def _not_found(msg: str) -> str | None:
+    """The name in "File `NAME' not found", found in linear time: from each
+    closing "' not found", back to the nearest "File `" (at most 500 chars)."""
+    end = msg.find(_NOT_FOUND_END)
+    while end >= 0:
+        start = msg.rfind("File `", max(0, end - 506), end)
+        if start >= 0:
+            m = _NOT_FOUND.fullmatch(msg, start, end + len(_NOT_FOUND_END))
+            if m:
+                return m.group("name")
+        end = msg.find(_NOT_FOUND_END, end + 1)
+    return None
+
+
+def _file_line_error(line: str) -> re.Match[str] | None:
+    """`file.tex:12: message` (-file-line-error): split at the first colon
+    instead of a regex over the file part (which backtracked)."""
+    colon = line.find(":")
+    if colon <= 0 or line[0].isspace() or not line[:colon].endswith(_FILE_EXT):
+        return None
+    return _FILE_LINE_ERROR.match(line, colon + 1)
+
+
+def _missing_char(line: str) -> tuple[str, str] | None:
+    """(character, font) from "Missing character: There is no X (U+58) in font F!"."""
+    rest = line[len(_MISSING_CHAR_PREFIX) :]
+    at = rest.find(" in font ")
+    bang = rest.find("!", at + 1) if at >= 0 else -1
+    if at < 0 or bang < 0:
+        return None
+    char = _MISSING_CHAR_CODE.sub("", rest[:at])
+    return char, rest[at + len(" in font ") : bang]
+
+
+class _Clock:
+    def __init__(self, budget_s: float | None) -> None:
+        self.deadline = None if budget_s is None else time.monotonic() + max(budget_s, 0.0)
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+
+def _scan(lines: Iterator[str], diag: Diagnostics, clock: _Clock) -> None:
+    """One pass over the log, each line looked at with the next 16 in view."""
+    window: deque[str] = deque()
+    exhausted = False
+    while True:
+        while not exhausted and len(window) <= _LOOKAHEAD:
+            nxt = next(lines, None)
+            if nxt is None:
+                exhausted = True
+            else:
+                window.append(nxt.rstrip()[:MAX_LINE])
+        if not window:
+            return
+        line = window.popleft()
+        diag.lines_read += 1
+        # Long lines cost more each: look at the clock for every one of them.
+        if (diag.lines_read % _CHECK_EVERY == 0 or len(line) > 1000) and clock.expired():
+            diag.truncated = True
+            return
+        _look(line, window, diag)
+
+
+def _look(line: str, following: deque[str], diag: Diagnostics) -> None:
+    m = _file_line_error(line)
+    bang = line.startswith("! ") if not m else False
+    if m or bang:
+        msg = (m.group("msg") if m else line[2:]).strip()
+        if bang and msg.startswith("==> Fatal error"):
+            diag.fatal = True
+            return
+        file = line[: line.find(":")] if m else None
+        lineno = int(m.group("line")) if m else None
+        context = ""
+        for n, nxt in enumerate(following):
+            if n >= 11:
+                break
+            lm = _CONTEXT_LINE.match(nxt)
+            if lm:
+                lineno = lineno or int(lm.group(1))
+                context = lm.group(2).strip()
+                break
+        diag.error_total += 1
+        if len(diag.errors) < MAX_ITEMS:
+            diag.errors.append(TexError(msg, file, lineno, context))
+        if msg.startswith("Emergency stop"):
+            diag.fatal = True
+        if (nf := _not_found(msg)) is not None:
+            _classify_missing(nf, "\n".join(following), context, diag)
+        if pic := _PICTURE.search(msg):
+            _add(diag.missing_figures, pic.group("name"))
+        fm = _FONT_NOT_FOUND.search(msg)
+        if fm:
+            _add(diag.missing_fonts, (fm.group("font") or fm.group("font2") or "").strip())
+        return
+    if line.startswith(_FATAL_PREFIXES) or "No pages of output" in line:
+        diag.fatal = True
+    if "(driver return code)" in line:
+        diag.driver_failed = True
+    if c := _CITATION.search(line):
+        _add(diag.undefined_citations, c.group("key"))
+    elif r := _REFERENCE.search(line):
+        _add(diag.undefined_references, r.group("key"))
+    elif line.startswith(("Overfull \\hbox", "Overfull \\vbox")):
+        diag.overfull_boxes += 1
+    elif line.startswith(_MISSING_CHAR_PREFIX):
+        found = _missing_char(line)
+        # nullfont: a consequence of a font that failed to load (reported
+        # as a missing font), not a glyph gap of a working font.
+        if found and found[1].strip() != "nullfont":
+            _add(diag.missing_characters, found[0])
+    elif fm := _FONT_NOT_FOUND.search(line):
+        _add(diag.missing_fonts, (fm.group("font") or fm.group("font2") or "").strip())
+    if any(p in line for p in _RERUN_PHRASES) or (
+        "rerunfilecheck Warning: File " in line and " has changed" in line
+    ):
+        diag.rerun_requested = True
+
+
+def _finish(diag: Diagnostics, placeholder_figures: Iterable[str]) -> Diagnostics:
+    for name in placeholder_figures:
+        _add(diag.missing_figures, name)
+    return diag
+
+
+def diagnose(
+    log_text: str,
+    *,
+    placeholder_figures: Iterable[str] = (),
+    budget_s: float | None = DIAGNOSE_BUDGET_S,
+) -> Diagnostics:
     """Tally the problems in a XeLaTeX log.
 
     `placeholder_figures` are figures the sanitizer replaced by a framed
@@ -121,60 +289,41 @@ def diagnose(log_text: str, *, placeholder_figures: Iterable[str] = ()) -> Diagn
     lacks them, so they are reported like any other missing figure.
     """
     diag = Diagnostics()
-    lines = log_text.splitlines()
-    for i, raw in enumerate(lines):
-        line = raw.rstrip()
-        m = _FILE_LINE_ERROR.match(line)
-        bang = _BANG_ERROR.match(line) if not m else None
-        if m or bang:
-            msg = (m or bang).group("msg").strip()  # type: ignore[union-attr]
-            if bang and msg.startswith("==> Fatal error"):
-                diag.fatal = True
-                continue
-            file = m.group("file") if m else None
-            lineno = int(m.group("line")) if m else None
-            context = ""
-            for nxt in lines[i + 1 : i + 12]:
-                lm = re.match(r"^l\.(\d+) ?(.*)$", nxt)
-                if lm:
-                    lineno = lineno or int(lm.group(1))
-                    context = lm.group(2).strip()
-                    break
-            diag.errors.append(TexError(msg, file, lineno, context))
-            if msg.startswith("Emergency stop"):
-                diag.fatal = True
-            nf = _NOT_FOUND.search(msg)
-            if nf:
-                following = "\n".join(lines[i + 1 : i + 16])
-                _classify_missing(nf.group("name"), following, context, diag)
-            if pic := _PICTURE.search(msg):
-                _add(diag.missing_figures, pic.group("name"))
-            fm = _FONT_NOT_FOUND.search(msg)
-            if fm:
-                _add(diag.missing_fonts, (fm.group("font") or fm.group("font2") or "").strip())
-            continue
-        if _FATAL.search(line):
-            diag.fatal = True
-        if "(driver return code)" in line:
-            diag.driver_failed = True
-        if c := _CITATION.search(line):
-            _add(diag.undefined_citations, c.group("key"))
-        elif r := _REFERENCE.search(line):
-            _add(diag.undefined_references, r.group("key"))
-        elif _OVERFULL.match(line):
-            diag.overfull_boxes += 1
-        elif mc := _MISSING_CHAR.match(line):
-            # nullfont: a consequence of a font that failed to load (reported
-            # as a missing font), not a glyph gap of a working font.
-            if mc.group("font").strip() != "nullfont":
-                _add(diag.missing_characters, mc.group("char"))
-        elif fm := _FONT_NOT_FOUND.search(line):
-            _add(diag.missing_fonts, (fm.group("font") or fm.group("font2") or "").strip())
-        if _RERUN.search(line):
-            diag.rerun_requested = True
-    for name in placeholder_figures:
-        _add(diag.missing_figures, name)
-    return diag
+
+    def pieces() -> Iterator[str]:
+        for line in log_text.splitlines():
+            for at in range(0, max(len(line), 1), MAX_LINE):
+                yield line[at : at + MAX_LINE]
+
+    _scan(pieces(), diag, _Clock(budget_s))
+    return _finish(diag, placeholder_figures)
+
+
+def diagnose_file(
+    path: Path,
+    *,
+    placeholder_figures: Iterable[str] = (),
+    budget_s: float | None = DIAGNOSE_BUDGET_S,
+) -> Diagnostics:
+    """diagnose() over a log file, streamed: memory stays at a few lines
+    however large the file, and reading stops (``truncated``) when the
+    time budget is spent."""
+    diag = Diagnostics()
+    try:
+        handle = path.open(encoding="utf-8", errors="replace", newline=None)
+    except FileNotFoundError:
+        return _finish(diag, placeholder_figures)
+    with handle:
+
+        def pieces() -> Iterator[str]:
+            while True:
+                piece = handle.readline(MAX_LINE)
+                if not piece:
+                    return
+                yield piece
+
+        _scan(pieces(), diag, _Clock(budget_s))
+    return _finish(diag, placeholder_figures)
 
 
 def _names(items: list[str], limit: int = 5) -> str:
@@ -216,6 +365,45 @@ def _explain(err: TexError) -> str:
     return f"LaTeX reported an error{where}: {err.message.rstrip('.')}."
 
 
+def _build_messages(diag: Diagnostics) -> list[str]:
+    """What compile knows about the build itself (not from the log)."""
+    out: list[str] = []
+    if diag.modified_inputs:
+        out.append(
+            f"The document overwrote its own input files ({_names(diag.modified_inputs)}), "
+            "so this build must not be exported or reused; regenerate the report."
+        )
+    if diag.stopped_by == "timeout":
+        out.append(
+            "LaTeX ran past its time limit and was stopped. Simplify the document or raise the limit."
+        )
+    elif diag.stopped_by == "budget":
+        out.append(
+            "The compile used up its time budget before finishing. Compile again or simplify the document."
+        )
+    elif diag.stopped_by == "cap":
+        out.append(
+            f"LaTeX still asked for another run after {diag.xelatex_passes} passes. "
+            "Check cross-references in the PDF."
+        )
+    if diag.removed_commands:
+        out.append(
+            f"{diag.removed_commands} command(s) that run programs or read outside files were "
+            "removed before compiling. Review the source if you wrote them on purpose."
+        )
+    if diag.fixed_pitfalls:
+        out.append(
+            f"{diag.fixed_pitfalls} known LaTeX pitfall(s) were corrected automatically. "
+            "See the build log for the list."
+        )
+    if diag.truncated:
+        out.append(
+            f"The LaTeX log was too long to read in full (stopped after {diag.lines_read} lines), "
+            "so some problems may not be listed. Open the log to see everything."
+        )
+    return out
+
+
 def humanize(diag: Diagnostics) -> list[str]:
     """One plain sentence plus one action per finding, most serious first."""
     out: list[str] = []
@@ -225,9 +413,11 @@ def humanize(diag: Diagnostics) -> list[str]:
         )
     if diag.blocked_reads:
         out.append(
-            f"The document asked to read files outside its folder ({_names(diag.blocked_reads)}), "
-            "so no PDF was made. Copy those files next to the report or remove the references."
+            "The document asked the PDF writer for something Labwright does not allow "
+            f"({_names(diag.blocked_reads, 3)}), so no PDF was made. "
+            "Remove that \\special or outside file from the source."
         )
+    out += _build_messages(diag)
     if diag.driver_failed:
         out.append(
             "The PDF writer (xdvipdfmx) failed, so the PDF is damaged or incomplete. "
@@ -276,7 +466,7 @@ def humanize(diag: Diagnostics) -> list[str]:
     sentences: list[str] = []
     for err in diag.errors:
         msg = err.message
-        if _NOT_FOUND.search(msg) or _PICTURE.search(msg) or _FONT_NOT_FOUND.search(msg):
+        if _not_found(msg) is not None or _PICTURE.search(msg) or _FONT_NOT_FOUND.search(msg):
             continue
         if msg.startswith("Emergency"):
             continue
@@ -285,10 +475,9 @@ def humanize(diag: Diagnostics) -> list[str]:
             sentences.append(sentence)
     for sentence in sentences[:5]:
         out.append(f"{sentence} Check that spot in the source, or ask for a repair.")
-    if len(sentences) > 5:
-        out.append(
-            f"{len(sentences) - 5} further LaTeX errors follow. Open the log to see them all."
-        )
+    further = max(len(sentences) - 5, diag.error_count - len(diag.errors))
+    if further > 0:
+        out.append(f"{further} further LaTeX errors follow. Open the log to see them all.")
     if diag.overfull_boxes:
         out.append(
             f"{_plural(diag.overfull_boxes, 'line sticks', 'lines stick')} out into the margin. "

@@ -143,7 +143,7 @@ def _install_hint(engine: TexEngine, files: list[str]) -> str:
 
 
 def _engine_check(engine: TexEngine) -> DoctorCheck:
-    if not engine.available:
+    if engine.xelatex is None:
         if engine.source == "env":
             return DoctorCheck(
                 "TeX engine",
@@ -228,7 +228,7 @@ def run_doctor(*, engine: TexEngine | None = None, probe: bool = True) -> Doctor
     engine = engine or resolve_engine()
     report = DoctorReport(engine)
     report.checks.append(_engine_check(engine))
-    if not engine.available:
+    if engine.xelatex is None:
         return report
     if engine.bibtex is None:
         report.checks.append(
@@ -242,12 +242,14 @@ def run_doctor(*, engine: TexEngine | None = None, probe: bool = True) -> Doctor
                 "PDF driver",
                 False,
                 "xdvipdfmx not found beside xelatex",
-                "Reinstall the TeX engine (xdvipdfmx ships with XeTeX).",
+                "Install xdvipdfmx with the TeX engine (Debian: sudo apt-get install "
+                "texlive-binaries texlive-xetex; TeX Live: tlmgr install xetex); "
+                "nothing is compiled without it.",
             )
         )
     else:
         report.checks.append(DoctorCheck("PDF driver", True, str(engine.xdvipdfmx)))
     report.checks.extend(check_files(engine, required_files()))
-    if probe:
+    if probe and engine.available:
         report.checks.extend(_probe(engine, lang) for lang in ("en", "zh"))
     return report

@@ -36,7 +36,10 @@ class TexEngine:
 
     @property
     def available(self) -> bool:
-        return self.xelatex is not None
+        """Able to make a PDF: XeLaTeX *and* its driver. Without xdvipdfmx a
+        compile would have XeLaTeX drive itself, past the .xdv gate, so it is
+        refused (doctor names the missing driver)."""
+        return self.xelatex is not None and self.xdvipdfmx is not None
 
 
 def _exe(name: str) -> str:

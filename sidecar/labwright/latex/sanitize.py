@@ -3,11 +3,20 @@
 Two jobs, both zero-token and pinned rule by rule in tests/latex/test_sanitize.py:
 
 1. Strip command-execution primitives (`\\write18`, piped `\\input`, `\\directlua`,
-   `\\ShellEscape`, and the obvious disguises: `\\catcode` changes, `^^`
-   character codes, `\\csname`-built and `\\let`-aliased primitives). This is
-   defence in depth only: the engine already runs without shell escape and
-   with kpathsea's paranoid file access (compile.py), and the security tests
-   check that an unsanitized document can do none of it either.
+   `\\ShellEscape`, `\\special`, and the disguises that are cheap to see:
+   `\\catcode`/`\\lccode`/`\\uccode` changes, `^^` character codes, `\\scantokens`,
+   `\\csname` whose name is built (holds a command, `\\string` or `\\empty`) or
+   spells a primitive, `\\lowercase`/`\\uppercase` over a primitive's name,
+   `\\let`-aliased primitives).
+
+   The principle: this is the early, friendly error, not the guard. TeX can
+   spell any primitive in ways no source regex follows (`\\expandafter`
+   chains, macros defined elsewhere). The guards are below it: the engine
+   runs without shell escape and with kpathsea's paranoid file access
+   (compile.py), the PDF driver only sees specials that pass the .xdv
+   allow-list (specials.py), and the OS confines the TeX processes
+   (sandbox/tex.py). The security tests compile unsanitized payloads to check
+   that those layers hold on their own.
 2. A narrow catalog of known pits, each a rewrite that provably compiles:
    - `%` inside a `\\def` line's braces comments out the closing brace and
      the definition swallows the document ("File ended while scanning");
@@ -133,9 +142,23 @@ _CATCODE = re.compile(
     r"\\catcode(?![A-Za-z@])(?:\s*(?:`\\?.|\d+|\"[0-9A-Fa-f]+|'[0-7]+)\s*=?\s*\d+\s*(?:\\relax)?)?"
 )
 _HAT_CODES = re.compile(r"\^\^(?:[0-9a-f]{2}|[\x00-\x7f])?")
-_CSNAME_EXEC = re.compile(
-    r"\\csname\s*(?:write|directlua|ShellEscape|luaexec|input|@@input|openin|openout|immediate|special|XeTeXpicfile|XeTeXpdffile)[^\\]*\\endcsname"
+_PRIMITIVES = (
+    "write", "directlua", "ShellEscape", "luaexec", "input", "@@input", "openin", "openout",
+    "immediate", "special", "XeTeXpicfile", "XeTeXpdffile", "scantokens", "catcode", "lccode",
+    "uccode", "latelua", "pdfliteral",
+)  # fmt: skip
+# A \csname ... \endcsname (or up to the end of the line when it never
+# closes). Judged by _csname_danger: built from commands, or spelling, or
+# starting to spell, a primitive.
+_CSNAME = re.compile(
+    r"\\csname(?![A-Za-z@])(?P<body>(?:(?!\\endcsname(?![A-Za-z@]))[^\n]){0,400})(?:\\endcsname(?![A-Za-z@]))?"
 )
+# Re-tokenising text, and case mapping of a primitive's name.
+_SCANTOKENS = re.compile(r"\\scantokens(?![A-Za-z@])")
+_CODE_CHANGE = re.compile(
+    r"\\(?:lccode|uccode)(?![A-Za-z@])(?:\s*(?:`\\?.|\d+|\"[0-9A-Fa-f]+|'[0-7]+)\s*=?\s*(?:`\\?.|\d+|\"[0-9A-Fa-f]+|'[0-7]+))?"
+)
+_CASE_MAP = re.compile(r"\\(?:lowercase|uppercase)(?![A-Za-z@])\s*\{")
 _LET_EXEC = re.compile(
     r"\\(?:global\s*)?\\?let\s*\\[A-Za-z@]+\s*=?\s*\\(?:write|immediate|directlua|ShellEscape|openin|openout|input|@@input|special|XeTeXpicfile|XeTeXpdffile)\b"
 )
@@ -160,29 +183,88 @@ def _strip_exec(text: str, changes: list[Change]) -> str:
     return text.replace("\\", "\\textbackslash{}")
 
 
+def _csname_danger(body: str) -> bool:
+    """A \\csname name is suspicious when it is built (any backslash, `^^`,
+    brace or `#` inside) or when its letters spell a primitive or the start of
+    one (`\\csname spec\\endcsname` completed by what follows)."""
+    if re.search(r"[\\{}#^]", body):
+        return True
+    letters = re.sub(r"\s+", "", body)
+    if not letters:
+        return False
+    low = letters.lower()
+    return any(
+        p.lower() in low or (len(low) >= 3 and p.lower().startswith(low)) for p in _PRIMITIVES
+    )
+
+
+def _strip_csnames(text: str, changes: list[Change]) -> str:
+    def repl(m: re.Match[str]) -> str:
+        if not _csname_danger(m.group("body")):
+            return m.group(0)
+        changes.append(
+            Change(
+                "exec-primitive",
+                f"\\csname-built name: {m.group(0)[:60]!r}",
+                _line_of(text, m.start()),
+            )
+        )
+        return ""
+
+    return _CSNAME.sub(repl, text)
+
+
+def _strip_case_maps(text: str, changes: list[Change]) -> str:
+    """\\lowercase{...}/\\uppercase{...} whose argument names a primitive in
+    any case (`\\lowercase{\\SPECIAL}`) go, with their argument."""
+    out: list[str] = []
+    pos = 0
+    for m in _CASE_MAP.finditer(text):
+        if m.start() < pos:
+            continue
+        end = _braced_end(text, m.end() - 1)
+        arg = text[m.end() : end].lower()
+        if not any(p.lower() in arg for p in _PRIMITIVES):
+            continue
+        changes.append(
+            Change("exec-primitive", f"case-mapped primitive: {text[m.start():end][:60]!r}",
+                   _line_of(text, m.start()))
+        )  # fmt: skip
+        out.append(text[pos : m.start()])
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def _strip_exec_once(text: str, changes: list[Change]) -> str:
     # Disguises first, so the primitives they spell become visible or inert.
     for rule_re, what in (
         (_HAT_CODES, "^^ character code"),
         (_CATCODE, "\\catcode change"),
-        (_CSNAME_EXEC, "\\csname-built primitive"),
+        (_CODE_CHANGE, "\\lccode/\\uccode change"),
+        (_SCANTOKENS, "\\scantokens"),
         (_LET_EXEC, "\\let alias of a primitive"),
     ):
         text = _remove_all(text, rule_re, changes, "exec-primitive", what)
+    text = _strip_csnames(text, changes)
+    text = _strip_case_maps(text, changes)
     text = _strip_pipes(text, changes)
     text = _remove_all(text, _PICFILE, changes, "file-primitive", "XeTeX picture primitive")
     text = _strip_braced(text, _SPECIAL, changes, "file-primitive")
     out: list[str] = []
     pos = 0
-    for m in _EXEC_WITH_ARG.finditer(text):
-        if m.start() < pos:
-            continue
+    at = 0
+    while (m := _EXEC_WITH_ARG.search(text, at)) is not None:
+        # A \write to another stream is skipped one character on, not past
+        # its "number": `\write`\write18` hides a \write18 in that number.
+        at = m.start() + 1
         if m.group("num") is not None and _tex_number(m.group("num")) != 18:
             continue
         end = m.end()
         brace = _skip_ws(text, end)
         if brace < len(text) and text[brace] == "{":
             end = _braced_end(text, brace)
+        at = end
         out.append(text[pos : m.start()])
         changes.append(Change("exec-primitive", m.group(0).strip(), _line_of(text, m.start())))
         pos = end
@@ -246,6 +328,19 @@ def _remove_all(text: str, rx: re.Pattern[str], changes: list[Change], rule: str
         return ""
 
     return rx.sub(drop, text)
+
+
+def strip_exec(text: str) -> SanitizeResult:
+    """Only the exec/file rules (for text that is not a document body, such
+    as a .bbl built from a .bib in the data folder)."""
+    changes: list[Change] = []
+    return SanitizeResult(_strip_exec(text, changes), changes)
+
+
+#: Rules that removed something that runs programs or reads files.
+EXEC_RULES = frozenset({"exec-primitive", "file-primitive"})
+#: Rules that corrected a known LaTeX pitfall.
+PITFALL_RULES = frozenset({"def-comment", "bold-math", "bold-in-accent"})
 
 
 # --- 2a. % inside a \def line ----------------------------------------------

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import stat
 import tempfile
 from pathlib import Path
 from typing import Literal
@@ -29,6 +28,7 @@ from keyring.errors import KeyringError
 
 from labwright.llm.errors import LLMConfigError
 from labwright.llm.providers import PRESETS
+from labwright.safety import open_regular
 
 log = logging.getLogger(__name__)
 
@@ -63,14 +63,11 @@ def key_storage() -> Literal["keychain", "file"]:
 
 def _read_file() -> dict[str, str]:
     path = key_file()
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    opened = open_regular(path)  # never through a symlink, never a FIFO
+    if opened is None:
         return {}
+    fd, info = opened
     with os.fdopen(fd, encoding="utf-8") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            return {}
         if os.name == "posix" and info.st_mode & 0o077:
             # Someone widened the permissions: narrow them again before trusting it.
             os.chmod(path, 0o600)

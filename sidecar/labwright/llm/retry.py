@@ -28,7 +28,8 @@ class RetryPolicy:
         """Sleep before retry number `attempt` (1-based) when the server gave no hint."""
         delay = min(self.cap, self.base * (2 ** (attempt - 1)))
         spread = delay * self.jitter
-        return max(0.0, delay + self.rng.uniform(-spread, spread))
+        jittered: float = delay + self.rng.uniform(-spread, spread)
+        return max(0.0, jittered)
 
     def delay(self, attempt: int, retry_after: float | None) -> float:
         """Honour the server's Retry-After when it gave one; else back off."""

@@ -2,16 +2,18 @@
 
 Layer 1 (`policy`) rejects and teaches; Layer 2 (`confine`) is the boundary:
 Landlock + seccomp + rlimits on Linux, Seatbelt on macOS, a job object with a
-low-integrity token on Windows. `make_figure` is the agent's tool;
-`run_trusted_figure` runs our own plotting code through the same child.
+low-integrity token on Windows. `make_figure` is the agent's tool; the
+trusted worker (`trusted.TrustedWorker`) runs our own drawing code and
+decodes user images under the same confinement, without the policy.
 """
 
-# child, zygote and tex are entered from small bootstrap scripts written at
-# run time, which PyInstaller's static analysis cannot see: import them here
-# so a frozen build always carries them.
-from . import child, tex, zygote  # noqa: F401
+# child, zygote, tex and trusted_worker are entered from small bootstrap
+# scripts written at run time, which PyInstaller's static analysis cannot see:
+# import them here so a frozen build always carries them (images is the
+# worker's built-in image handler).
+from . import child, images, tex, trusted_worker, zygote  # noqa: F401
 from .confine import ConfinementUnavailable, confine, confinement_available
-from .figure import FigureResult, make_figure, run_trusted_figure
+from .figure import FigureResult, make_figure
 from .limits import Limits
 from .policy import PolicyError, check_and_compile
 
@@ -24,5 +26,4 @@ __all__ = [
     "confine",
     "confinement_available",
     "make_figure",
-    "run_trusted_figure",
 ]

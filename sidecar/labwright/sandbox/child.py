@@ -14,6 +14,10 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .job import Job
 
 EXIT_OK = 0
 EXIT_CODE_ERROR = 1
@@ -66,15 +70,52 @@ def run_job(job_path: str) -> int:
     except Exception:  # noqa: BLE001 - report and stop
         traceback.print_exc()
         return EXIT_SETUP
+    sock = os.environ.pop("LABWRIGHT_SANDBOX_FD", None)
+    isolation = ""
+    if job.confine and sys.platform.startswith("linux"):
+        # Threads, bytes and files are capped per job (isolate.py): a tmpfs
+        # over the work folder, handed to the parent, and a thread cap.
+        from .isolate import prepare
+        from .limits import Limits
+
+        try:
+            report = prepare(job.work_dir, Limits.from_dict(job.limits), _fd(sock), job.read_roots)
+        except Exception as exc:  # noqa: BLE001
+            print(f"sandbox: isolation failed: {exc}", file=sys.stderr)
+            return EXIT_CONFINE
+        isolation = report.describe()
+    elif sock is not None and _fd(sock) is not None:
+        os.close(int(sock))
+    return _confined(job, source, isolation)
+
+
+def _fd(value: str | None) -> int | None:
+    return int(value) if value is not None and value.isdigit() else None
+
+
+def _confined(job: Job, source: bytes, isolation: str) -> int:
+    """Confine (when the job asks), then check and run the code.
+
+    `source` was read before isolate.py covered the work folder with a tmpfs.
+    """
     if job.confine:
         try:
             from .confine import confine
             from .limits import Limits
 
-            confine(job.read_roots, job.work_dir, False, limits=Limits.from_dict(job.limits))
+            confine(
+                job.read_roots,
+                job.work_dir,
+                False,
+                limits=Limits.from_dict(job.limits),
+                isolation=isolation,
+            )
         except Exception as exc:  # noqa: BLE001
             print(f"sandbox: confinement failed: {exc}", file=sys.stderr)
             return EXIT_CONFINE
+    from .guard import forget_raw_handles
+
+    forget_raw_handles()  # the confiner's libc handles: nothing of ours needs them now
     if job.audit_hook:
         from .guard import install_audit_hook
 
@@ -107,9 +148,12 @@ def _namespace(job: object) -> dict[str, object]:
     import matplotlib.pyplot as plt
     import numpy as np
 
+    from .guard import runtime_helpers
     from .primitives import make_primitives
 
     ns: dict[str, object] = {"__name__": "__main__", "np": np, "plt": plt}
+    if job.policy:  # type: ignore[attr-defined]
+        ns.update(runtime_helpers())  # the checks a policy-compiled code object calls
     ns.update(make_primitives(job.data_root))  # type: ignore[attr-defined]
     ns["OUT"] = str(job.out_path)  # type: ignore[attr-defined]
     return ns

@@ -47,6 +47,7 @@ def confine(
     allow_exec: bool = False,
     exec_roots: Iterable[str | os.PathLike[str]] = (),
     limits: Limits | None = None,
+    isolation: str = "",
 ) -> str:
     """Irreversibly restrict the calling process.
 
@@ -65,7 +66,13 @@ def confine(
         from . import linux
 
         return linux.confine(
-            reads, write, network=network, allow_exec=allow_exec, exec_roots=execs, limits=limits
+            reads,
+            write,
+            network=network,
+            allow_exec=allow_exec,
+            exec_roots=execs,
+            limits=limits,
+            isolation=isolation,
         )
     if sys.platform == "darwin":
         from . import macos

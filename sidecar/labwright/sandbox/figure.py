@@ -1,7 +1,12 @@
-"""`make_figure`: the agent's plotting tool, and its trusted twin for our own code."""
+"""`make_figure`: the agent's plotting tool (model-written code).
+
+Our own drawing code runs in the trusted worker instead (`trusted.py`): same
+process stack and confinement, no policy, one process for a whole build.
+"""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -10,7 +15,7 @@ from pathlib import Path
 from .confine import confinement_available
 from .limits import Limits
 from .policy import ALLOWED_IMPORTS, PolicyError, check_and_compile
-from .runner import Mode, read_regular, remove_work_dir, run_code
+from .runner import Mode, RunResult, WorkDirNotRemoved, read_regular, remove_work_dir, run_code
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -51,39 +56,36 @@ def make_figure(
     out_dir: str | os.PathLike[str],
     timeout: float = 90.0,
     mode: Mode = "auto",
-    trusted: bool = False,
     limits: Limits | None = None,
 ) -> FigureResult:
-    """Run plotting code in the sandbox and store its PNG as out_dir/<name>.png.
-
-    Model-written code (`trusted=False`) passes the static policy and runs
-    only where the OS confinement is available. `trusted=True` is for code we
-    wrote (the offline writer): no policy, and it still runs unconfined on a
-    system without confinement, but confined wherever confinement exists.
-    """
+    """Run model-written plotting code in the sandbox and store its PNG as
+    out_dir/<name>.png. The code passes the static policy and runs only where
+    the OS confinement is available."""
     if not _NAME.match(name):
         return _fail(f"The figure name {name!r} is invalid; use letters, digits, '-' or '_'.")
     available, reason = confinement_available()
-    if not trusted:
-        if not available:
-            return FigureResult(
-                None,
-                f"Model-written code cannot run because this system offers no sandbox ({reason}). "
-                "Use the offline figures, or run Labwright on a system with sandbox support.",
-            )
-        try:
-            check_and_compile(code)
-        except PolicyError as exc:
-            return FigureResult(None, f"{exc}\nSave with plt.savefig(OUT).")
+    if not available:
+        return FigureResult(
+            None,
+            f"Model-written code cannot run because this system offers no sandbox ({reason}). "
+            "Use the offline figures, or run Labwright on a system with sandbox support.",
+        )
+    try:
+        check_and_compile(code)
+    except PolicyError as exc:
+        return FigureResult(None, f"{exc}\nSave with plt.savefig(OUT).")
     limits = limits or Limits(wall_seconds=timeout)
     result = run_code(
-        code,
-        data_root=data_root,
-        policy=not trusted,
-        confine=available,
-        limits=limits,
-        mode=mode,
+        code, data_root=data_root, policy=True, confine=True, limits=limits, mode=mode
     )
+    return collect_figure(result, name, out_dir, limits)
+
+
+def collect_figure(
+    result: RunResult, name: str, out_dir: str | os.PathLike[str], limits: Limits
+) -> FigureResult:
+    """Turn what a run left behind into a FigureResult, without trusting it;
+    the run's work folder is removed."""
     try:
         if result.timed_out:
             return _fail(
@@ -108,23 +110,7 @@ def make_figure(
         dest.write_bytes(data)
         return FigureResult(dest)
     finally:
-        remove_work_dir(result.work_dir)
-
-
-def run_trusted_figure(
-    name: str,
-    code: str,
-    *,
-    data_root: str | os.PathLike[str] | None,
-    out_dir: str | os.PathLike[str],
-    timeout: float = 120.0,
-) -> FigureResult:
-    """Plot with code Labwright itself wrote (offline writer) in a subprocess.
-
-    Same child, same primitives (srcpath/listdir/walkfiles/OUT, np/plt
-    preloaded), confined when the system supports it; never refused for lack
-    of confinement.
-    """
-    return make_figure(
-        name, code, data_root=data_root, out_dir=out_dir, timeout=timeout, trusted=True
-    )
+        try:
+            remove_work_dir(result.work_dir)
+        except WorkDirNotRemoved as exc:  # reported, never hides the figure's outcome
+            logging.getLogger(__name__).error("%s", exc)

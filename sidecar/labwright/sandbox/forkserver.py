@@ -146,7 +146,10 @@ class ForkServer:
                     pass
             self._proc = None
         if self._dir is not None:
-            shutil.rmtree(self._dir, ignore_errors=True)
+            try:
+                shutil.rmtree(self._dir)
+            except OSError as exc:
+                print(f"labwright: could not remove the zygote folder: {exc}", file=sys.stderr)
             self._dir = None
 
 

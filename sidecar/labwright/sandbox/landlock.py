@@ -109,9 +109,15 @@ def _fs_rights(abi: int) -> int:
     return _FS_BY_ABI[best]
 
 
+#: Never granted, not even in the work folder: device nodes (as root, a
+#: character device re-opened the kernel log), FIFOs and socket files (they
+#: can block or reach a reader outside), ioctls on devices.
+NEVER = FS_EXECUTE | FS_MAKE_CHAR | FS_MAKE_BLOCK | FS_MAKE_FIFO | FS_MAKE_SOCK | FS_IOCTL_DEV
+
+
 def write_rights(abi: int) -> int:
-    """Everything on a directory except executing files from it."""
-    return _fs_rights(abi) & ~FS_EXECUTE
+    """Create, write and remove files and folders; nothing in NEVER."""
+    return _fs_rights(abi) & ~NEVER
 
 
 def restrict(

@@ -224,6 +224,12 @@ _HELP = (
     "introspection, code in strings and names starting with '_' are not allowed."
 )
 
+#: The globals `_Rewriter` makes model code call (implemented in
+#: `guard.runtime_helpers`). Model code cannot spell them: they start with '_'.
+ATTR_HELPER = "__lw_attr__"
+VALUE_HELPER = "__lw_value__"
+KWARGS_HELPER = "__lw_kwargs__"
+
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=]")
 
 
@@ -366,16 +372,25 @@ class _Checker(ast.NodeVisitor):
 
     def visit_keyword(self, node: ast.keyword) -> None:
         if node.arg is not None:
-            self._check_identifier(node, node.arg, "keyword")
-            if node.arg == "allow_pickle" and not (
-                isinstance(node.value, ast.Constant) and node.value.value is False
-            ):
-                self._fail(
-                    node,
-                    "pickle",
-                    "allow_pickle must stay False; save data as CSV or plain .npy arrays.",
-                )
+            self._check_keyword(node, node.arg, node.value)
+        elif isinstance(node.value, ast.Dict):
+            # `**{'allow_pickle': True}` spelled out: judge it like a keyword
+            # here; computed keys are judged at run time (`guard`, `_Rewriter`).
+            for key, value in zip(node.value.keys, node.value.values, strict=True):
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    self._check_keyword(node, key.value, value)
         self.generic_visit(node)
+
+    def _check_keyword(self, node: ast.AST, name: str, value: ast.expr) -> None:
+        self._check_identifier(node, name, "keyword")
+        if name == "allow_pickle" and not (
+            isinstance(value, ast.Constant) and value.value is False
+        ):
+            self._fail(
+                node,
+                "pickle",
+                "allow_pickle must stay False; save data as CSV or plain .npy arrays.",
+            )
 
     def visit_Global(self, node: ast.Global) -> None:
         for name in node.names:
@@ -432,14 +447,77 @@ def check_tree(tree: ast.AST) -> None:
     _Checker().visit(tree)
 
 
+def _helper_call(helper: str, node: ast.AST, *args: ast.expr) -> ast.Call:
+    call = ast.Call(func=ast.Name(id=helper, ctx=ast.Load()), args=list(args), keywords=[])
+    return ast.copy_location(call, node)
+
+
+class _Rewriter(ast.NodeTransformer):
+    """Route what a static check cannot judge through run-time checks.
+
+    Types are unknown to a tree walk: `re.enum.bltns` is `builtins`, and
+    `fractions.operator.attrgetter` turns any string into an attribute access.
+    So every attribute *read* becomes `__lw_attr__(obj, 'name')`, every name
+    bound by `from ... import` is passed through `__lw_value__`, and every
+    `**mapping` through `__lw_kwargs__` (`guard.runtime_helpers` implements
+    them: no module outside the allowed imports, no forbidden built-in, no
+    value of a dangerous module, no pickles). Stores and deletes keep their
+    form; match patterns must stay dotted names, and a pattern only compares.
+    """
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load):
+            return node
+        return _helper_call(ATTR_HELPER, node, node.value, ast.Constant(node.attr))
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        for kw in node.keywords:
+            if kw.arg is None:
+                kw.value = _helper_call(KWARGS_HELPER, kw, kw.value)
+        return node
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> list[ast.stmt]:
+        out: list[ast.stmt] = [node]
+        for alias in node.names:
+            bound = alias.asname or alias.name
+            check = ast.Assign(
+                targets=[ast.Name(id=bound, ctx=ast.Store())],
+                value=_helper_call(
+                    VALUE_HELPER,
+                    node,
+                    ast.Name(id=bound, ctx=ast.Load()),
+                    ast.Constant(f"'from {node.module} import {alias.name}'"),
+                ),
+            )
+            out.append(ast.copy_location(check, node))
+        return out
+
+    def visit_match_case(self, node: ast.match_case) -> ast.match_case:
+        if node.guard is not None:
+            node.guard = self.visit(node.guard)
+        node.body = [s for stmt in node.body for s in _as_list(self.visit(stmt))]
+        return node
+
+
+def _as_list(result: ast.AST | list[ast.stmt]) -> list[ast.stmt]:
+    return result if isinstance(result, list) else [result]  # type: ignore[list-item]
+
+
 def check_and_compile(source: bytes | str, filename: str = "<figure>") -> CodeType:
-    """Decode, parse, check and compile the checked tree; raise PolicyError."""
+    """Decode, parse, check and compile the checked tree; raise PolicyError.
+
+    The code object calls the run-time checks of `guard.runtime_helpers()`,
+    which must be in the globals it runs with.
+    """
     text = decode_source(source)
     try:
         tree = ast.parse(text, filename=filename, mode="exec")
     except SyntaxError as exc:
         raise PolicyError("syntax", f"The code does not parse: {exc.msg}.", exc.lineno) from None
     check_tree(tree)
+    tree = ast.fix_missing_locations(_Rewriter().visit(tree))
     return compile(tree, filename, "exec", dont_inherit=True)
 
 

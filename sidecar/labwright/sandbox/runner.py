@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,5 +144,30 @@ def run_code(
     )
 
 
+class WorkDirNotRemoved(OSError):
+    """A job's work folder (or part of it) could not be removed."""
+
+
 def remove_work_dir(path: Path) -> None:
-    shutil.rmtree(path, ignore_errors=True)
+    """Remove a job's work folder; raise WorkDirNotRemoved when anything stays.
+
+    Errors are collected, not ignored: a folder that survives (the attack run
+    made one immutable with FS_IOC_SETFLAGS, which seccomp now refuses) is a
+    finding, not noise. Callers log the error and carry on with the result.
+    """
+    errors: list[str] = []
+
+    def _onerror(func: object, failed: str, exc_info: object) -> None:
+        exc = exc_info[1] if isinstance(exc_info, tuple) else exc_info
+        errors.append(f"{failed}: {exc}")
+
+    if os.path.lexists(path):
+        shutil.rmtree(path, onerror=_onerror)
+    if sys.platform.startswith("linux"):
+        from .isolate import remove_cgroup
+
+        remove_cgroup(str(path))
+    if errors or os.path.lexists(path):
+        raise WorkDirNotRemoved(
+            f"the sandbox work folder {path} could not be removed: {'; '.join(errors[:3])}"
+        )

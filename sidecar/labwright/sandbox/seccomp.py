@@ -1,19 +1,39 @@
-"""seccomp-bpf: a hand-built syscall filter, loaded with prctl through ctypes.
+"""seccomp-bpf: an ALLOW-LIST of system calls, loaded with prctl through ctypes.
 
-Landlock decides *which files*; this filter decides *which kinds of act*: no
-sockets at all (Landlock's network rules cover TCP only, and a Unix socket
-path like a container daemon's is not a file open), no new programs, no new
-processes (threads are allowed: `clone` with CLONE_THREAD), no ptrace or
-cross-process memory access, no kernel attack surface a plot never needs
-(io_uring, bpf, userfaultfd, keyrings, namespaces, module loading).
+Landlock decides *which files*; this filter decides *which kinds of act*. It
+lists the calls the plotting stack (CPython, numpy/OpenBLAS, pandas, scipy,
+matplotlib/Agg, Pillow) makes after confinement, as traced over the
+legitimate plot corpus with `scripts/trace_sandbox_syscalls.py`, plus the few
+a Python runtime needs on paths the corpus does not take (threads, sleeps,
+signals to itself, tracebacks). Everything else is refused.
 
-Denied calls fail with EPERM rather than killing the process, so the Python
-error reaches the model as an ordinary traceback. `clone3` fails with ENOSYS:
-its flags sit in user memory that a filter cannot read, and glibc falls back
-to `clone` on ENOSYS.
+Actions:
+- a call in `ALLOW` runs (some only with the arguments checked below);
+- a call in `DENY` fails with EPERM: the acts the issue names (sockets,
+  SysV IPC, other processes, metadata, device nodes, inotify, clocks, syslog,
+  namespaces, ...). EPERM rather than killing the process, so the payload's
+  Python traceback reaches the model as an ordinary error and the test suite
+  can see the call was refused; the call never runs either way;
+- any other call fails with ENOSYS, the answer of a kernel that lacks it:
+  a newer glibc then falls back to an older call that is listed (as it does
+  for `clone3` -> `clone`), instead of failing hard.
 
-The filter is a plain list of (code, jt, jf, k) instructions; with ~60
-syscalls it stays far below the kernel's 4096-instruction limit.
+Argument filters (a filter sees only the six register values, never memory
+behind a pointer):
+- `clone`: only with CLONE_THREAD and without any CLONE_NEW* flag (threads
+  yes, processes and namespaces no); `clone3` gets ENOSYS (its flags live in
+  user memory), so glibc uses `clone`;
+- `kill`, `tgkill`, `prlimit64`, `sched_getaffinity`: the pid argument must
+  be 0 or our own pid (prlimit64 on another process lowered the backend's
+  limits in the attack run);
+- `ioctl`: only the terminal/fd requests in `IOCTL_ALLOWED` (no
+  FS_IOC_SETFLAGS, which set FS_IMMUTABLE_FL on the work folder);
+- `fcntl`: no F_SETOWN/F_SETSIG (SIGIO to other processes), F_NOTIFY
+  (dnotify, a directory watch) or F_SETLEASE;
+- `prctl`: only the read-only options and thread naming in `PRCTL_ALLOWED`.
+
+The `exec` profile (the TeX launcher, which must run xetex, xdvipdfmx and
+sh) adds `EXEC_EXTRA`: process creation without namespaces, execve, wait.
 """
 
 from __future__ import annotations
@@ -23,6 +43,9 @@ import errno
 import os
 import platform
 import struct
+from collections.abc import Iterable
+
+from .syscall_numbers import AARCH64, X86_64
 
 _LD_W_ABS = 0x20
 _JEQ = 0x15
@@ -36,67 +59,193 @@ RET_ALLOW = 0x7FFF0000
 
 _OFF_NR = 0
 _OFF_ARCH = 4
-_OFF_ARG0_LO = 16
-_OFF_ARG0_HI = 20
 
 CLONE_THREAD = 0x00010000
+# CLONE_NEWTIME | NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
+CLONE_NAMESPACES = (
+    0x00000080
+    | 0x00020000
+    | 0x02000000
+    | 0x04000000
+    | 0x08000000
+    | 0x10000000
+    | 0x20000000
+    | 0x40000000
+)
 
 _ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 
-# Syscalls a confined child never needs. Numbers from the kernel's tables.
-_X86_64 = {
-    "socket": 41, "connect": 42, "accept": 43, "sendto": 44, "bind": 49, "listen": 50,
-    "socketpair": 53, "accept4": 288, "clone": 56, "fork": 57, "vfork": 58, "execve": 59,
-    "kill": 62, "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297,
-    "ptrace": 101, "syslog": 103, "uselib": 134, "personality": 135, "ustat": 136,
-    "pivot_root": 155, "chroot": 161, "acct": 163, "mount": 165, "umount2": 166,
-    "swapon": 167, "swapoff": 168, "reboot": 169, "sethostname": 170, "setdomainname": 171,
-    "iopl": 172, "ioperm": 173, "init_module": 175, "delete_module": 176, "quotactl": 179,
-    "lookup_dcookie": 212, "kexec_load": 246, "add_key": 248, "request_key": 249,
-    "keyctl": 250, "migrate_pages": 256, "unshare": 272, "move_pages": 279,
-    "perf_event_open": 298, "name_to_handle_at": 303, "open_by_handle_at": 304, "setns": 308,
-    "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "finit_module": 313,
-    "bpf": 321, "execveat": 322, "userfaultfd": 323, "pidfd_send_signal": 424,
-    "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
-    "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-    "fspick": 433, "pidfd_open": 434, "clone3": 435, "pidfd_getfd": 438,
-    "process_madvise": 440, "mount_setattr": 442,
+# ---- The allow-list: one table, a comment per group. ------------------------
+ALLOW: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # Memory: the allocator, numpy buffers, loading extension modules (dlopen
+    # maps with PROT_EXEC), OpenBLAS's NUMA hints on its own pages.
+    ("memory", ("brk", "mmap", "munmap", "mremap", "mprotect", "madvise", "msync",
+                "mbind", "get_mempolicy", "set_mempolicy")),
+    # File I/O on descriptors; which files can be opened is Landlock's job.
+    ("fd-io", ("read", "write", "pread64", "pwrite64", "readv", "writev", "preadv",
+               "pwritev", "lseek", "close", "close_range", "dup", "dup2", "dup3",
+               "flock", "fsync", "fdatasync", "fadvise64", "ftruncate", "fallocate", "sendfile",
+               "copy_file_range", "poll", "ppoll", "select", "pselect6", "pipe", "pipe2")),
+    # Path operations. Opening, creating, renaming, linking and removing are
+    # checked by Landlock (writes only beneath the work folder, which is a
+    # size- and inode-capped tmpfs). stat/readlink are not covered by Landlock:
+    # see linux.py for what limits them.
+    ("paths", ("open", "openat", "creat", "fstat", "newfstatat", "stat", "lstat", "statx",
+               "fstatfs", "statfs", "getdents64", "getcwd", "chdir", "fchdir", "access",
+               "faccessat", "faccessat2", "readlink", "readlinkat", "mkdir", "mkdirat",
+               "unlink", "unlinkat", "rmdir", "rename", "renameat", "renameat2", "link",
+               "linkat", "symlink", "symlinkat", "truncate", "umask")),
+    # Facts about this process only (no pid argument, or checked below).
+    ("self", ("getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid",
+              "getresuid", "getresgid", "getgroups", "getpgrp", "uname", "sysinfo",
+              "getrusage", "times", "getrlimit", "prlimit64", "sched_getaffinity",
+              "sched_yield", "capget", "getcpu", "getrandom")),
+    # Clocks are read, never set (vDSO covers most reads; these are fallbacks).
+    ("time", ("clock_gettime", "clock_getres", "gettimeofday", "time", "nanosleep",
+              "clock_nanosleep")),
+    # Threads (capped by linux.py) and exit.
+    ("threads", ("clone", "clone3", "set_robust_list", "rseq", "set_tid_address", "futex",
+                 "exit", "exit_group", "arch_prctl")),
+    # Signals: handlers and masks for itself; sending only to itself.
+    ("signals", ("rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack",
+                 "rt_sigpending", "rt_sigtimedwait", "rt_sigsuspend", "kill", "tgkill")),
+    # Argument-filtered multiplexers (see the module docstring).
+    ("filtered", ("ioctl", "fcntl", "prctl")),
+)  # fmt: skip
+
+#: Only for the `exec` profile (TeX): run the TeX programs and sh.
+EXEC_EXTRA: tuple[str, ...] = ("execve", "vfork", "fork", "wait4", "waitid", "setpgid")
+
+# ---- Denied with EPERM (named so they read as a refusal, and tested). -------
+DENY: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # No network, no Unix sockets (a socket path such as a container daemon's
+    # is not a file open, so Landlock does not see it).
+    ("sockets", ("socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
+                 "sendto", "recvfrom", "sendmsg", "recvmsg", "sendmmsg", "recvmmsg",
+                 "shutdown", "getsockopt", "setsockopt", "getsockname", "getpeername")),
+    # SysV IPC outlives the job and reaches other processes' segments; POSIX
+    # message queues likewise.
+    ("ipc", ("shmget", "shmat", "shmdt", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl",
+             "semget", "semop", "semctl", "semtimedop", "mq_open", "mq_unlink",
+             "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr")),
+    # Other processes: creation, tracing, memory, signals, limits, scheduling.
+    ("processes", ("execveat", "ptrace", "process_vm_readv", "process_vm_writev", "kcmp",
+                   "pidfd_open", "pidfd_getfd", "pidfd_send_signal", "tkill",
+                   "rt_sigqueueinfo", "rt_tgsigqueueinfo", "setpriority", "getpriority",
+                   "sched_setaffinity", "sched_setscheduler", "sched_setparam",
+                   "sched_setattr", "sched_getattr", "sched_getparam", "sched_getscheduler",
+                   "ioprio_set", "ioprio_get", "migrate_pages", "move_pages",
+                   "process_madvise", "setrlimit", "setsid")),
+    # Device nodes and metadata of any file (mode, owner, times, xattrs).
+    ("metadata", ("mknod", "mknodat", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown",
+                  "fchown", "lchown", "fchownat", "utime", "utimes", "utimensat",
+                  "futimesat", "setxattr", "lsetxattr", "fsetxattr", "removexattr",
+                  "lremovexattr", "fremovexattr", "setxattrat", "removexattrat",
+                  "file_setattr")),
+    # Watching files outside the job.
+    ("watch", ("inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
+               "fanotify_init", "fanotify_mark")),
+    # Clocks and the kernel log.
+    ("clock-log", ("settimeofday", "clock_settime", "adjtimex", "clock_adjtime", "syslog")),
+    # Mounts, namespaces, identity.
+    ("namespaces", ("mount", "umount2", "pivot_root", "chroot", "open_tree", "move_mount",
+                    "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr", "unshare",
+                    "setns", "setuid", "setgid", "setreuid", "setregid", "setresuid",
+                    "setresgid", "setfsuid", "setfsgid", "setgroups", "capset")),
+    # Kernel attack surface a plot never needs.
+    ("kernel", ("bpf", "io_uring_setup", "io_uring_enter", "io_uring_register",
+                "userfaultfd", "add_key", "request_key", "keyctl", "init_module",
+                "finit_module", "delete_module", "kexec_load", "kexec_file_load",
+                "perf_event_open", "reboot", "swapon", "swapoff", "acct", "quotactl",
+                "name_to_handle_at", "open_by_handle_at", "personality", "memfd_create",
+                "memfd_secret", "uselib", "ustat", "lookup_dcookie", "iopl", "ioperm",
+                "sethostname", "setdomainname")),
+)  # fmt: skip
+
+#: ioctl requests that may pass (terminal queries from isatty and
+#: get_terminal_size, FIONREAD, non-blocking and close-on-exec flags).
+IOCTL_ALLOWED: dict[str, int] = {
+    "TCGETS": 0x5401, "TIOCGWINSZ": 0x5413, "FIONREAD": 0x541B, "FIONBIO": 0x5421,
+    "FIONCLEX": 0x5450, "FIOCLEX": 0x5451, "TCGETS2": 0x802C542A,
 }  # fmt: skip
-_AARCH64 = {
-    "socket": 198, "socketpair": 199, "bind": 200, "listen": 201, "accept": 202,
-    "connect": 203, "sendto": 206, "accept4": 242, "clone": 220, "execve": 221,
-    "kill": 129, "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138,
-    "rt_tgsigqueueinfo": 240, "ptrace": 117, "syslog": 116, "personality": 92,
-    "pivot_root": 41, "chroot": 51, "acct": 89, "mount": 40, "umount2": 39,
-    "swapon": 224, "swapoff": 225, "reboot": 142, "sethostname": 161, "setdomainname": 162,
-    "init_module": 105, "delete_module": 106, "quotactl": 60, "lookup_dcookie": 18,
-    "kexec_load": 104, "add_key": 217, "request_key": 218, "keyctl": 219,
-    "migrate_pages": 238, "unshare": 97, "move_pages": 239, "perf_event_open": 241,
-    "name_to_handle_at": 264, "open_by_handle_at": 265, "setns": 268,
-    "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "finit_module": 273,
-    "bpf": 280, "execveat": 281, "userfaultfd": 282, "pidfd_send_signal": 424,
-    "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
-    "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
-    "fspick": 433, "pidfd_open": 434, "clone3": 435, "pidfd_getfd": 438,
-    "process_madvise": 440, "mount_setattr": 442,
+#: fcntl commands that may pass: dup, fd and status flags, record locks.
+FCNTL_ALLOWED: dict[str, int] = {
+    "F_DUPFD": 0, "F_GETFD": 1, "F_SETFD": 2, "F_GETFL": 3, "F_SETFL": 4, "F_GETLK": 5,
+    "F_SETLK": 6, "F_SETLKW": 7, "F_OFD_GETLK": 36, "F_OFD_SETLK": 37, "F_OFD_SETLKW": 38,
+    "F_DUPFD_CLOEXEC": 1030, "F_GET_SEALS": 1034,
+}  # fmt: skip
+#: prctl options that may pass: reads, and naming one's own thread.
+PRCTL_ALLOWED: dict[str, int] = {
+    "PR_GET_DUMPABLE": 3, "PR_SET_NAME": 15, "PR_GET_NAME": 16, "PR_GET_SECCOMP": 21,
+    "PR_CAPBSET_READ": 23, "PR_GET_NO_NEW_PRIVS": 39, "PR_SET_VMA": 0x53564D41,
 }  # fmt: skip
 
-_PROCESS_CREATION = {"clone", "fork", "vfork", "execve", "execveat"}
-_SIGNALS = {"kill", "tgkill"}
+_PID_ARG0 = frozenset({"kill", "tgkill", "prlimit64", "sched_getaffinity"})
 
 
 def supported() -> bool:
     return platform.system() == "Linux" and platform.machine() in _ARCH
 
 
+def table() -> dict[str, int]:
+    return X86_64 if platform.machine() == "x86_64" else AARCH64
+
+
+def allowed_names(*, allow_exec: bool) -> list[str]:
+    names = [n for _group, members in ALLOW for n in members]
+    if allow_exec:
+        names += EXEC_EXTRA
+    return names
+
+
+def denied_names() -> list[str]:
+    return [n for _group, members in DENY for n in members]
+
+
 def _ins(code: int, jt: int, jf: int, k: int) -> bytes:
     return struct.pack("=HBBI", code, jt, jf, k & 0xFFFFFFFF)
+
+
+def _arg(index: int, high: bool = False) -> int:
+    """Offset of an argument's low (or high) 32-bit word in seccomp_data."""
+    return 16 + 8 * index + (4 if high else 0)
+
+
+def _one_of(index: int, values: Iterable[int], *, deny: int, check_high: bool) -> list[bytes]:
+    """Allow when argument `index` equals one of `values`, else `deny`.
+
+    With `check_high`, the upper 32 bits must be zero as well (for pids; for
+    ioctl/fcntl/prctl commands the kernel itself uses only the low 32 bits).
+    """
+    vals = sorted(set(values))
+    body: list[bytes] = []
+    if check_high:
+        # hi != 0 -> jump over the value checks to the deny return.
+        body += [_ins(_LD_W_ABS, 0, 0, _arg(index, high=True)),
+                 _ins(_JEQ, 0, len(vals) + 1, 0)]  # fmt: skip
+    body.append(_ins(_LD_W_ABS, 0, 0, _arg(index)))
+    for i, v in enumerate(vals):
+        body.append(_ins(_JEQ, len(vals) - i, 0, v))  # -> RET ALLOW
+    body += [_ins(_RET, 0, 0, deny), _ins(_RET, 0, 0, RET_ALLOW)]
+    return body
+
+
+def _clone_body(*, deny: int, threads_only: bool) -> list[bytes]:
+    body = [
+        _ins(_LD_W_ABS, 0, 0, _arg(0)),
+        _ins(_JSET, 0, 1, CLONE_NAMESPACES),  # any namespace flag -> deny
+        _ins(_RET, 0, 0, deny),
+    ]
+    if threads_only:
+        body += [_ins(_JSET, 1, 0, CLONE_THREAD), _ins(_RET, 0, 0, deny)]
+    body.append(_ins(_RET, 0, 0, RET_ALLOW))
+    return body
 
 
 def build_filter(*, allow_exec: bool, own_pid: int) -> bytes:
     """The BPF program as bytes (8 bytes per instruction)."""
     machine = platform.machine()
-    table = _X86_64 if machine == "x86_64" else _AARCH64
+    numbers = table()
     deny = RET_ERRNO | errno.EPERM
     prog = [
         _ins(_LD_W_ABS, 0, 0, _OFF_ARCH),
@@ -107,36 +256,33 @@ def build_filter(*, allow_exec: bool, own_pid: int) -> bytes:
     if machine == "x86_64":
         # The x32 ABI shares the arch value; its numbers carry bit 30.
         prog += [_ins(_JGE, 0, 1, 0x40000000), _ins(_RET, 0, 0, deny)]
-    for name, nr in table.items():
-        if allow_exec and name in _PROCESS_CREATION | {"clone3"}:
-            continue
-        if name == "clone":
-            # Threads yes, processes no.
-            prog += [
-                _ins(_JEQ, 0, 4, nr),
-                _ins(_LD_W_ABS, 0, 0, _OFF_ARG0_LO),
-                _ins(_JSET, 0, 1, CLONE_THREAD),
-                _ins(_RET, 0, 0, RET_ALLOW),
-                _ins(_RET, 0, 0, deny),
-            ]
-        elif name == "clone3":
-            prog += [_ins(_JEQ, 0, 1, nr), _ins(_RET, 0, 0, RET_ERRNO | errno.ENOSYS)]
-        elif name in _SIGNALS:
-            # Signals only to ourselves (pid == own pid, or 0 = own process group;
-            # the child leads its own session so the group holds nobody else).
-            prog += [
-                _ins(_JEQ, 0, 7, nr),
-                _ins(_LD_W_ABS, 0, 0, _OFF_ARG0_HI),
-                _ins(_JEQ, 0, 3, 0),
-                _ins(_LD_W_ABS, 0, 0, _OFF_ARG0_LO),
-                _ins(_JEQ, 2, 0, own_pid),
-                _ins(_JEQ, 1, 0, 0),
-                _ins(_RET, 0, 0, deny),
-                _ins(_RET, 0, 0, RET_ALLOW),
-            ]
+    for name in allowed_names(allow_exec=allow_exec):
+        nr = numbers.get(name)
+        if nr is None:
+            continue  # a legacy call this architecture does not have
+        if name == "clone3":
+            body = [_ins(_RET, 0, 0, RET_ERRNO | errno.ENOSYS)]
+        elif name == "clone":
+            body = _clone_body(deny=deny, threads_only=not allow_exec)
+        elif name in _PID_ARG0:
+            body = _one_of(0, (0, own_pid), deny=deny, check_high=True)
+        elif name == "ioctl":
+            body = _one_of(1, IOCTL_ALLOWED.values(), deny=deny, check_high=False)
+        elif name == "fcntl":
+            body = _one_of(1, FCNTL_ALLOWED.values(), deny=deny, check_high=False)
+        elif name == "prctl":
+            body = _one_of(0, PRCTL_ALLOWED.values(), deny=deny, check_high=False)
         else:
+            body = [_ins(_RET, 0, 0, RET_ALLOW)]
+        prog.append(_ins(_JEQ, 0, len(body), nr))
+        prog += body
+    for name in denied_names():
+        nr = numbers.get(name)
+        if nr is not None and not (allow_exec and name in EXEC_EXTRA):
             prog += [_ins(_JEQ, 0, 1, nr), _ins(_RET, 0, 0, deny)]
-    prog.append(_ins(_RET, 0, 0, RET_ALLOW))
+    prog.append(_ins(_RET, 0, 0, RET_ERRNO | errno.ENOSYS))
+    if len(prog) > 4096:
+        raise ValueError("seccomp program longer than the kernel's limit")
     return b"".join(prog)
 
 
@@ -145,7 +291,11 @@ class _SockFprog(ctypes.Structure):
 
 
 def install(*, allow_exec: bool = False) -> None:
-    """Load the filter into the calling thread (children inherit it)."""
+    """Load the filter into the calling thread (children and threads inherit it).
+
+    Sets no_new_privs first (required for an unprivileged filter, and it keeps
+    a set-uid program from regaining anything after an allowed execve).
+    """
     if not supported():
         raise OSError(errno.ENOSYS, "seccomp filter not supported on this platform")
     program = build_filter(allow_exec=allow_exec, own_pid=os.getpid())

@@ -82,6 +82,16 @@ def run_cold(job_path: Path, work_dir: Path, wall_seconds: float) -> ProcessOutc
     cmd = python_command(script, env)
     from .job import STDERR_FILE, STDOUT_FILE
 
+    pass_fds: tuple[int, ...] = ()
+    channel_ends = None
+    if sys.platform.startswith("linux"):
+        # The child hands its capped tmpfs back over this socket (isolate.py).
+        from .isolate import FD_ENV, channel
+
+        channel_ends = channel()
+        pass_fds = (channel_ends[1].fileno(),)
+        env[FD_ENV] = str(pass_fds[0])
+
     with (
         open(work_dir / STDOUT_FILE, "wb") as out,
         open(work_dir / STDERR_FILE, "wb") as err,
@@ -94,9 +104,12 @@ def run_cold(job_path: Path, work_dir: Path, wall_seconds: float) -> ProcessOutc
             cwd=str(work_dir),
             env=env,
             close_fds=True,
+            pass_fds=pass_fds,
             start_new_session=NEW_SESSION,
             creationflags=creationflags(),
         )
+    if channel_ends is not None:
+        channel_ends[1].close()
     deadline = time.monotonic() + wall_seconds
     try:
         proc.wait(timeout=max(0.1, deadline - time.monotonic()))
@@ -106,4 +119,10 @@ def run_cold(job_path: Path, work_dir: Path, wall_seconds: float) -> ProcessOutc
     # Kill the group even after a normal exit: nothing may outlive the run.
     kill_tree(proc)
     proc.wait()
+    if channel_ends is not None:
+        from .isolate import collect
+        from .job import Job
+        from .limits import Limits
+
+        collect(channel_ends[0], str(work_dir), Limits.from_dict(Job.load(job_path).limits))
     return ProcessOutcome(None if timed_out else proc.returncode, timed_out)

@@ -59,7 +59,7 @@ def _warm_up() -> None:
     gc.freeze()
 
 
-def _child(job_path: str, stdout_path: str, stderr_path: str) -> None:
+def _child(job_path: str, stdout_path: str, stderr_path: str, sock_fd: int) -> None:
     code = 2
     try:
         os.setsid()
@@ -71,7 +71,10 @@ def _child(job_path: str, stdout_path: str, stderr_path: str) -> None:
         os.dup2(fd_in, 0)
         os.dup2(fd_out, 1)
         os.dup2(fd_err, 2)
-        os.closerange(3, 65536)
+        # fd 3: the socket over which isolate.prepare hands its tmpfs to us.
+        os.dup2(sock_fd, 3)
+        os.closerange(4, 65536)
+        os.environ["LABWRIGHT_SANDBOX_FD"] = "3"
         from .child import run_job
 
         code = run_job(job_path)
@@ -128,7 +131,9 @@ def main() -> None:
 
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the backend
     _warm_up()
+    from .isolate import channel, collect
     from .job import STDERR_FILE, STDOUT_FILE, Job
+    from .limits import Limits
 
     os.write(proto_out, b'{"ready": true}\n')
     stdin = sys.stdin.buffer
@@ -140,15 +145,25 @@ def main() -> None:
             request = json.loads(line)
             job_path = str(request["job"])
             wall = float(request["wall"])
-            work = Job.load(job_path).work_dir
+            job = Job.load(job_path)
+            work = job.work_dir
+            limits = Limits.from_dict(job.limits)
         except Exception as exc:  # noqa: BLE001
             os.write(proto_out, (json.dumps({"error": str(exc)}) + "\n").encode())
             continue
         sys.stdout.flush()
         sys.stderr.flush()
+        parent_end, child_end = channel()
         pid = os.fork()
         if pid == 0:
-            _child(job_path, os.path.join(work, STDOUT_FILE), os.path.join(work, STDERR_FILE))
+            _child(
+                job_path,
+                os.path.join(work, STDOUT_FILE),
+                os.path.join(work, STDERR_FILE),
+                child_end.fileno(),
+            )
+        child_end.close()
         returncode, timed_out = _wait(pid, wall)
+        collect(parent_end, work, limits)
         reply = {"returncode": returncode, "timed_out": timed_out}
         os.write(proto_out, (json.dumps(reply) + "\n").encode())

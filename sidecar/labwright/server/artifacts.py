@@ -18,6 +18,7 @@ import stat
 from pathlib import Path
 
 from labwright.config import DataDir
+from labwright.safety import is_regular_file
 from labwright.store import Store
 from labwright.store.models import VersionInfo
 
@@ -37,14 +38,6 @@ def version_dir(data: DataDir, version: VersionInfo) -> Path | None:
     if version.run_id is None:
         return None
     return run_dir(data, version.session_id, version.run_id)
-
-
-def is_regular_file(path: Path) -> bool:
-    """A regular file that is not a symlink (lstat, never stat)."""
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return False
 
 
 def is_real_dir(path: Path) -> bool:

@@ -13,33 +13,20 @@ in memory: an export request writes nothing.
 from __future__ import annotations
 
 import io
-import os
-import stat
 import zipfile
 from pathlib import Path
 
 from labwright.export import LATEXMKRC, ExportError, members_of
+from labwright.safety import read_regular_whole
 
 MAIN_TEX = "main.tex"
 _FIXED_TIME = (2026, 1, 1, 0, 0, 0)
 _MAX_MEMBER_BYTES = 64 << 20
-_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_O_BINARY = getattr(os, "O_BINARY", 0)
 
 
 def read_regular(path: Path, limit: int = _MAX_MEMBER_BYTES) -> bytes | None:
-    """Bytes of a regular, non-symlink file; None for anything else."""
-    try:
-        if not stat.S_ISREG(os.lstat(path).st_mode):
-            return None
-        fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_BINARY)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        return handle.read(limit)
+    """Bytes of a regular, non-symlink file of at most `limit` bytes; None for anything else."""
+    return read_regular_whole(path, limit)
 
 
 def overleaf_members(content: str, build: Path | None) -> list[tuple[str, bytes]]:

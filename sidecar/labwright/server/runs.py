@@ -16,13 +16,14 @@ from __future__ import annotations
 import logging
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from labwright.agent.events import Done, Error, Event, UsageRecorded
 from labwright.config import DataDir
-from labwright.server.artifacts import PDF_NAME, PDF_OWNER, is_regular_file, run_dir
+from labwright.safety import is_regular_file
+from labwright.server.artifacts import PDF_NAME, PDF_OWNER, run_dir
 from labwright.server.live import LiveHub
 from labwright.server.pipeline import Mode, choose_pipeline
 from labwright.server.settings import Pipeline, PipelineRequest
@@ -81,6 +82,35 @@ class RunManager:
                 self._finish(
                     run.id, "interrupted", "The app is shutting down; start the run again."
                 )
+                return self.store.get_run(run.id)
+            self._active[run.id] = active
+        active.thread.start()
+        return self.store.get_run(run.id)
+
+    def start_task(self, session_id: int, kind: str, prepare: Callable[[Run], Pipeline]) -> Run:
+        """A run of another kind (a chat turn, a recompile) with its own pipeline.
+
+        `prepare(run)` runs before the thread starts and may refuse (raise): the
+        run is then closed as failed and the error propagates to the caller.
+        """
+        session = self.store.get_session(session_id)
+        run = self.store.start_run(session_id, kind=kind, status="queued")
+        try:
+            pipeline = prepare(run)
+        except BaseException as exc:
+            self._finish(run.id, "failed", str(exc) or "The run could not start; try again.")
+            raise
+        active = _Active(
+            threading.Thread(
+                target=self._work,
+                args=(run.id, session.id, Path(session.source_path), None, pipeline),
+                name=f"labwright-{kind}-{run.id}",
+                daemon=True,
+            )
+        )
+        with self._lock:
+            if self._closing:
+                self._finish(run.id, "interrupted", "The app is shutting down; try again.")
                 return self.store.get_run(run.id)
             self._active[run.id] = active
         active.thread.start()
@@ -201,7 +231,8 @@ class RunManager:
                 if isinstance(event, Done):
                     event = self._register(run_id, session_id, out_dir, event)
                     ended = True
-                    if event.tex_path:
+                    # A chat turn or a recompile ends without a new .tex of its own.
+                    if event.tex_path or event.ok:
                         status = "done"
                     else:
                         message = event.problems[0] if event.problems else message

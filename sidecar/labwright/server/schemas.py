@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Path as PathParam
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from labwright.agent.events import Event
 
@@ -46,14 +46,35 @@ class SessionCreate(_Request):
     language: Literal["", "en", "zh"] = ""
 
 
-class SessionOut(BaseModel):
+class _FromStore(BaseModel):
+    """An API view read straight from a store record (`Model.model_validate(record)`).
+
+    One mapping per entity: the field names are the store's, so there is no
+    hand-written converter to keep in step; a differently named or derived
+    field says where it comes from next to its declaration.
+    """
+
+    model_config = ConfigDict(
+        from_attributes=True, json_schema_serialization_defaults_required=True
+    )
+
+
+class SessionOut(_FromStore):
     id: int
     source_path: str
     title: str
     language: str
     genre: str
     created_at: datetime
-    file_count: int
+    file_count: int = Field(validation_alias=AliasChoices("file_count", "inventory"))
+
+    @field_validator("file_count", mode="before")
+    @classmethod
+    def _count_files(cls, value: object) -> object:
+        # From a store record this is the inventory (a JSON list of files).
+        if isinstance(value, int):
+            return value
+        return len(value) if isinstance(value, list) else 0
 
 
 class InventoryEntry(BaseModel):
@@ -67,6 +88,11 @@ class InventoryEntry(BaseModel):
 class SessionDetail(SessionOut):
     inventory: list[InventoryEntry]
 
+    @field_validator("inventory", mode="before")
+    @classmethod
+    def _inventory_list(cls, value: object) -> object:
+        return value if isinstance(value, list) else []
+
 
 # --- runs -------------------------------------------------------------------
 
@@ -79,7 +105,7 @@ class RunStart(_Request):
     )
 
 
-class RunOut(BaseModel):
+class RunOut(_FromStore):
     id: int
     session_id: int
     kind: str
@@ -108,23 +134,23 @@ class RunEventOut(BaseModel):
 # --- versions and proposals --------------------------------------------------
 
 
-class VersionSummary(BaseModel):
+class VersionSummary(_FromStore):
     id: int
     version_no: int
     change_summary: str
     parent_id: int | None
     origin: str
     run_id: int | None
-    size: int
+    size: int = Field(validation_alias=AliasChoices("size", "size_bytes"))
     created_at: datetime
-    has_pdf: bool
+    has_pdf: bool = Field(False, description="Whether a PDF of exactly this version is kept.")
 
 
 class VersionOut(VersionSummary):
     content: str
 
 
-class ProposalOut(BaseModel):
+class ProposalOut(_FromStore):
     id: int
     session_id: int
     base_version_id: int

@@ -77,6 +77,41 @@ def _ensure_pending(proposal: Proposal) -> None:
         )
 
 
+def _sibling_shift(
+    conn: sqlite3.Connection, proposal: Proposal, latest_id: int | None
+) -> int | None:
+    """Offset shift for a part of a split whole edit whose siblings were accepted since.
+
+    Allowed only when every version after the base, up to the latest, is the
+    result of accepting a "whole"-scope proposal on the same base whose range
+    does not overlap this one; anything else (a new run, a restore, another
+    edit) makes the base stale. The shift is what the accepted siblings
+    before this range added or removed.
+    """
+    if proposal.scope != "whole" or latest_id is None:
+        return None
+    base = select_version(conn, proposal.base_version_id)
+    later = conn.execute(
+        "SELECT id FROM versions WHERE session_id = ? AND version_no > ? ORDER BY version_no",
+        (proposal.session_id, base.version_no),
+    ).fetchall()
+    shift = 0
+    for (version_id,) in later:
+        row = conn.execute(
+            "SELECT * FROM proposals WHERE result_version_id = ?", (version_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        sibling = row_to_proposal(row)
+        if sibling.scope != "whole" or sibling.base_version_id != proposal.base_version_id:
+            return None
+        if sibling.char_start < proposal.char_end and proposal.char_start < sibling.char_end:
+            return None
+        if sibling.char_end <= proposal.char_start:
+            shift += len(sibling.new_text) - (sibling.char_end - sibling.char_start)
+    return shift
+
+
 class ProposalsMixin(StoreBase):
     def propose_edit(
         self,
@@ -147,32 +182,46 @@ class ProposalsMixin(StoreBase):
                 ).fetchall()
         return [row_to_proposal(row) for row in rows]
 
-    def accept_proposal(self, proposal_id: int) -> Version:
+    def accept_proposal(self, proposal_id: int, *, run_id: int | None = None) -> Version:
         """Splice the proposal into its base and append the result as the latest version.
 
         Raises DecidedError if it was accepted or rejected before, StaleBaseError
         if its base is no longer the latest version. Check, splice, append and
         decide happen in one write transaction: of two concurrent accepts
         exactly one succeeds.
+
+        One exception to "stale": the parts of one split whole-document edit
+        (scope "whole", same base) are independent by construction (disjoint
+        top-level sections), so after some of them were accepted the others
+        still apply, shifted by what the accepted ones changed before them
+        (see `_sibling_shift`). `run_id` links the new version to the run that
+        will build its PDF.
         """
         with self._pool.write() as conn:
             proposal = _select(conn, proposal_id)
             _ensure_pending(proposal)
-            if latest_version_id(conn, proposal.session_id) != proposal.base_version_id:
-                raise StaleBaseError(
-                    f"Proposal {proposal.id} was made for an older version of the document."
-                    " Ask for the edit again on the current version."
-                )
-            base = select_version(conn, proposal.base_version_id)
-            _check_range(base.content, proposal.char_start, proposal.char_end, proposal.old_text)
+            latest_id = latest_version_id(conn, proposal.session_id)
+            shift = 0
+            base_id = proposal.base_version_id
+            if latest_id != base_id:
+                found = _sibling_shift(conn, proposal, latest_id)
+                if found is None:
+                    raise StaleBaseError(
+                        f"Proposal {proposal.id} was made for an older version of the document."
+                        " Ask for the edit again on the current version."
+                    )
+                shift, base_id = found, int(latest_id)  # type: ignore[arg-type]
+            base = select_version(conn, base_id)
+            start, end = proposal.char_start + shift, proposal.char_end + shift
+            _check_range(base.content, start, end, proposal.old_text)
             version = insert_version(
                 conn,
                 proposal.session_id,
-                splice(base.content, proposal.char_start, proposal.char_end, proposal.new_text),
+                splice(base.content, start, end, proposal.new_text),
                 summary=proposal.summary or f"Accepted proposal {proposal.id}",
                 parent_id=base.id,
                 origin="accepted",
-                run_id=None,
+                run_id=run_id,
             )
             conn.execute(
                 "UPDATE proposals SET status = 'accepted', decided_at = ?, result_version_id = ?"

@@ -43,7 +43,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept Proposal */
+        /** Accept: a new version, whose PDF the run `run_id` of the answer builds */
         post: operations["accept_proposal_api_proposals__proposal_id__accept_post"];
         delete?: never;
         options?: never;
@@ -136,6 +136,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs/{run_id}/figures/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run Figure */
+        get: operations["run_figure_api_runs__run_id__figures__name__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/runs/{run_id}/usage": {
         parameters: {
             query?: never;
@@ -189,6 +206,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sessions/{session_id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a change; follow the returned run's events for the reply and proposals */
+        post: operations["post_chat_api_sessions__session_id__chat_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sessions/{session_id}/diagnostics": {
         parameters: {
             query?: never;
@@ -198,6 +232,23 @@ export interface paths {
         };
         /** Session Diagnostics */
         get: operations["session_diagnostics_api_sessions__session_id__diagnostics_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{session_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's chat messages, oldest first */
+        get: operations["list_messages_api_sessions__session_id__messages_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -456,7 +507,9 @@ export interface paths {
         };
         /**
          * Local Servers
-         * @description Local model servers answering on their usual ports (only when detection is on).
+         * @description Local model servers answering on their usual ports, only while detection is on
+         *     (probing ports unasked is surprising on a shared machine; the page saves the
+         *     setting when the user ticks it).
          */
         get: operations["local_servers_api_settings_llm_local_get"];
         put?: never;
@@ -559,6 +612,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** ChatIn */
+        ChatIn: {
+            /**
+             * Message
+             * @description What to change.
+             */
+            message: string;
+        };
         /** ChunkIn */
         ChunkIn: {
             /**
@@ -624,27 +685,18 @@ export interface components {
         Done: {
             /** Ok */
             ok: boolean;
-            /**
-             * Pdf Path
-             * @default null
-             */
+            /** Pdf Path */
             pdf_path: string | null;
             /** Problems */
-            problems?: string[];
-            /**
-             * Tex Path
-             * @default null
-             */
+            problems: string[];
+            /** Tex Path */
             tex_path: string | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "done";
-            /**
-             * Version No
-             * @default null
-             */
+            /** Version No */
             version_no: number | null;
         };
         /** DraftChunk */
@@ -713,7 +765,7 @@ export interface components {
             /** Gate */
             gate: string;
             /** Reasons */
-            reasons?: string[];
+            reasons: string[];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -754,6 +806,7 @@ export interface components {
             /** Size */
             size?: number | null;
         };
+        JsonValue: unknown;
         /** KeyIn */
         KeyIn: {
             /** Api Key */
@@ -813,6 +866,24 @@ export interface components {
             /** Provider */
             provider: string;
         };
+        /** MessageOut */
+        MessageOut: {
+            /** Content */
+            content: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Proposal Id */
+            proposal_id: number | null;
+            /** Role */
+            role: string;
+            /** Version Id */
+            version_id: number | null;
+        };
         /**
          * Milestone
          * @description A planned stage starts. `index` runs 1..total; total is known before the first.
@@ -834,6 +905,25 @@ export interface components {
              * @enum {string}
              */
             type: "milestone";
+        };
+        /**
+         * ProposalMade
+         * @description A pending proposal was recorded; fetch it by id to show its diff.
+         */
+        ProposalMade: {
+            /** Proposal Id */
+            proposal_id: number;
+            /** Scope */
+            scope: string;
+            /** Summary */
+            summary: string;
+            /** Target */
+            target: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "proposal";
         };
         /** ProposalOut */
         ProposalOut: {
@@ -928,10 +1018,47 @@ export interface components {
             /** Needs Key */
             needs_key: boolean;
         };
-        RunEvent: components["schemas"]["Milestone"] | components["schemas"]["Step"] | components["schemas"]["ToolCall"] | components["schemas"]["FigureMade"] | components["schemas"]["DraftChunk"] | components["schemas"]["GateDecision"] | components["schemas"]["UsageRecorded"] | components["schemas"]["Warning_"] | components["schemas"]["Error"] | components["schemas"]["Done"];
+        /**
+         * Reply
+         * @description The assistant's answer to a chat message: one or two plain sentences.
+         */
+        Reply: {
+            /** Text */
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "reply";
+        };
+        /**
+         * Routed
+         * @description A chat edit's target: which part of the report, decided by which rule, at what cost.
+         */
+        Routed: {
+            /** By */
+            by: string;
+            /**
+             * Label
+             * @default
+             */
+            label: string;
+            /** Target */
+            target: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "route";
+            /** Used Tokens */
+            used_tokens: boolean;
+        };
         /**
          * RunEventOut
          * @description One persisted event, as an SSE `data:` payload and in JSON listings.
+         *
+         *     `payload` is the pipeline's own event union (labwright.agent.events), so the
+         *     UI's generated types are the pipeline's types; `type` repeats its tag.
          */
         RunEventOut: {
             /**
@@ -940,9 +1067,7 @@ export interface components {
              */
             created_at: string;
             /** Payload */
-            payload: {
-                [key: string]: unknown;
-            };
+            payload: components["schemas"]["Milestone"] | components["schemas"]["Step"] | components["schemas"]["ToolCall"] | components["schemas"]["FigureMade"] | components["schemas"]["DraftChunk"] | components["schemas"]["GateDecision"] | components["schemas"]["UsageRecorded"] | components["schemas"]["Warning_"] | components["schemas"]["Error"] | components["schemas"]["Routed"] | components["schemas"]["Reply"] | components["schemas"]["ProposalMade"] | components["schemas"]["Done"];
             /** Seq */
             seq: number;
             /** Type */
@@ -966,7 +1091,7 @@ export interface components {
             /** Kind */
             kind: string;
             /** Plan */
-            plan?: unknown;
+            plan: unknown;
             /** Session Id */
             session_id: number;
             /** Started At */
@@ -1069,8 +1194,8 @@ export interface components {
         /** ToolCall */
         ToolCall: {
             /** Arguments */
-            arguments?: {
-                [key: string]: unknown;
+            arguments: {
+                [key: string]: components["schemas"]["JsonValue"];
             };
             /** Name */
             name: string;
@@ -1195,7 +1320,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Has Pdf */
+            /**
+             * Has Pdf
+             * @description Whether a PDF of exactly this version is kept.
+             * @default false
+             */
             has_pdf: boolean;
             /** Id */
             id: number;
@@ -1219,7 +1348,11 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Has Pdf */
+            /**
+             * Has Pdf
+             * @description Whether a PDF of exactly this version is kept.
+             * @default false
+             */
             has_pdf: boolean;
             /** Id */
             id: number;
@@ -1587,6 +1720,47 @@ export interface operations {
             };
         };
     };
+    run_figure_api_runs__run_id__figures__name__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: number;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     run_usage_api_runs__run_id__usage_get: {
         parameters: {
             query?: never;
@@ -1767,6 +1941,59 @@ export interface operations {
             };
         };
     };
+    post_chat_api_sessions__session_id__chat_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Another run of this session is in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     session_diagnostics_api_sessions__session_id__diagnostics_get: {
         parameters: {
             query?: never;
@@ -1785,6 +2012,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DiagnosticsOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_messages_api_sessions__session_id__messages_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"][];
                 };
             };
             /** @description Not Found */
@@ -2086,6 +2353,15 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,48 +1,159 @@
 // The PDF drawn on canvases by pdf.js, loaded on demand so the start screen
 // does not pay for it; the worker is a local file of the build (never a CDN).
+// Numbers that the provenance record knows are overlaid with buttons at their
+// place on the page (from pdf.js's text positions), so a reader can click a
+// number in the PDF itself and see where it came from.
 import { useEffect, useRef, useState } from "react";
+import type { PDFDocumentProxy } from "pdfjs-dist";
 
-export function PdfView({ data, label }: { data: ArrayBuffer; label: string }) {
-  const host = useRef<HTMLDivElement>(null);
-  const [pages, setPages] = useState(0);
+type PdfJs = typeof import("pdfjs-dist");
+
+interface Token {
+  text: string;
+  left: number; // percent of the page
+  top: number;
+  width: number;
+  height: number;
+}
+
+const NUMBER = /-?\d+(?:\.\d+)?/g;
+
+export function PdfView({
+  data,
+  label,
+  numbers,
+  onNumber,
+  scale = 1.4,
+  testid = "pdf",
+}: {
+  data: ArrayBuffer;
+  label: string;
+  numbers?: ReadonlySet<string>;
+  onNumber?: (text: string) => void;
+  scale?: number;
+  testid?: string;
+}) {
+  const [doc, setDoc] = useState<{ pdfjs: PdfJs; doc: PDFDocumentProxy } | null>(null);
+  const [rendered, setRendered] = useState(0);
   const [failed, setFailed] = useState(false);
 
   useEffect(() => {
     let cancelled = false;
     let destroy: (() => void) | undefined;
+    setDoc(null);
+    setRendered(0);
     void (async () => {
       const pdfjs = await import("pdfjs-dist");
       const worker = await import("pdfjs-dist/build/pdf.worker.min.mjs?url");
       pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
       const task = pdfjs.getDocument({ data: new Uint8Array(data.slice(0)), isEvalSupported: false });
       destroy = () => void task.destroy();
-      const doc = await task.promise;
-      const target = host.current;
-      if (cancelled || !target) return;
-      target.replaceChildren();
-      for (let n = 1; n <= doc.numPages; n++) {
-        const page = await doc.getPage(n);
-        const viewport = page.getViewport({ scale: 1.4 });
-        const canvas = document.createElement("canvas");
-        canvas.width = Math.floor(viewport.width);
-        canvas.height = Math.floor(viewport.height);
-        canvas.setAttribute("aria-label", `${label} ${n}`);
-        canvas.dataset.page = String(n);
-        target.appendChild(canvas);
-        await page.render({ canvas, viewport }).promise;
-        if (cancelled) return;
-        setPages(n);
-      }
+      const loaded = await task.promise;
+      if (!cancelled) setDoc({ pdfjs, doc: loaded });
     })().catch(() => !cancelled && setFailed(true));
     return () => {
       cancelled = true;
       destroy?.();
     };
-  }, [data, label]);
+  }, [data]);
 
   return (
-    <div className="pdf" data-testid="pdf" data-pages={pages} data-failed={failed || undefined}>
-      <div ref={host} />
+    <div className="pdf" data-testid={testid} data-pages={rendered} data-failed={failed || undefined}>
+      {doc &&
+        Array.from({ length: doc.doc.numPages }, (_, i) => (
+          <PdfPage
+            key={i}
+            pdfjs={doc.pdfjs}
+            doc={doc.doc}
+            n={i + 1}
+            label={label}
+            scale={scale}
+            numbers={numbers}
+            onNumber={onNumber}
+            onRendered={() => setRendered((r) => r + 1)}
+          />
+        ))}
+    </div>
+  );
+}
+
+function PdfPage({
+  pdfjs,
+  doc,
+  n,
+  label,
+  scale,
+  numbers,
+  onNumber,
+  onRendered,
+}: {
+  pdfjs: PdfJs;
+  doc: PDFDocumentProxy;
+  n: number;
+  label: string;
+  scale: number;
+  numbers?: ReadonlySet<string>;
+  onNumber?: (text: string) => void;
+  onRendered: () => void;
+}) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [tokens, setTokens] = useState<Token[]>([]);
+  const done = useRef(onRendered);
+  done.current = onRendered;
+
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      const page = await doc.getPage(n);
+      const viewport = page.getViewport({ scale });
+      const c = canvas.current;
+      if (!c || cancelled) return;
+      c.width = Math.floor(viewport.width);
+      c.height = Math.floor(viewport.height);
+      await page.render({ canvas: c, viewport }).promise;
+      if (cancelled) return;
+      done.current();
+      const content = await page.getTextContent();
+      const found: Token[] = [];
+      for (const item of content.items) {
+        if (!("str" in item) || !item.str) continue;
+        const str = item.str.replace(/\u2212/g, "-");
+        const tx = pdfjs.Util.transform(viewport.transform, item.transform);
+        const height = Math.hypot(tx[2], tx[3]);
+        const width = item.width * viewport.scale;
+        for (const m of str.matchAll(NUMBER)) {
+          const at = m.index ?? 0;
+          found.push({
+            text: m[0],
+            left: (100 * (tx[4] + (width * at) / str.length)) / viewport.width,
+            top: (100 * (tx[5] - height)) / viewport.height,
+            width: (100 * width * m[0].length) / str.length / viewport.width,
+            height: (100 * height * 1.2) / viewport.height,
+          });
+        }
+      }
+      if (!cancelled) setTokens(found);
+    })().catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [pdfjs, doc, n, scale]);
+
+  const shown = numbers && onNumber ? tokens.filter((t) => numbers.has(t.text)) : [];
+  return (
+    <div className="pdf-page">
+      <canvas ref={canvas} aria-label={`${label} ${n}`} data-page={n} />
+      {shown.map((t, i) => (
+        <button
+          key={i}
+          type="button"
+          className="pdf-num"
+          style={{ left: `${t.left}%`, top: `${t.top}%`, width: `${t.width}%`, height: `${t.height}%` }}
+          onClick={() => onNumber?.(t.text)}
+          aria-label={t.text}
+          data-testid="pdf-num"
+        />
+      ))}
     </div>
   );
 }

@@ -10,9 +10,11 @@ export function money(cost: number | null | undefined, unknown: string): string 
 export function Cost({ api, sessionId, run, view }: { api: Api; sessionId: number; run: RunOut | null; view: RunView }) {
   const { t } = useT();
   const [session, setSession] = useState<UsageOut | null>(null);
+  const [runUsage, setRunUsage] = useState<UsageOut | null>(null);
   useEffect(() => {
     void api.get<UsageOut>(`/sessions/${sessionId}/usage`).then(setSession, () => setSession(null));
-  }, [api, sessionId, run?.id, view.done]);
+    if (run) void api.get<UsageOut>(`/runs/${run.id}/usage`).then(setRunUsage, () => setRunUsage(null));
+  }, [api, sessionId, run, view.done]);
   const rows = costByStep(view.usage);
   const u = t("unknown");
   return (
@@ -44,13 +46,21 @@ export function Cost({ api, sessionId, run, view }: { api: Api; sessionId: numbe
           </tbody>
         </table>
       )}
-      {session && session.calls > 0 && (
-        <p>
-          {t("total")}: {session.calls} {t("calls")} · {session.prompt_tokens} {t("tokensIn")} ({t("cached")}{" "}
-          {session.cached_tokens}) · {session.completion_tokens} {t("tokensOut")} ·{" "}
-          {session.unpriced_calls > 0 ? `${money(session.cost, u)} + ${u}` : money(session.cost, u)}
-        </p>
-      )}
+      {runUsage && runUsage.calls > 0 && <Totals label={t("thisRun")} usage={runUsage} testid="run-total" />}
+      {session && session.calls > 0 && <Totals label={t("total")} usage={session} testid="session-total" />}
     </div>
+  );
+}
+
+function Totals({ label, usage, testid }: { label: string; usage: UsageOut; testid: string }) {
+  const { t } = useT();
+  const u = t("unknown");
+  const share = usage.prompt_tokens ? Math.round((100 * usage.cached_tokens) / usage.prompt_tokens) : 0;
+  return (
+    <p data-testid={testid}>
+      {label}: {usage.calls} {t("calls")} · {usage.prompt_tokens} {t("tokensIn")} ({t("cached")} {share}%) ·{" "}
+      {usage.completion_tokens} {t("tokensOut")} ·{" "}
+      {usage.unpriced_calls > 0 ? `${money(usage.cost, u)} + ${u}` : money(usage.cost, u)}
+    </p>
   );
 }

@@ -1,5 +1,5 @@
 import type { SessionDetail } from "../api/client";
-import { useT } from "../i18n";
+import { kindText, useT } from "../i18n";
 import { groupInventory } from "../state/inventory";
 
 export function Inventory({ session }: { session: SessionDetail }) {
@@ -10,7 +10,7 @@ export function Inventory({ session }: { session: SessionDetail }) {
       {groups.map(([kind, entries]) => (
         <section key={kind}>
           <h3>
-            {kind} ({entries.length})
+            {kindText(t, kind)} ({entries.length})
           </h3>
           <ul>
             {entries.map((e) => (

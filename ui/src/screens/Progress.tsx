@@ -1,17 +1,16 @@
 import { useEffect, useState } from "react";
 import type { Api, RunOut } from "../api/client";
+import { PdfView } from "../components/PdfView";
 import { useT } from "../i18n";
 import { currentStage, progress, type RunView } from "../state/events";
 
 export function Progress({
   api,
-  sessionId,
   run,
   view,
   retrying,
 }: {
   api: Api;
-  sessionId: number;
   run: RunOut | null;
   view: RunView;
   retrying: boolean;
@@ -21,7 +20,6 @@ export function Progress({
   const pct = progress(view);
   const stage = currentStage(view);
   const active = !view.done && (run.status === "queued" || run.status === "running");
-  const latestVersion = view.done?.version_no ?? null;
   return (
     <div className="progress">
       <div className="row">
@@ -80,11 +78,7 @@ export function Progress({
           <ul className="figures" data-testid="figures">
             {view.figures.map((f) => (
               <li key={f.name} title={f.source}>
-                {latestVersion ? (
-                  <FigureThumb api={api} sessionId={sessionId} versionNo={latestVersion} name={f.file} />
-                ) : (
-                  f.name
-                )}
+                <FigureThumb api={api} runId={run.id} name={f.file} />
               </li>
             ))}
           </ul>
@@ -100,21 +94,33 @@ export function Progress({
   );
 }
 
-function FigureThumb({ api, sessionId, versionNo, name }: { api: Api; sessionId: number; versionNo: number; name: string }) {
+// A figure the run has drawn: an image, or a vector PDF drawn by pdf.js
+// (the offline writer makes vector figures). Fetched with the token.
+function FigureThumb({ api, runId, name }: { api: Api; runId: number; name: string }) {
+  const [blob, setBlob] = useState<Blob | null>(null);
   const [url, setUrl] = useState<string | null>(null);
+  const [pdf, setPdf] = useState<ArrayBuffer | null>(null);
   useEffect(() => {
-    let u: string | null = null;
+    let cancelled = false;
     api
-      .raw(`/sessions/${sessionId}/versions/${versionNo}/figures/${encodeURIComponent(name)}`)
+      .raw(`/runs/${runId}/figures/${encodeURIComponent(name)}`)
       .then((r) => r.blob())
-      .then((b) => {
-        u = URL.createObjectURL(b);
-        setUrl(u);
-      })
+      .then((b) => !cancelled && setBlob(b))
       .catch(() => undefined);
     return () => {
-      if (u) URL.revokeObjectURL(u);
+      cancelled = true;
     };
-  }, [api, sessionId, versionNo, name]);
+  }, [api, runId, name]);
+  useEffect(() => {
+    if (!blob) return;
+    if (/\.pdf$/i.test(name)) {
+      void blob.arrayBuffer().then(setPdf);
+      return;
+    }
+    const u = URL.createObjectURL(blob);
+    setUrl(u);
+    return () => URL.revokeObjectURL(u);
+  }, [blob, name]);
+  if (pdf) return <PdfView data={pdf} label={name} scale={0.6} testid="figure-pdf" />;
   return url && /\.(png|jpe?g|svg)$/i.test(name) ? <img src={url} alt={name} /> : <span>{name}</span>;
 }

@@ -2,15 +2,16 @@ import { useEffect, useMemo, useState, type ReactNode } from "react";
 import type { Api, DiagnosticsOut, VersionOut, VersionSummary } from "../api/client";
 import type { components } from "../api/schema";
 import { PdfView } from "../components/PdfView";
-import { useT } from "../i18n";
-import { describeSource, indexByPrinted, segments, type ProvenanceEntry } from "../state/provenance";
+import { originText, useT } from "../i18n";
+import { describeSource, indexByPrinted, lookup, segments, type ProvenanceEntry } from "../state/provenance";
 
 type ProvenanceOut = components["schemas"]["ProvenanceOut"];
 
 /**
  * The report screen: PDF, LaTeX source, diagnostics and the trust panel.
  * `side` is the slot for a panel beside the report (the chat panel goes there);
- * the report knows nothing about what is put in it.
+ * the report knows nothing about what is put in it, only tells it which
+ * version is shown.
  */
 export function Report({
   api,
@@ -21,7 +22,7 @@ export function Report({
   api: Api;
   sessionId: number;
   versions: VersionSummary[];
-  side?: ReactNode;
+  side?: (shown: VersionSummary | null) => ReactNode;
 }) {
   const { t } = useT();
   const latest = versions[versions.length - 1] ?? null;
@@ -45,9 +46,16 @@ export function Report({
   }, [api, sessionId, shown?.version_no, shown?.has_pdf]);
 
   const index = useMemo(() => indexByPrinted(prov?.numbers ?? []), [prov]);
+  const printed = useMemo(() => new Set((prov?.numbers ?? []).map((n) => n.printed)), [prov]);
   const segs = useMemo(() => (version ? segments(version.content, index) : []), [version, index]);
 
-  if (!shown) return <p>{t("noRunYet")}</p>;
+  if (!shown)
+    return (
+      <div className="report-layout">
+        <p className="grow">{t("noRunYet")}</p>
+        {side && <aside className="side-slot" data-slot="chat">{side(null)}</aside>}
+      </div>
+    );
 
   const download = async (kind: "pdf" | "zip") => {
     const res = await api.raw(`/sessions/${sessionId}/versions/${shown.version_no}/export/${kind}`);
@@ -68,7 +76,7 @@ export function Report({
             <select value={shown.version_no} onChange={(e) => setNo(Number(e.target.value))} data-testid="report-version">
               {versions.map((v) => (
                 <option key={v.version_no} value={v.version_no}>
-                  {v.version_no} · {v.origin}
+                  {v.version_no} · {originText(t, v.origin)}
                 </option>
               ))}
             </select>
@@ -83,7 +91,14 @@ export function Report({
         </div>
         <div className="panes">
           <section className="pane" aria-label="PDF">
-            {pdf ? <PdfView data={pdf} label="PDF" /> : <p className="muted">{shown.has_pdf ? "…" : t("noDiagnostics")}</p>}
+            {pdf ? (
+              <PdfView
+                data={pdf}
+                label="PDF"
+                numbers={printed}
+                onNumber={(text) => setPicked({ text, entries: lookup(index, text) })}
+              />
+            ) : <p className="muted">{shown.has_pdf ? "…" : t("noDiagnostics")}</p>}
           </section>
           <section className="pane" aria-label={t("source")}>
             <h3>{t("source")}</h3>
@@ -142,7 +157,7 @@ export function Report({
         </section>
       </div>
       <aside className="side-slot" data-slot="chat" hidden={!side}>
-        {side}
+        {side?.(shown)}
       </aside>
     </div>
   );

@@ -5,10 +5,11 @@ import { go, href, type Tab } from "../route";
 import { useRun } from "../state/useRun";
 import { Inventory } from "./Inventory";
 import { Progress } from "./Progress";
+import { ChatPanel } from "../chat/ChatPanel";
 import { Report } from "./Report";
 import { Versions } from "./Versions";
 import { Cost } from "./Cost";
-import { reportLanguage } from "./Settings";
+import { reportLanguage } from "../prefs";
 
 const TABS: Array<[Tab, Key]> = [
   ["inventory", "inventory"],
@@ -66,12 +67,11 @@ export function SessionScreen({ api, id, tab }: { api: Api; id: number; tab: Tab
           {t("startRun")}
         </button>
       </div>
-      <nav className="tabs" role="tablist" aria-label={session.title}>
+      <nav className="tabs" aria-label={session.title}>
         {TABS.map(([name, key]) => (
           <a
             key={name}
-            role="tab"
-            aria-selected={tab === name}
+            aria-current={tab === name ? "page" : undefined}
             href={href({ name: "session", id, tab: name })}
             data-testid={`tab-${name}`}
           >
@@ -79,10 +79,26 @@ export function SessionScreen({ api, id, tab }: { api: Api; id: number; tab: Tab
           </a>
         ))}
       </nav>
-      <div role="tabpanel">
+      <div>
         {tab === "inventory" && <Inventory session={session} />}
-        {tab === "progress" && <Progress api={api} sessionId={id} run={run} view={view} retrying={retrying} />}
-        {tab === "report" && <Report api={api} sessionId={id} versions={versions} />}
+        {tab === "progress" && <Progress api={api} run={run} view={view} retrying={retrying} />}
+        {tab === "report" && (
+          <Report
+            api={api}
+            sessionId={id}
+            versions={versions}
+            side={(shown) => (
+              <ChatPanel
+                api={api}
+                sessionId={id}
+                versions={versions}
+                shownVersionNo={shown?.version_no ?? null}
+                runActive={active}
+                onVersionsChanged={refresh}
+              />
+            )}
+          />
+        )}
         {tab === "versions" && <Versions api={api} sessionId={id} versions={versions} onChange={refresh} />}
         {tab === "cost" && <Cost api={api} sessionId={id} run={run} view={view} />}
       </div>

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { ApiError, type Api, type LLMSettingsOut } from "../api/client";
 import type { components } from "../api/schema";
 import { useT, type Lang } from "../i18n";
+import { reportLanguage, setReportLanguage } from "../prefs";
 import { keyProblem, validateSettings, type SettingsErrors, type SettingsForm } from "../state/settings";
 
 type LocalServers = components["schemas"]["LocalServerOut"][];
@@ -14,10 +15,6 @@ const formOf = (s: LLMSettingsOut): SettingsForm => ({
   offline: s.offline,
   local_detection: s.local_detection,
 });
-
-export function reportLanguage(): Lang {
-  return (localStorage.getItem("labwright.reportLang") as Lang | null) ?? "en";
-}
 
 export function SettingsScreen({ api }: { api: Api }) {
   const { t } = useT();
@@ -36,11 +33,10 @@ export function SettingsScreen({ api }: { api: Api }) {
   };
   useEffect(() => {
     void load();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api]);
+  }, [api]); // `load` reads only `api`
   useEffect(() => {
-    if (form?.local_detection) void api.get<LocalServers>("/settings/llm/local").then(setLocal, () => setLocal([]));
-  }, [api, form?.local_detection]);
+    if (settings?.local_detection) void api.get<LocalServers>("/settings/llm/local").then(setLocal, () => setLocal([]));
+  }, [api, settings?.local_detection]);
 
   if (!settings || !form) return null;
   const preset = settings.providers.find((p) => p.id === form.provider);
@@ -90,6 +86,23 @@ export function SettingsScreen({ api }: { api: Api }) {
   };
 
   const set = (patch: Partial<SettingsForm>) => setForm({ ...form, ...patch });
+  // Ticking detection is the consent to probe local ports: saved at once (with the
+  // saved values of everything else), then the sidecar looks.
+  const toggleDetection = async (on: boolean) => {
+    set({ local_detection: on });
+    setLocal(null);
+    try {
+      const saved = formOf(settings);
+      const s = await api.send<LLMSettingsOut>("PUT", "/settings/llm", {
+        ...saved,
+        base_url: saved.base_url || null,
+        local_detection: on,
+      });
+      setSettings(s);
+    } catch (err) {
+      say(err);
+    }
+  };
   const setModel = (tier: "main" | "cheap" | "vision", v: string) => set({ models: { ...form.models, [tier]: v } });
   const noProvider = form.offline || (preset?.needs_key && !preset.has_key);
 
@@ -182,7 +195,8 @@ export function SettingsScreen({ api }: { api: Api }) {
         <input
           type="checkbox"
           checked={form.local_detection}
-          onChange={(e) => set({ local_detection: e.target.checked })}
+          onChange={(e) => void toggleDetection(e.target.checked)}
+          data-testid="local-detection"
         />{" "}
         {t("localDetection")}
       </label>
@@ -198,7 +212,7 @@ export function SettingsScreen({ api }: { api: Api }) {
         <select
           value={reportLang}
           onChange={(e) => {
-            localStorage.setItem("labwright.reportLang", e.target.value);
+            setReportLanguage(e.target.value as Lang);
             setReportLang(e.target.value as Lang);
           }}
         >

@@ -2,9 +2,22 @@ import { useCallback, useEffect, useRef, useState, type DragEvent } from "react"
 import { ApiError, type Api, type RunOut, type SessionDetail, type SessionOut } from "../api/client";
 import { inShell, onFolderDropped, pickFolder } from "../api/conn";
 import { filesFromDrop, filesFromInput, uploadFolder, type PickedFile } from "../api/upload";
-import { useT } from "../i18n";
+import { useT, type Key, type T } from "../i18n";
 import { go, href } from "../route";
-import { reportLanguage } from "./Settings";
+import { reportLanguage } from "../prefs";
+
+function runState(t: T, status: string): string {
+  const key: Record<string, Key> = {
+    new: "stateNew",
+    queued: "running",
+    running: "running",
+    done: "done",
+    failed: "failed",
+    cancelled: "stateCancelled",
+    interrupted: "stateInterrupted",
+  };
+  return key[status] ? t(key[status]!) : status;
+}
 
 export function StartScreen({ api }: { api: Api }) {
   const { t } = useT();
@@ -15,9 +28,21 @@ export function StartScreen({ api }: { api: Api }) {
   const input = useRef<HTMLInputElement>(null);
   const shell = inShell();
 
+  const [states, setStates] = useState<Record<number, string>>({});
   useEffect(() => {
-    api.get<SessionOut[]>("/sessions").then(setSessions, () => setSessions([]));
     performance.mark("labwright-start-screen");
+    api.get<SessionOut[]>("/sessions").then(
+      (list) => {
+        setSessions(list);
+        // The state of each recent session is its last run's status (a few small requests).
+        for (const s of list.slice(-20)) {
+          void api
+            .get<RunOut[]>(`/sessions/${s.id}/runs`)
+            .then((runs) => setStates((cur) => ({ ...cur, [s.id]: runs.at(-1)?.status ?? "new" })));
+        }
+      },
+      () => setSessions([]),
+    );
   }, [api]);
 
   const begin = useCallback(
@@ -43,7 +68,6 @@ export function StartScreen({ api }: { api: Api }) {
         fail(err);
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [api, begin],
   );
 
@@ -137,6 +161,12 @@ export function StartScreen({ api }: { api: Api }) {
                 <span className="muted"> {s.source_path}</span>
                 <span className="muted"> · {new Date(s.created_at).toLocaleString()}</span>
                 <span className="muted"> · {t("files", { n: s.file_count })}</span>
+                {states[s.id] && (
+                  <span className={`state state-${states[s.id]}`} data-testid="session-state">
+                    {" "}
+                    · {runState(t, states[s.id]!)}
+                  </span>
+                )}
               </li>
             ))}
           </ul>

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import type { Api, VersionOut, VersionSummary } from "../api/client";
-import { useT } from "../i18n";
+import { originText, useT } from "../i18n";
 import { diffRows, foldContext } from "../state/diff";
 
 export function Versions({
@@ -74,7 +74,7 @@ export function Versions({
           {[...versions].reverse().map((v) => (
             <tr key={v.version_no} data-version={v.version_no}>
               <td>{v.version_no}</td>
-              <td>{v.origin}</td>
+              <td>{originText(t, v.origin)}</td>
               <td>
                 {v.change_summary} <span className="muted">{new Date(v.created_at).toLocaleString()}</span>
               </td>

@@ -5,14 +5,14 @@
 import type { components } from "../api/schema";
 
 type S = components["schemas"];
-export type RunEvent = S["RunEvent"];
+export type RunEvent = S["RunEventOut"]["payload"];
 export type Milestone = S["Milestone"];
 export type UsageEvent = S["UsageRecorded"];
 
 export interface RunEnvelope {
   seq: number;
   type: string;
-  payload: Record<string, unknown>;
+  payload: RunEvent | Record<string, unknown>;
   created_at?: string;
 }
 

@@ -23,6 +23,8 @@ export function useRun(api: Api, runId: number | null) {
     dispatch({ kind: "reset" });
     last.current = 0;
     setEnded(false);
+    const probe = window as unknown as { __labwrightEvents?: number[] };
+    if (probe.__labwrightEvents) probe.__labwrightEvents = []; // the e2e recorder: one run at a time
     if (runId === null) return;
     const ctl = new AbortController();
     void follow({
@@ -36,7 +38,7 @@ export function useRun(api: Api, runId: number | null) {
         // Applied here, in arrival order: `last` is what the next reconnect asks after.
         if (env.seq > last.current) last.current = env.seq;
         dispatch({ kind: "event", env });
-        (window as unknown as { __labwrightEvents?: number[] }).__labwrightEvents?.push(env.seq);
+        probe.__labwrightEvents?.push(env.seq);
       },
       onEnd: () => setEnded(true),
       onRetry: () => setRetrying(true),

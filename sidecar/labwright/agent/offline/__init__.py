@@ -1,8 +1,8 @@
 """The offline writer: a report from data alone, without any LLM.
 
-Public surface (imported lazily, so the plot worker, which runs as
-`python -m labwright.agent.offline.plot_worker`, does not pay for pandas and
-scipy at start-up):
+Public surface (imported lazily, so the sandbox's trusted worker, which
+imports `labwright.agent.offline.plot_worker` for its drawing handlers, does
+not pay for pandas at start-up):
 
 - `build_offline(folder, out_dir, *, lang=None, tex_available=None)` -> events
 - `plan_offline(*, tex_available)` -> the milestone list
@@ -20,7 +20,7 @@ from typing import Any
 _EXPORTS = {
     "build_offline": "labwright.agent.offline.build",
     "plan_offline": "labwright.agent.offline.build",
-    "check_folder": "labwright.agent.offline.build",
+    "check_folder": "labwright.agent.run",
     "OfflineReport": "labwright.agent.offline.report",
     "write_offline_report": "labwright.agent.offline.report",
     "OfflineStage": "labwright.agent.offline.build",

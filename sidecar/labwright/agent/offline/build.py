@@ -13,7 +13,6 @@ every file written to the output directory has a name generated here.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,19 +20,41 @@ from pathlib import Path
 from labwright.agent.events import Done, Error, Event, Step, Warning_
 from labwright.agent.offline.render import PlotWorker, take_worker
 from labwright.agent.offline.report import (
+    PROVENANCE_JSON,
     DrawnFigures,
     OfflineReport,
     ReportPlan,
     compose_report,
     draw_figures,
     plan_report,
+    write_report_files,
 )
 from labwright.agent.offline.text import folder_display_name
-from labwright.agent.path_guard import is_inside
-from labwright.agent.run import NO_DATA, RunContext, Stage, StopRun, plan_of, run_stages
+from labwright.agent.run import (
+    NO_DATA,
+    RunContext,
+    Stage,
+    StopRun,
+    check_folder,
+    plan_of,
+    run_stages,
+)
+from labwright.safety import is_inside
+
+__all__ = [
+    "MAIN_TEX",
+    "OFFLINE_STAGES",
+    "PROVENANCE_JSON",
+    "BadInput",
+    "OfflineContext",
+    "OfflineStage",
+    "build_offline",
+    "check_folder",
+    "plan_offline",
+    "write_report_files",
+]
 
 MAIN_TEX = "main.tex"
-PROVENANCE_JSON = "provenance.json"
 NO_TEX = "No TeX engine was found, so only the .tex source was written; run `labwright doctor`."
 
 
@@ -47,41 +68,10 @@ class BadInput(ValueError):
     """The folder cannot be turned into a report (message: one plain sentence)."""
 
 
-def check_folder(folder: Path) -> str | None:
-    """One sentence saying why `folder` cannot be used, or None when it can."""
-    if not folder.exists():
-        return f"The folder {folder} does not exist; check the path and try again."
-    if not folder.is_dir():
-        return f"{folder} is a file, not a folder; give the folder that holds the data."
-    try:
-        has_any = any(True for _ in _visible(folder))
-    except OSError as exc:
-        return f"The folder {folder} cannot be read ({exc.strerror}); check its permissions."
-    if not has_any:
-        return f"The folder {folder} is empty; put the data files in it and try again."
-    return None
-
-
-def _visible(folder: Path) -> Iterator[Path]:
-    for entry in folder.iterdir():
-        if not entry.name.startswith("."):
-            yield entry
-
-
 def _tex_available() -> bool:
     from labwright.latex.engine import resolve_engine
 
     return resolve_engine().available
-
-
-def write_report_files(report: OfflineReport, out_dir: Path) -> None:
-    """The template files and provenance.json next to where main.tex goes (both pipelines)."""
-    from labwright.latex.template import template_files
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for path in template_files(report.lang):  # type: ignore[arg-type]
-        shutil.copyfile(path, out_dir / path.name)
-    report.ledger.save(out_dir / PROVENANCE_JSON)
 
 
 # --- the stage table ---------------------------------------------------------------
@@ -97,7 +87,7 @@ class OfflineContext(RunContext):
     @property
     def drawer(self) -> PlotWorker:
         if self.worker is None:
-            self.worker = take_worker()
+            self.worker = take_worker(self.folder)
         return self.worker
 
     def planned(self) -> ReportPlan:
@@ -153,7 +143,10 @@ def _analyse(ctx: OfflineContext) -> Iterator[Event]:
         yield Warning_(message=warning)
     yield Step(
         stage="analyse",
-        message=f"language {plan.lang}; {len(plan.figures)} figures planned, {plan.fit_count} fits",
+        message=(
+            f"language {plan.lang}; analyses: {', '.join(sorted(plan.analysis.kinds())) or 'none'}; "
+            f"{len(plan.figures)} figures planned, {plan.fit_count} fits"
+        ),
     )
 
 
@@ -268,7 +261,7 @@ def build_offline(
         lang_option=lang,
         tex_available=_tex_available() if tex_available is None else tex_available,
     )
-    ctx.worker = take_worker()  # already importing matplotlib while we read
+    ctx.worker = take_worker(ctx.folder)  # already importing matplotlib while we read
     try:
         yield from run_stages(stages, ctx, _finish)
     finally:

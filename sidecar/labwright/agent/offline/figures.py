@@ -28,7 +28,7 @@ import numpy as np
 from labwright.agent.offline.fits import FitResult, fit_xy
 from labwright.ingest.types import Column, Dataset, ImageInfo, Provenance
 
-FigureKind = Literal["xy", "line", "histogram", "heatmap", "image", "redraw"]
+FigureKind = Literal["xy", "line", "histogram", "heatmap", "image", "redraw", "panels"]
 
 MAX_SERIES = 4
 MAX_FIGURES = 60
@@ -57,13 +57,21 @@ class FigurePlan:
     image: ImageInfo | None = None
     x: Column | None = None
     series: list[Series] = field(default_factory=list)
+    # "panels" figures (the analyses'): the drawing spec, its arrays, the
+    # caption (LaTeX, names escaped, no numbers) and the analysis it shows.
+    panels: dict[str, Any] | None = None
+    arrays: dict[str, np.ndarray] = field(default_factory=dict)
+    caption: str = ""
+    analysis: Any = None
 
     @property
     def file_name(self) -> str:
         if self.kind == "image" and self.image is not None:
             ext = TEX_IMAGE_FORMATS.get(self.image.format.upper(), ".png")
             return f"{self.key}{ext}"
-        return f"{self.key}.png"
+        # Vector figures: text and lines stay sharp at any zoom; large point
+        # clouds are rasterized inside the PDF by the worker.
+        return f"{self.key}.pdf"
 
     @property
     def fits(self) -> list[Series]:
@@ -72,7 +80,7 @@ class FigurePlan:
 
 def _finite(values: np.ndarray) -> np.ndarray:
     v = np.asarray(values, dtype=float)
-    return v[np.isfinite(v)]
+    return np.asarray(v[np.isfinite(v)])
 
 
 def is_counter(col: Column) -> bool:
@@ -98,9 +106,16 @@ def _looks_like_time(col: Column) -> bool:
     return col.name.strip().lower() in _TIME_NAMES or unit in _TIME_UNITS
 
 
-def choose_x(ds: Dataset) -> Column | None:
+def choose_x(ds: Dataset, allowed: set[str] | None = None) -> Column | None:
+    """The first sorted numeric column; with `allowed` (the measurement
+    columns by role) only those may be x: never an index, ID, category or
+    date-integer column."""
     for col in ds.numeric_columns:
-        if not is_counter(col) and _is_sorted_x(col):
+        if allowed is not None and col.name not in allowed:
+            continue
+        # With roles, a measurement that steps by one (x beside x^2, x^3) is
+        # still x; without them a bare 1, 2, 3 column is taken for a row counter.
+        if (allowed is not None or not is_counter(col)) and _is_sorted_x(col):
             return col
     return None
 
@@ -120,10 +135,13 @@ def fit_pairs_here(pairs: list[tuple[np.ndarray, np.ndarray]]) -> list[FitResult
     return [fit_xy(x, y) for x, y in pairs]
 
 
-def plan_dataset(ds: Dataset, next_key: Callable[[], str]) -> list[FigurePlan]:
+def plan_dataset(
+    ds: Dataset, next_key: Callable[[], str], measurements: set[str] | None = None
+) -> list[FigurePlan]:
     """Figures for one dataset, before fitting (x-y series carry fit=None and
     a provisional kind; `plan_figures` fits them and settles the kind).
-    `next_key()` hands out file stems in order."""
+    `next_key()` hands out file stems in order. `measurements` (names of the
+    measurement columns, from the column roles) limits x and y to those."""
     if ds.kind == "matrix" and ds.matrix is not None and np.asarray(ds.matrix).ndim == 2:
         return [FigurePlan(next_key(), "heatmap", ds.source, ds.name, dataset=ds)]
     if ds.kind == "figure":
@@ -137,7 +155,9 @@ def plan_dataset(ds: Dataset, next_key: Callable[[], str]) -> list[FigurePlan]:
             return [FigurePlan(next_key(), "redraw", ds.source, ds.name, dataset=ds, series=series)]
         return []
     numeric = [c for c in ds.numeric_columns if _finite(c.values).size > 0]
-    x = choose_x(ds)
+    if measurements is not None:
+        numeric = [c for c in numeric if c.name in measurements]
+    x = choose_x(ds, measurements)
     if x is None:
         ys = [c for c in numeric if not is_counter(c)]
         if ys and _finite(ys[0].values).size >= 2:
@@ -145,7 +165,7 @@ def plan_dataset(ds: Dataset, next_key: Callable[[], str]) -> list[FigurePlan]:
             plan.series = [Series(ys[0], None)]
             return [plan]
         return []
-    ys = [c for c in numeric if c is not x and not is_counter(c)]
+    ys = [c for c in numeric if c is not x and (measurements is not None or not is_counter(c))]
     return [
         FigurePlan(
             next_key(),
@@ -173,18 +193,33 @@ def _settle_kind(plan: FigurePlan) -> None:
 
 
 def plan_figures(
-    datasets: list[Dataset], images: list[ImageInfo], fitter: Fitter | None = None
+    datasets: list[Dataset],
+    images: list[ImageInfo],
+    fitter: Fitter | None = None,
+    analysis: Any = None,
+    lang: str = "en",
 ) -> list[FigurePlan]:
     """All figures of a folder, fitted. `fitter` fits a batch of (x, y) pairs;
-    the build passes the plot worker's, which has scipy imported already."""
+    the build passes the plot worker's, which has scipy imported already.
+    `analysis` (labwright.analysis.plan.FolderAnalysis) adds the analyses'
+    figures, keeps the tables it handled off the x-y path, and restricts the
+    x-y path to measurement columns."""
     counter = iter(range(1, 10_000))
 
     def next_key() -> str:
         return f"fig{next(counter):02d}"
 
     plans: list[FigurePlan] = []
+    if analysis is not None:
+        from labwright.agent.offline.analysis_figures import analysis_plans
+
+        plans.extend(analysis_plans(analysis, next_key, lang))
     for ds in datasets:
-        plans.extend(plan_dataset(ds, next_key))
+        if analysis is not None and id(ds) in analysis.handled:
+            continue
+        roles = analysis.roles_of(ds) if analysis is not None else None
+        allowed = {c.name for c in roles.measurements} if roles is not None else None
+        plans.extend(plan_dataset(ds, next_key, allowed))
     for img in images:
         plans.append(FigurePlan(next_key(), "image", img.source, img.source, image=img))
     # A folder of hundreds of files would otherwise give a report of hundreds
@@ -208,7 +243,7 @@ def _curve_label(plan: FigurePlan, s: Series) -> str:
         shown = plan.dataset.labels.get(s.y.name.split(".", 1)[0], "")
         if shown:
             return shown
-    return s.y.label
+    return _label(s.y)
 
 
 def _display_step(n: int) -> int:
@@ -216,7 +251,10 @@ def _display_step(n: int) -> int:
 
 
 def _label(col: Column | None, fallback: str = "") -> str:
-    return col.label if col is not None else fallback
+    """Axis label with the unit set through mathtext (m$^{3}$, not m^3)."""
+    from labwright.analysis.presentation import axis_label
+
+    return axis_label(col.name, col.unit) if col is not None else fallback
 
 
 def to_job(plans: list[FigurePlan], folder: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
@@ -230,6 +268,9 @@ def to_job(plans: list[FigurePlan], folder: str) -> tuple[dict[str, Any], dict[s
         if plan.kind == "image" and plan.image is not None:
             spec["src"] = str(_within(folder, plan.image.source))
             spec["format"] = plan.image.format
+        elif plan.kind == "panels" and plan.panels is not None:
+            spec.update(plan.panels)
+            arrays.update(plan.arrays)
         elif plan.kind == "heatmap" and plan.dataset is not None:
             arrays[f"{plan.key}_m"] = np.asarray(plan.dataset.matrix, dtype=float)
             spec["title"] = plan.title
@@ -237,13 +278,15 @@ def to_job(plans: list[FigurePlan], folder: str) -> tuple[dict[str, Any], dict[s
             spec["xlabel"] = _label(
                 plan.x, plan.dataset.labels.get("xlabel", "") if plan.dataset else ""
             )
-            spec["ylabel"] = plan.series[0].y.label if plan.series and plan.kind != "redraw" else ""
+            spec["ylabel"] = (
+                _label(plan.series[0].y) if plan.series and plan.kind != "redraw" else ""
+            )
             if plan.kind == "redraw" and plan.dataset is not None:
                 spec["xlabel"] = plan.dataset.labels.get("xlabel", "")
                 spec["ylabel"] = plan.dataset.labels.get("ylabel", "")
                 spec["title"] = plan.dataset.labels.get("title", "")
             if plan.kind == "histogram":
-                spec["xlabel"] = plan.series[0].y.label
+                spec["xlabel"] = _label(plan.series[0].y)
                 spec["ylabel"] = ""
             curves = []
             for i, s in enumerate(plan.series):
@@ -261,6 +304,9 @@ def to_job(plans: list[FigurePlan], folder: str) -> tuple[dict[str, Any], dict[s
                     arrays[name + "_fx"] = grid
                     arrays[name + "_fy"] = s.fit.predict(grid)
                     curve["fit"] = True
+                    xs_all = np.asarray(s.x.values, dtype=float)[::step]
+                    arrays[name + "_rx"] = xs_all
+                    arrays[name + "_ry"] = arrays[name + "_y"] - s.fit.predict(xs_all)
                 curves.append(curve)
             spec["curves"] = curves
         specs.append(spec)

@@ -40,19 +40,19 @@ def _linear(x: np.ndarray, a: float, b: float) -> np.ndarray:
 
 
 def _power(x: np.ndarray, a: float, b: float) -> np.ndarray:
-    return a * np.power(x, b)
+    return np.asarray(a * np.power(x, b))
 
 
 def _exponential(x: np.ndarray, a: float, tau: float) -> np.ndarray:
-    return a * np.exp(-x / tau)
+    return np.asarray(a * np.exp(-x / tau))
 
 
 def _exponential_offset(x: np.ndarray, a: float, tau: float, c: float) -> np.ndarray:
-    return a * np.exp(-x / tau) + c
+    return np.asarray(a * np.exp(-x / tau) + c)
 
 
 def _quadratic(x: np.ndarray, a: float, b: float, c: float) -> np.ndarray:
-    return a * x * x + b * x + c
+    return np.asarray(a * x * x + b * x + c)
 
 
 MODELS: dict[str, Model] = {

@@ -64,7 +64,12 @@ class Passage:
 
 
 def _blocks(text: str) -> list[tuple[str | None, str]]:
-    """Split markdown-ish text into (heading, paragraph) pairs."""
+    """Split markdown-ish text into (heading, paragraph) pairs, after the
+    markup is stripped (a reStructuredText label or directive is not a
+    paragraph of the notes)."""
+    from labwright.analysis.notes import strip_markup
+
+    text = strip_markup(text)
     out: list[tuple[str | None, str]] = []
     heading: str | None = None
     para: list[str] = []
@@ -129,8 +134,10 @@ def find_method(documents: list[DocumentText]) -> list[Passage]:
 
 def find_title(documents: list[DocumentText]) -> str | None:
     """The first top-level markdown heading of the first note, if any."""
+    from labwright.analysis.notes import strip_markup
+
     for doc in ordered_notes(documents):
-        for line in doc.text.splitlines():
+        for line in strip_markup(doc.text).splitlines():
             s = line.strip()
             if s.startswith("# "):
                 return s[2:].strip() or None

@@ -49,6 +49,9 @@ class Quote:
 class Ledger:
     entries: list[Entry] = field(default_factory=list)
     quotes: list[Quote] = field(default_factory=list)
+    # What the analyst decided (column roles with reasons, the question, the
+    # analyses chosen), recorded beside the numbers it produced.
+    analysis: dict[str, Any] = field(default_factory=dict)
 
     # -- formatting + recording -------------------------------------------------
     def num(
@@ -56,6 +59,16 @@ class Ledger:
     ) -> str:
         """`value` rounded to `sig` significant figures, as LaTeX math source."""
         return self._record(format_sig(float(value), sig), value, source, computation)
+
+    def fixed(
+        self, value: float, decimals: int, source: Provenance | None, computation: str
+    ) -> str:
+        """`value` with exactly `decimals` places (one precision for a whole
+        column of a table: the resolution the data were recorded with)."""
+        text = f"{float(value):.{max(decimals, 0)}f}" if math.isfinite(value) else "\\text{n/a}"
+        if math.isfinite(value) and float(text) == 0:
+            text = text.lstrip("-")
+        return self._record(text, value, source, computation)
 
     def count(self, value: int, source: Provenance | None, computation: str) -> str:
         """An integer count (rows, files), printed without a decimal point."""
@@ -117,10 +130,13 @@ class Ledger:
                 d["value"] = str(d["value"])
             return {k: v for k, v in d.items() if v is not None}
 
-        return {
+        out: dict[str, Any] = {
             "numbers": [clean(e) for e in self.entries],
             "quotes": [asdict(q) for q in self.quotes],
         }
+        if self.analysis:
+            out["analysis"] = self.analysis
+        return out
 
     def save(self, path: Path) -> None:
         path.write_text(

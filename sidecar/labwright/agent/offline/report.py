@@ -8,8 +8,9 @@ it to the model as the default report and falls back on it.
 
 It comes in three steps because the offline pipeline shows them as three
 milestones (fitting, drawing, writing); `write_offline_report` chains them.
-`analysis` is where the analyst's results (issue 13) come in: the plan step
-is the one that will choose figures and fits from them.
+`analysis` carries the analyst's results (issue 13: column roles, the
+question the notes ask, the analyses chosen from both); the plan step computes
+them when the caller has not, and chooses figures and fits from them.
 """
 
 from __future__ import annotations
@@ -18,21 +19,22 @@ import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from labwright.agent.events import FigureMade
 from labwright.agent.offline.figures import MAX_FIGURES, TEX_IMAGE_FORMATS, FigurePlan, plan_figures
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.render import FigureResult
 from labwright.agent.offline.text import FIGURE_DIR, ReportInput, assemble
-from labwright.agent.path_guard import is_inside
 from labwright.ingest.types import Inventory, ReadResult
+from labwright.safety import is_inside
 
 if TYPE_CHECKING:
     import numpy as np
 
     from labwright.agent.offline.fits import FitResult
 
+PROVENANCE_JSON = "provenance.json"
 # Larger images go through the plotting process, which scales them down for print.
 _COPY_MAX_PIXELS = 3000 * 3000
 
@@ -56,6 +58,8 @@ class ReportPlan:
     lang: str
     figures: list[FigurePlan]
     warnings: list[str] = field(default_factory=list)
+    #: labwright.analysis.plan.FolderAnalysis (roles, question, analyses).
+    analysis: Any = None
 
     @property
     def fit_count(self) -> int:
@@ -91,15 +95,27 @@ def plan_report(
     work_dir: Path,
     analysis: object | None = None,
 ) -> ReportPlan:
-    """Choose the figures and fit the curves. `analysis` is not used yet (see the module doc)."""
-    del inventory, analysis  # the analyst's results will choose figures from both
-    figures = plan_figures(read.datasets, read.images, lambda pairs: drawer.fit(pairs, work_dir))
+    """Analyse (unless the caller has), choose the figures and fit the curves.
+    Tables the analyses take get their figures; the rest go down the x-y path,
+    restricted to measurement columns."""
+    del inventory
+    if analysis is None:
+        from labwright.analysis.plan import analyse_folder
+
+        analysis = analyse_folder(read)
+    figures = plan_figures(
+        read.datasets,
+        read.images,
+        lambda pairs: drawer.fit(pairs, work_dir),
+        analysis=analysis,
+        lang=lang,
+    )
     warnings = []
     if len(figures) == MAX_FIGURES:
         warnings.append(
             f"Only the first {MAX_FIGURES} figures are drawn; every dataset still has its table."
         )
-    return ReportPlan(lang=lang, figures=figures, warnings=warnings)
+    return ReportPlan(lang=lang, figures=figures, warnings=warnings, analysis=analysis)
 
 
 def _copy_images(
@@ -180,6 +196,7 @@ def compose_report(
         plans=plan.figures,
         figures=drawn.results,
         inventory=inventory,
+        analysis=plan.analysis,
     )
     fields = assemble(inp, ledger)
     source = render_template(plan.lang, fields)  # type: ignore[arg-type]
@@ -218,3 +235,13 @@ def write_offline_report(
     return compose_report(
         plan, drawn, inventory, read, folder_name=folder_name, graphics_root=out_dir
     )
+
+
+def write_report_files(report: OfflineReport, out_dir: Path) -> None:
+    """The template files and provenance.json next to where main.tex goes (both pipelines)."""
+    from labwright.latex.template import template_files
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for path in template_files(report.lang):  # type: ignore[arg-type]
+        shutil.copyfile(path, out_dir / path.name)
+    report.ledger.save(out_dir / PROVENANCE_JSON)

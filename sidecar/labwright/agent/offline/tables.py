@@ -65,7 +65,32 @@ def stats(values: np.ndarray) -> Stats | None:
     return Stats(int(v.size), float(v.mean()), std, float(v.min()), float(v.max()))
 
 
-def _row(label: str, st: Stats, prov: Provenance, ledger: Ledger) -> str:
+def _extreme(
+    value: float, decimals: int | None, prov: Provenance, what: str, ledger: Ledger
+) -> str:
+    if decimals is None:
+        return ledger.num(value, prov, what)
+    return ledger.fixed(value, decimals, prov, what)
+
+
+def _resolution(values: np.ndarray) -> int | None:
+    """Decimals of the raw values, when plain notation can show them."""
+    from labwright.analysis.presentation import decimals_of
+
+    v = np.asarray(values, dtype=float).ravel()
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return None
+    top = float(np.max(np.abs(v)))
+    d = decimals_of(v)
+    if not (1e-3 <= top < 1e6) or d >= 6:
+        return None
+    return d
+
+
+def _row(
+    label: str, st: Stats, prov: Provenance, ledger: Ledger, decimals: int | None = None
+) -> str:
     if np.isfinite(st.std):
         mean, std = ledger.mean_and_spread(st.mean, st.std, prov)
         mean_cell, std_cell = f"${mean}$", f"${std}$"
@@ -76,8 +101,8 @@ def _row(label: str, st: Stats, prov: Provenance, ledger: Ledger) -> str:
         f"${ledger.count(st.n, prov, 'number of finite values')}$",
         mean_cell,
         std_cell,
-        f"${ledger.num(st.min, prov, 'minimum')}$",
-        f"${ledger.num(st.max, prov, 'maximum')}$",
+        f"${_extreme(st.min, decimals, prov, 'minimum', ledger)}$",
+        f"${_extreme(st.max, decimals, prov, 'maximum', ledger)}$",
     ]
     return " & ".join(cells) + r" \\"
 
@@ -89,7 +114,9 @@ def _column_label(col: Column) -> str:
     return label
 
 
-def summary_rows(ds: Dataset, ledger: Ledger, lang: str) -> list[str]:
+def summary_rows(
+    ds: Dataset, ledger: Ledger, lang: str, measurements: set[str] | None = None
+) -> list[str]:
     rows: list[str] = []
     if ds.kind == "matrix" and ds.matrix is not None:
         st = stats(np.asarray(ds.matrix))
@@ -99,11 +126,17 @@ def summary_rows(ds: Dataset, ledger: Ledger, lang: str) -> list[str]:
         return rows
     # A row counter (1, 2, 3, ... without a unit) is not a quantity: its mean
     # and spread would be numbers without meaning.
+    # With roles, only measurements: the mean of a year, a date, an ID or a
+    # class code is a number without meaning (the roles sentence gives them).
     quantities = [c for c in ds.numeric_columns if not is_counter(c)]
+    if measurements is not None:
+        quantities = [c for c in quantities if c.name in measurements]
     for col in quantities[:MAX_ROWS]:
         st = stats(col.values)
         if st:
-            rows.append(_row(_column_label(col), st, col.provenance, ledger))
+            rows.append(
+                _row(_column_label(col), st, col.provenance, ledger, _resolution(col.values))
+            )
     return rows
 
 
@@ -113,9 +146,11 @@ def _float(body: str, caption: str) -> str:
     )
 
 
-def summary_table(ds: Dataset, ledger: Ledger, lang: str) -> str:
+def summary_table(
+    ds: Dataset, ledger: Ledger, lang: str, measurements: set[str] | None = None
+) -> str:
     """A table float for one dataset ("" when it has nothing to summarise)."""
-    rows = summary_rows(ds, ledger, lang)
+    rows = summary_rows(ds, ledger, lang, measurements)
     caption = phrase(lang, "table_caption", name=dataset_title(ds))
     if not rows:
         return preview_table(ds, caption)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -49,6 +50,12 @@ class ReportInput:
     plans: list[FigurePlan]
     figures: dict[str, FigureResult] = field(default_factory=dict)
     inventory: Inventory | None = None
+    # labwright.analysis.plan.FolderAnalysis: roles, question, analyses.
+    analysis: Any = None
+    fit_explained: bool = False
+
+    def in_series(self, ds: Dataset) -> bool:
+        return self.analysis is not None and any(ds in fs.datasets for fs in self.analysis.series)
 
 
 def _quote(ledger: Ledger, source: str, text: str) -> str:
@@ -64,7 +71,12 @@ def _aim(inp: ReportInput, ledger: Ledger) -> str:
             out + f"\\begin{{authorbox}}\n{phrase(inp.lang, 'aim_missing')}\n\\end{{authorbox}}\n"
         )
     out += phrase(inp.lang, "aim_quoted", file=src_file(aim.source)) + "\n"
-    return out + _quote(ledger, aim.source, aim.text)
+    out += _quote(ledger, aim.source, aim.text)
+    if inp.analysis is not None:
+        from labwright.agent.offline.analysis_text import question_text
+
+        out += question_text(inp.analysis, ledger, inp.lang)
+    return out
 
 
 def _columns_list(ds: Dataset) -> str:
@@ -77,7 +89,25 @@ def _columns_list(ds: Dataset) -> str:
 def _material_items(inp: ReportInput, ledger: Ledger) -> list[str]:
     lang = inp.lang
     items: list[str] = []
+    if inp.analysis is not None:
+        for fs in inp.analysis.series:
+            n = ledger.count(len(fs.datasets), None, "files in the series")
+            rows = ledger.count(
+                fs.datasets[0].n_rows, fs.datasets[0].provenance, "rows of the first file"
+            )
+            items.append(
+                phrase(
+                    lang,
+                    "item_series",
+                    pattern=src_text(fs.pattern),
+                    n=n,
+                    rows=rows,
+                    columns=_columns_list(fs.datasets[0]),
+                )  # fmt: skip
+            )
     for ds in inp.read.datasets:
+        if inp.in_series(ds):
+            continue
         prov = ds.provenance or Provenance(file=ds.source)
         if ds.kind == "matrix" and ds.matrix is not None:
             m = np.asarray(ds.matrix)
@@ -153,7 +183,7 @@ def _param_units(key: str, x: Column | None, y: Column) -> list[str]:
     return ["", ""]
 
 
-def _fit_sentence(lang: str, s: Series, ledger: Ledger) -> str:
+def _fit_sentence(lang: str, s: Series, ledger: Ledger, short: bool = False) -> str:
     fit = s.fit
     assert fit is not None and s.x is not None
     prov = s.y.provenance
@@ -168,7 +198,7 @@ def _fit_sentence(lang: str, s: Series, ledger: Ledger) -> str:
         params.append(text)
     return phrase(
         lang,
-        "res_fit",
+        "res_fit_short" if short else "res_fit",
         y=src_text(s.y.name),
         x=src_text(s.x.name),
         formula=fit.model.formula,
@@ -179,7 +209,11 @@ def _fit_sentence(lang: str, s: Series, ledger: Ledger) -> str:
 
 
 def _figure_float(plan: FigurePlan, caption: str) -> str:
-    opts = "width=0.8\\linewidth,height=0.4\\textheight,keepaspectratio"
+    wide = (
+        plan.kind == "panels" and plan.panels is not None and int(plan.panels.get("ncols", 1)) > 1
+    )
+    width = "\\linewidth" if wide else "0.8\\linewidth"
+    opts = f"width={width},height=0.45\\textheight,keepaspectratio"
     return (
         "\\begin{figure}[H]\n\\centering\n"
         f"\\includegraphics[{opts}]{{{FIGURE_DIR}/{plan.file_name}}}\n"
@@ -189,6 +223,8 @@ def _figure_float(plan: FigurePlan, caption: str) -> str:
 
 def _figure_caption(lang: str, plan: FigurePlan) -> str:
     file = src_file(plan.source)
+    if plan.kind == "panels":
+        return plan.caption
     if plan.kind == "image":
         return phrase(lang, "fig_image", file=file)
     if plan.kind == "heatmap":
@@ -260,7 +296,10 @@ def _figure_text(inp: ReportInput, plan: FigurePlan, ledger: Ledger) -> str:
         sentences = []
         for s in plan.series:
             if s.fit is not None:
-                sentences.append(_fit_sentence(lang, s, ledger))
+                # The model-choice rule is explained once per report; later
+                # fits say only what was chosen (no repeated sentences).
+                sentences.append(_fit_sentence(lang, s, ledger, short=inp.fit_explained))
+                inp.fit_explained = True
             elif s.x is not None:
                 threshold = ledger.num(
                     MIN_R2, None, "R^2 threshold for reporting a fit (constant)", sig=2
@@ -294,21 +333,58 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
     for plan in inp.plans:
         if plan.dataset is not None:
             by_dataset.setdefault(id(plan.dataset), []).append(plan)
+    fa = inp.analysis
     for ds in inp.read.datasets:
+        if inp.in_series(ds):
+            continue
         out += f"\\subsection{{{dataset_title(ds)}}}\n"
-        table = summary_table(ds, ledger, lang)
+        roles = fa.roles_of(ds) if fa is not None else None
+        measurements = {c.name for c in roles.measurements} if roles is not None else None
+        if fa is not None:
+            from labwright.agent.offline.analysis_text import roles_sentence
+
+            out += roles_sentence(fa, ds, ledger, lang)
+        table = summary_table(ds, ledger, lang, measurements)
         if table:
             if ds.numeric_columns or ds.kind == "matrix":
                 out += phrase(lang, "res_table", name=dataset_title(ds)) + "\n"
             else:
                 out += phrase(lang, "res_text_only", name=dataset_title(ds)) + "\n"
             out += table
+        if fa is not None and id(ds) in fa.handled:
+            out += _analyses_of(inp, ledger, lambda a, ds=ds: a.dataset is ds)
+            continue
         for plan in by_dataset.get(id(ds), []):
             out += _figure_text(inp, plan, ledger) + "\n"
+    if fa is not None:
+        for a in fa.analyses:
+            if a.kind == "series":
+                out += f"\\subsection{{{src_text(a.source)}}}\n"
+                out += _analyses_of(inp, ledger, lambda b, a=a: b is a)
     for plan in inp.plans:
         if plan.kind == "image":
             out += f"\\subsection{{{src_file(plan.source)}}}\n"
             out += _figure_text(inp, plan, ledger) + "\n"
+    return out
+
+
+def _analyses_of(inp: ReportInput, ledger: Ledger, which: Any) -> str:
+    from labwright.agent.offline.analysis_text import analysis_block
+
+    def block(plan: FigurePlan) -> str:
+        result = inp.figures.get(plan.key)
+        if result is not None and result.ok:
+            return _figure_float(plan, _figure_caption(inp.lang, plan))
+        reason = result.error if result is not None else "not rendered"
+        return (
+            phrase(inp.lang, "fig_failed", file=src_file(plan.source), reason=src_text(reason))
+            + "\n"
+        )
+
+    out = ""
+    for a in inp.analysis.analyses:
+        if a.kind != "xy" and which(a):
+            out += analysis_block(a, inp.plans, ledger, inp.lang, block) + "\n"
     return out
 
 
@@ -339,6 +415,8 @@ def title_of(inp: ReportInput) -> str:
 
 def assemble(inp: ReportInput, ledger: Ledger) -> dict[str, str]:
     """Template fields (see labwright.latex.template.SLOTS) for the report."""
+    if inp.analysis is not None:
+        ledger.analysis = inp.analysis.record()
     body = "".join(
         [
             _aim(inp, ledger),

@@ -5,11 +5,13 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from labwright.server.routes import (
+    chat,
     diagnostics,
     files,
     health,
     proposals,
     provenance,
+    runfiles,
     runs,
     sessions,
     settings,
@@ -24,8 +26,10 @@ ROUTERS: tuple[APIRouter, ...] = (
     runs.router,
     versions.router,
     proposals.router,
+    chat.router,
     files.router,
     provenance.router,
+    runfiles.router,
     uploads.router,
     settings.router,
     usage.router,

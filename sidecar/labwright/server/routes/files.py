@@ -13,7 +13,7 @@ from fastapi import APIRouter, HTTPException
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 
-from labwright.export import ExportError
+from labwright.export import ExportError, check_exportable
 from labwright.server.artifacts import build_dir_for, find_figure, list_figures, pdf_for
 from labwright.server.context import AppContext, Ctx
 from labwright.server.exports import overleaf_zip, read_regular
@@ -92,9 +92,20 @@ def version_figure(session_id: Id, version_no: Id, name: FigureName, ctx: Ctx) -
     )
 
 
-@router.get("/export/pdf", response_class=Response, responses=_binary("application/pdf"))
+@router.get(
+    "/export/pdf",
+    response_class=Response,
+    responses={**_binary("application/pdf"), 409: {"model": ErrorBody}},
+)
 def export_pdf(session_id: Id, version_no: Id, ctx: Ctx) -> Response:
-    data = _pdf_bytes(ctx, _version(ctx, session_id, version_no))
+    version = _version(ctx, session_id, version_no)
+    pdf = pdf_for(ctx.store, ctx.data, version)
+    try:  # a build that overwrote its own inputs is not exported
+        if pdf is not None:
+            check_exportable(pdf.parent)
+    except ExportError as exc:
+        raise HTTPException(409, str(exc)) from None
+    data = _pdf_bytes(ctx, version)
     name = f"labwright-session{session_id}-v{version_no}.pdf"
     return Response(data, media_type="application/pdf", headers=_attachment(name))
 

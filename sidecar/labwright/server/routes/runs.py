@@ -33,18 +33,7 @@ _BATCH = 500  # events per store read while replaying
 
 
 def run_out(run: Run) -> RunOut:
-    return RunOut(
-        id=run.id,
-        session_id=run.session_id,
-        kind=run.kind,
-        status=run.status,
-        error=run.error,
-        cancel_requested=run.cancel_requested,
-        created_at=run.created_at,
-        started_at=run.started_at,
-        finished_at=run.finished_at,
-        plan=run.plan,
-    )
+    return RunOut.model_validate(run)
 
 
 def event_out(event: RunEvent) -> RunEventOut:

@@ -12,7 +12,6 @@ from labwright.server.inventory import scan_inventory
 from labwright.server.schemas import (
     ErrorBody,
     Id,
-    InventoryEntry,
     SessionCreate,
     SessionDetail,
     SessionOut,
@@ -25,16 +24,7 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
 
 
 def session_out(session: Session) -> SessionOut:
-    inventory = session.inventory if isinstance(session.inventory, list) else []
-    return SessionOut(
-        id=session.id,
-        source_path=session.source_path,
-        title=session.title,
-        language=session.language,
-        genre=session.genre,
-        created_at=session.created_at,
-        file_count=len(inventory),
-    )
+    return SessionOut.model_validate(session)
 
 
 def _folder(raw: str) -> Path:
@@ -99,8 +89,4 @@ def delete_session(session_id: Id, ctx: Ctx) -> Response:
 
 
 def _detail(session: Session) -> SessionDetail:
-    inventory = session.inventory if isinstance(session.inventory, list) else []
-    return SessionDetail(
-        **session_out(session).model_dump(),
-        inventory=[InventoryEntry.model_validate(item) for item in inventory],
-    )
+    return SessionDetail.model_validate(session)

@@ -126,9 +126,11 @@ def delete_key(provider: str) -> Response:
 
 @router.get("/local", response_model=list[LocalServerOut])
 async def local_servers() -> list[LocalServerOut]:
-    """Local model servers answering on their usual ports (only when detection is on)."""
-    settings = load_settings()
-    found = await to_thread.run_sync(lambda: detect_local_servers(enabled=settings.local_detection))
+    """Local model servers answering on their usual ports, only while detection is on
+    (probing ports unasked is surprising on a shared machine; the page saves the
+    setting when the user ticks it)."""
+    enabled = load_settings().local_detection
+    found = await to_thread.run_sync(lambda: detect_local_servers(enabled=enabled))
     return [
         LocalServerOut(provider=s.provider, base_url=s.base_url, models=list(s.models))
         for s in found

@@ -17,21 +17,13 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
 
 
 def version_summary(ctx: AppContext, v: VersionInfo) -> VersionSummary:
-    return VersionSummary(
-        id=v.id,
-        version_no=v.version_no,
-        change_summary=v.change_summary,
-        parent_id=v.parent_id,
-        origin=v.origin,
-        run_id=v.run_id,
-        size=v.size_bytes,
-        created_at=v.created_at,
-        has_pdf=pdf_for(ctx.store, ctx.data, v) is not None,
-    )
+    has_pdf = pdf_for(ctx.store, ctx.data, v) is not None
+    return VersionSummary.model_validate(v).model_copy(update={"has_pdf": has_pdf})
 
 
 def version_out(ctx: AppContext, v: Version) -> VersionOut:
-    return VersionOut(**version_summary(ctx, v).model_dump(), content=v.content)
+    has_pdf = pdf_for(ctx.store, ctx.data, v) is not None
+    return VersionOut.model_validate(v).model_copy(update={"has_pdf": has_pdf})
 
 
 @router.get("", response_model=list[VersionSummary], responses=_NOT_FOUND)

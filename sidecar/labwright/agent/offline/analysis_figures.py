@@ -1,0 +1,294 @@
+"""Figures of the analyses, as "panels" specs the plot worker draws.
+
+Each analysis (labwright.analysis.plan) gets the figures a scientist would
+draw for it: a time series on a real date axis with its trend (and levels
+before/after a change, anomalies circled), the seasonal climatology by month;
+box plots per group; observed-vs-fitted, residual and Cook's distance panels
+for a regression; readings and their histogram for repeated measurements;
+all columns of a wide table; the per-file results of a file series against
+the run parameter. Specs are plain JSON plus named arrays (the worker's job
+protocol); captions are LaTeX with names escaped and no numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from labwright.agent.offline.figures import FigurePlan
+from labwright.agent.offline.phrases import phrase
+from labwright.agent.offline.tables import src_file, src_text
+from labwright.analysis.presentation import axis_label
+
+MAX_POINTS = 5000
+_MONTH_TICKS = ["J", "F", "M", "A", "M", "J", "J", "A", "S", "O", "N", "D"]
+
+
+class _Builder:
+    """Collects arrays under unique names for one figure."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self.arrays: dict[str, np.ndarray] = {}
+
+    def arr(self, values: Any) -> str:
+        name = f"{self.key}_a{len(self.arrays)}"
+        self.arrays[name] = np.asarray(values, dtype=float)
+        return name
+
+
+def _days(years: np.ndarray) -> np.ndarray:
+    """Decimal years -> matplotlib date numbers (days since 1970-01-01)."""
+    return (np.asarray(years, dtype=float) - 1970.0) * 365.2425
+
+
+def _thin(n: int) -> int:
+    return max(1, -(-n // MAX_POINTS))
+
+
+def _plan(key: str, b: _Builder, spec: dict[str, Any], caption: str, analysis: Any) -> FigurePlan:
+    ds = analysis.dataset
+    plan = FigurePlan(
+        key, "panels", analysis.source, ds.name if ds else analysis.source, dataset=ds
+    )
+    plan.panels = spec
+    plan.arrays = b.arrays
+    plan.caption = caption
+    plan.analysis = analysis
+    return plan
+
+
+def _timeseries(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
+    plans: list[FigurePlan] = []
+    file = src_file(a.source)
+    for part in a.result:
+        r = part.result
+        col = part.column
+        key = next_key()
+        b = _Builder(key)
+        step = _thin(r.years.size)
+        x = _days(r.years)
+        layers: list[dict[str, Any]] = [
+            {"type": "line" if r.years.size > 60 else "scatter", "x": b.arr(x[::step]),
+             "y": b.arr(r.values[::step]), "color": "#7f9fbf", "label": "data"},
+        ]  # fmt: skip
+        if r.trend is not None:
+            tr = r.trend
+            line = tr.intercept_at + tr.slope * (r.years - tr.t_ref)
+            if tr.harmonics:
+                line = line + 0.0  # the trend alone; the cycle is in the next figure
+            layers.append({"type": "line", "x": b.arr(x), "y": b.arr(line), "color": "#c0392b",
+                           "lw": 1.8, "label": "trend"})  # fmt: skip
+        if r.change is not None:
+            c = r.change
+            k = int(np.searchsorted(r.years, c.at))
+            for lo, hi, mean in ((0, k, c.mean_before), (k, r.years.size, c.mean_after)):
+                layers.append({"type": "line", "x": b.arr([x[lo], x[hi - 1]]),
+                               "y": b.arr([mean, mean]), "color": "#c0392b", "lw": 2.0})  # fmt: skip
+            layers.append({"type": "vline", "x": float(_days(np.array([c.at]))[0]),
+                           "color": "#555555"})  # fmt: skip
+        if r.anomalies:
+            idx = np.array(r.anomalies)
+            layers.append({"type": "ring", "x": b.arr(x[idx]), "y": b.arr(r.values[idx]),
+                           "color": "#d35400", "label": "anomaly"})  # fmt: skip
+        name = col.name if not a.extra.get("wide") else a.dataset.name
+        spec = {"panels": [{"xlabel": "", "xdate": True, "ylabel": axis_label(name, col.unit),
+                            "layers": layers, "legend": True}]}  # fmt: skip
+        cap = phrase(lang, "cap_ts", y=src_text(name), file=file)
+        plans.append(_plan(key, b, spec, cap, a))
+        if r.seasonal is not None:
+            key = next_key()
+            b = _Builder(key)
+            s = r.seasonal
+            months = np.arange(1, 13, dtype=float)
+            layer = {"type": "errorbar", "x": b.arr(months), "y": b.arr(s.climatology),
+                     "yerr": b.arr(np.nan_to_num(s.climatology_se)), "color": "#1f4e79"}  # fmt: skip
+            spec = {"panels": [{"xlabel": phrase(lang, "axis_month"),
+                                "ylabel": axis_label(phrase(lang, "axis_detrended"), col.unit),
+                                "layers": [layer, {"type": "hline", "y": 0.0, "color": "#888888"}],
+                                "xticks": list(range(1, 13)), "xticklabels": _MONTH_TICKS}]}  # fmt: skip
+            cap = phrase(lang, "cap_clim", y=src_text(name), file=file)
+            plans.append(_plan(key, b, spec, cap, a))
+    wide = a.extra.get("wide")
+    if wide is not None:
+        key = next_key()
+        b = _Builder(key)
+        grid = np.asarray(wide.values, dtype=float).reshape(-1, len(wide.month_columns))
+        years = np.asarray(a.dataset.column(wide.year_column).values, dtype=float)
+        spec = {"panels": [{"xlabel": "", "ylabel": src_plain(wide.year_column),
+                            "layers": [{"type": "heatmap", "m": b.arr(grid),
+                                        "xticklabels": wide.month_columns,
+                                        "y0": float(np.nanmin(years)) if years.size else 0.0}]}]}  # fmt: skip
+        cap = phrase(lang, "cap_wide_heat", file=file)
+        plans.append(_plan(key, b, spec, cap, a))
+    return plans
+
+
+def src_plain(text: str) -> str:
+    return axis_label(text, None)
+
+
+def _groups(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
+    key = next_key()
+    b = _Builder(key)
+    codes = np.asarray(a.extra["codes"])
+    levels = list(a.extra["levels"])
+    panels = []
+    for g in a.result[:6]:
+        col = a.dataset.column(g.measurement)
+        y = np.asarray(col.values, dtype=float)
+        data = [b.arr(y[(codes == i) & np.isfinite(y)]) for i in range(len(levels))]
+        panels.append({"xlabel": src_plain(a.extra["category"]), "ylabel": axis_label(col.name, col.unit),
+                       "layers": [{"type": "box", "data": data, "labels": levels}]})  # fmt: skip
+    spec = {"panels": panels, "ncols": min(3, len(panels))}
+    figs = [_plan(key, b, spec, phrase(lang, "cap_groups", cat=src_text(a.extra["category"]),
+                                       file=src_file(a.source)), a)]  # fmt: skip
+    if len(a.result) >= 2:
+        key = next_key()
+        b = _Builder(key)
+        c1 = a.dataset.column(a.result[0].measurement)
+        c2 = a.dataset.column(a.result[1].measurement)
+        layers = []
+        for i, lev in enumerate(levels):
+            sel = codes == i
+            layers.append({"type": "scatter", "x": b.arr(np.asarray(c1.values, dtype=float)[sel]),
+                           "y": b.arr(np.asarray(c2.values, dtype=float)[sel]),
+                           "color": f"C{i % 10}", "label": str(lev)})  # fmt: skip
+        spec = {"panels": [{"xlabel": axis_label(c1.name, c1.unit), "ylabel": axis_label(c2.name, c2.unit),
+                            "layers": layers, "legend": True}]}  # fmt: skip
+        figs.append(_plan(key, b, spec, phrase(lang, "cap_groups_scatter", x=src_text(c1.name),
+                                               y=src_text(c2.name), cat=src_text(a.extra["category"]),
+                                               file=src_file(a.source)), a))  # fmt: skip
+    return figs
+
+
+def _regression(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
+    r = a.result
+    key = next_key()
+    b = _Builder(key)
+    y = np.asarray(a.dataset.column(r.response).values, dtype=float)[r.rows]
+    unit = a.dataset.column(r.response).unit
+    lo, hi = (
+        float(np.nanmin([y.min(), r.fitted.min()])),
+        float(np.nanmax([y.max(), r.fitted.max()])),
+    )
+    flagged = [i for i, row in enumerate(r.rows) if any(o.row == row for o in r.outliers)]
+    fi = np.array(flagged, dtype=int)
+    p1: dict[str, Any] = {"xlabel": axis_label(phrase(lang, "axis_fitted"), unit), "ylabel": axis_label(r.response, unit),
+          "layers": [{"type": "line", "x": b.arr([lo, hi]), "y": b.arr([lo, hi]), "color": "#888888"},
+                     {"type": "scatter", "x": b.arr(r.fitted), "y": b.arr(y), "color": "#1f77b4"}]}  # fmt: skip
+    p2: dict[str, Any] = {"xlabel": axis_label(phrase(lang, "axis_fitted"), unit), "ylabel": phrase(lang, "axis_stud"),
+          "layers": [{"type": "scatter", "x": b.arr(r.fitted), "y": b.arr(r.studentized), "color": "#1f77b4"},
+                     {"type": "hline", "y": 2.5, "color": "#c0392b"}, {"type": "hline", "y": -2.5, "color": "#c0392b"},
+                     {"type": "hline", "y": 0.0, "color": "#888888"}]}  # fmt: skip
+    p3: dict[str, Any] = {"xlabel": phrase(lang, "axis_row"), "ylabel": phrase(lang, "axis_cooks"), "integer_x": True,
+          "layers": [{"type": "stem", "x": b.arr(r.rows + 1), "y": b.arr(r.cooks), "color": "#1f77b4"},
+                     {"type": "hline", "y": 4.0 / r.n, "color": "#c0392b"}]}  # fmt: skip
+    if fi.size:
+        ring = {"type": "ring", "color": "#d35400", "labels": [str(int(r.rows[i]) + 1) for i in fi]}
+        p1["layers"].append({**ring, "x": b.arr(r.fitted[fi]), "y": b.arr(y[fi])})
+        p2["layers"].append({**ring, "x": b.arr(r.fitted[fi]), "y": b.arr(r.studentized[fi])})
+    spec = {"panels": [p1, p2, p3], "ncols": 3, "size": [9.0, 3.2]}
+    cap = phrase(lang, "cap_regression", y=src_text(r.response), file=src_file(a.source))
+    return [_plan(key, b, spec, cap, a)]
+
+
+def _repeated(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
+    s = a.result
+    col = a.dataset.column(s.name)
+    v = np.asarray(col.values, dtype=float)
+    v = v[np.isfinite(v)]
+    key = next_key()
+    b = _Builder(key)
+    idx = np.arange(1, v.size + 1, dtype=float)
+    p1: dict[str, Any] = {"xlabel": phrase(lang, "axis_reading"), "ylabel": axis_label(col.name, col.unit), "integer_x": True,
+          "layers": [{"type": "scatter", "x": b.arr(idx), "y": b.arr(v), "color": "#1f77b4"},
+                     {"type": "hline", "y": s.mean, "color": "#c0392b"},
+                     {"type": "band", "y0": s.mean - s.sd, "y1": s.mean + s.sd, "color": "#c0392b"}]}  # fmt: skip
+    p2: dict[str, Any] = {"xlabel": axis_label(col.name, col.unit), "ylabel": phrase(lang, "axis_count"),
+          "layers": [{"type": "hist", "y": b.arr(v)}, {"type": "vline", "x": s.mean, "color": "#c0392b"}]}  # fmt: skip
+    spec = {"panels": [p1, p2], "ncols": 2, "size": [8.0, 3.2]}
+    cap = phrase(lang, "cap_repeated", y=src_text(col.name), file=src_file(a.source))
+    return [_plan(key, b, spec, cap, a)]
+
+
+def _wide(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
+    lay = a.result
+    ds = a.dataset
+    plans = []
+    names = [c.name for c in ds.columns if c.is_numeric]
+    if lay.heatmap:
+        key = next_key()
+        b = _Builder(key)
+        cols = [c for c in ds.columns if c.name in names]
+        m = np.column_stack([np.asarray(c.values, dtype=float) for c in cols])
+        spec: dict[str, Any] = {"panels": [{"xlabel": phrase(lang, "axis_column"), "ylabel": phrase(lang, "axis_row"),
+                            "layers": [{"type": "heatmap", "m": b.arr(m)}]}]}  # fmt: skip
+        plans.append(_plan(key, b, spec, phrase(lang, "cap_wide_all", file=src_file(a.source)), a))
+        return plans
+    for group in lay.figures:
+        key = next_key()
+        b = _Builder(key)
+        panels: list[dict[str, Any]] = []
+        for name in group:
+            col = ds.column(name)
+            y = np.asarray(col.values, dtype=float)
+            step = _thin(y.size)
+            panels.append({"title": src_plain(name), "small": True, "integer_x": True,
+                           "layers": [{"type": "line", "x": b.arr(np.arange(1, y.size + 1)[::step]),
+                                       "y": b.arr(y[::step]), "color": "#1f4e79"}]})  # fmt: skip
+        ncols = min(4, len(panels))
+        nrows = -(-len(panels) // ncols)
+        spec = {
+            "panels": panels,
+            "ncols": ncols,
+            "size": [8.0, 1.7 * nrows + 0.4],
+            "sharex": True,
+        }
+        plans.append(_plan(key, b, spec, phrase(lang, "cap_wide", file=src_file(a.source)), a))
+    return plans
+
+
+def _series(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
+    s = a.result
+    fs = s.series
+    key = next_key()
+    b = _Builder(key)
+    x = np.asarray(fs.parameters, dtype=float)
+    panels = []
+    for j, q in enumerate(s.quantities[:3]):
+        label = (
+            f"${q}$" if s.mode == "fit" else axis_label(phrase(lang, "axis_mean_of", y=s.y), s.unit)
+        )
+        panels.append({"xlabel": axis_label(fs.parameter_name, fs.parameter_unit), "ylabel": label,
+                       "layers": [{"type": "errorbar", "x": b.arr(x), "y": b.arr(s.values[:, j]),
+                                   "yerr": b.arr(np.nan_to_num(s.errors[:, j])), "color": "#1f4e79"}]})  # fmt: skip
+    spec = {
+        "panels": panels,
+        "ncols": len(panels),
+        "size": [min(9.0, 3.2 * len(panels) + 0.5), 3.2],
+    }
+    cap = phrase(lang, "cap_series", pattern=src_text(fs.pattern))
+    return [_plan(key, b, spec, cap, a)]
+
+
+_BY_KIND = {
+    "timeseries": _timeseries,
+    "groups": _groups,
+    "regression": _regression,
+    "repeated": _repeated,
+    "wide": _wide,
+    "series": _series,
+}
+
+
+def analysis_plans(fa: Any, next_key: Callable[[], str], lang: str = "en") -> list[FigurePlan]:
+    """Figures of every analysis (the x-y path draws its own)."""
+    plans: list[FigurePlan] = []
+    for a in fa.analyses:
+        make = _BY_KIND.get(a.kind)
+        if make is not None:
+            plans.extend(make(a, next_key, lang))
+    return plans

@@ -1,0 +1,344 @@
+"""The analyses in words and tables, every number through the ledger.
+
+One function per analysis kind turns its result (labwright.analysis) into
+LaTeX: sentence frames from phrases.py, numbers formatted and recorded by the
+ledger with the column's provenance, names escaped, dates written as month
+and year. Figures are placed by the caller's `figure_block`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from labwright.agent.offline.figures import FigurePlan
+from labwright.agent.offline.phrases import phrase
+from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.tables import src_file, src_text
+from labwright.ingest.types import Provenance
+
+FigureBlock = Callable[[FigurePlan], str]
+MAX_TABLE_ROWS = 40
+_MONTHS_EN = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)  # fmt: skip
+
+
+def _unit(u: str | None) -> str:
+    return src_text(u) if u else ""
+
+
+def _when(
+    ledger: Ledger, lang: str, year: float, prov: Provenance, what: str, monthly: bool
+) -> str:
+    y = int(np.floor(year))
+    yt = ledger.count(y, prov, f"year of {what}")
+    if not monthly:
+        return f"{yt}" if lang == "en" else f"{yt} 年"
+    m = min(int((year - y) * 12) + 1, 12)
+    if lang == "en":
+        return f"{_MONTHS_EN[m - 1]} {yt}"
+    return f"{yt} 年 {ledger.count(m, prov, f'month of {what}')} 月"
+
+
+def _month(ledger: Ledger, lang: str, m: int, prov: Provenance, what: str) -> str:
+    if lang == "en":
+        return _MONTHS_EN[m - 1]
+    return f"{ledger.count(m, prov, what)} 月"
+
+
+def timeseries_text(a: Any, ledger: Ledger, lang: str) -> str:
+    out: list[str] = []
+    wide = a.extra.get("wide")
+    if wide is not None:
+        out.append(phrase(lang, "wide_melted", file=src_file(a.source),
+                          k=ledger.count(len(wide.month_columns), None, "month columns in the table")))  # fmt: skip
+    for part in a.result:
+        r = part.result
+        col = part.column
+        prov = col.provenance
+        name = src_text(col.name if wide is None else a.dataset.name)
+        unit = _unit(col.unit)
+        monthly = r.step_years < 0.9
+        out.append(phrase(
+            lang, "ts_span", y=name,
+            start=_when(ledger, lang, float(r.years[0]), prov, "the first value", monthly),
+            end=_when(ledger, lang, float(r.years[-1]), prov, "the last value", monthly),
+            n=ledger.count(r.years.size, prov, "values in the series"),
+        ))  # fmt: skip
+        if r.trend is not None:
+            tr = r.trend
+            out.append(phrase(
+                lang, "ts_trend", with_cycle=phrase(lang, "ts_with_cycle") if tr.harmonics else "",
+                slope=ledger.measured(tr.slope, tr.se, prov, f"trend of {col.name} per year (OLS, HAC errors)"),
+                unit=unit, r2=ledger.num(tr.r2, prov, f"R^2 of the trend fit of {col.name}", sig=3),
+            ))  # fmt: skip
+        if r.seasonal is not None:
+            s = r.seasonal
+            out.append(phrase(
+                lang, "ts_cycle",
+                amp=ledger.measured(s.amplitude, s.amplitude_se, prov, f"amplitude of the annual cycle of {col.name}"),
+                unit=unit,
+                peak=_month(ledger, lang, s.peak_month, prov, "month of the climatology maximum"),
+                trough=_month(ledger, lang, s.trough_month, prov, "month of the climatology minimum"),
+                years=ledger.num(s.n_cycles, prov, "years covered by the climatology", sig=3),
+            ))  # fmt: skip
+        if r.change is not None:
+            c = r.change
+            out.append(phrase(
+                lang, "ts_change_named" if c.named else "ts_change_found", y=name, unit=unit,
+                at=_when(ledger, lang, c.at, prov, "the change point", monthly),
+                m1=ledger.measured(c.mean_before, c.se_before, prov, f"mean of {col.name} before the change"),
+                m2=ledger.measured(c.mean_after, c.se_after, prov, f"mean of {col.name} after the change"),
+                n1=ledger.count(c.n_before, prov, "values before the change"),
+                n2=ledger.count(c.n_after, prov, "values after the change"),
+                t=ledger.num(c.t, prov, "Welch t statistic", sig=3),
+                p=ledger.num(c.p, prov, "Welch t-test p-value", sig=2),
+            ))  # fmt: skip
+        if "outliers" in a.goals and r.trend_curve is not None:
+            sig = ledger.num(
+                3, None, "anomaly threshold in robust standard deviations (constant)", sig=1
+            )
+            if r.anomalies:
+                out.append(phrase(lang, "ts_anomalies", y=name, sig=sig,
+                                  k=ledger.count(len(r.anomalies), prov, "anomalies")))  # fmt: skip
+            else:
+                out.append(phrase(lang, "ts_no_anomalies", y=name, sig=sig))
+    if a.extra.get("left_out"):
+        out.append(
+            phrase(lang, "ts_left_out", names=", ".join(src_text(n) for n in a.extra["left_out"]))
+        )
+    return "\n\n".join(out) + "\n"
+
+
+def _float_table(spec: str, head: list[str], rows: list[list[str]], caption: str) -> str:
+    body = "\n".join(" & ".join(r) + r" \\" for r in rows)
+    return (
+        "\\begin{table}[H]\n\\centering\\small\n"
+        f"\\caption{{{caption}}}\n\\begin{{tabular}}{{{spec}}}\n\\toprule\n"
+        + " & ".join(head) + " \\\\\n\\midrule\n" + body + "\n\\bottomrule\n\\end{tabular}\n\\end{table}\n"
+    )  # fmt: skip
+
+
+def groups_text(a: Any, ledger: Ledger, lang: str) -> str:
+    cat = a.extra["category"]
+    out = [phrase(lang, "grp_intro", file=src_file(a.source), cat=src_text(cat))]
+    rows: list[list[str]] = []
+    for g in a.result:
+        prov = a.dataset.column(g.measurement).provenance
+        for i, st in enumerate(g.stats):
+            what = f"{g.measurement} in group {st.level}"
+            if np.isfinite(st.se) and st.se > 0:
+                mean = ledger.measured(st.mean, st.se, prov, f"mean of {what}")
+                sd = ledger.num(st.sd, prov, f"standard deviation of {what}", sig=2)
+            else:
+                mean = ledger.num(st.mean, prov, f"mean of {what}")
+                sd = "--"
+            rows.append([src_text(g.measurement) if i == 0 else "", src_text(st.level),
+                         f"${ledger.count(st.n, prov, f'readings of {what}')}$", f"${mean}$",
+                         f"${sd}$" if sd != "--" else sd])  # fmt: skip
+    head = [phrase(lang, "col_quantity"), phrase(lang, "col_group"), phrase(lang, "col_n"),
+            phrase(lang, "col_mean"), phrase(lang, "col_sd")]  # fmt: skip
+    cap = phrase(lang, "grp_table_caption", file=src_file(a.source), cat=src_text(cat))
+    table = _float_table("llrrr", head, rows[: MAX_TABLE_ROWS * 2], cap)
+    for g in a.result:
+        prov = a.dataset.column(g.measurement).provenance
+        if g.test is None:
+            out.append(phrase(lang, "grp_notest", y=src_text(g.measurement)))
+            continue
+        t = g.test
+        out.append(phrase(
+            lang, "grp_test", y=src_text(g.measurement), test=t.name if lang == "en" else _zh_test(t.name),
+            stat=ledger.num(t.statistic, prov, f"{t.name} statistic for {g.measurement}", sig=3),
+            p=ledger.num(t.p, prov, f"{t.name} p-value for {g.measurement}", sig=2),
+            h=ledger.num(t.kruskal_h, prov, f"Kruskal-Wallis H for {g.measurement}", sig=3),
+            kp=ledger.num(t.kruskal_p, prov, f"Kruskal-Wallis p-value for {g.measurement}", sig=2),
+        ))  # fmt: skip
+    if a.extra.get("left_out"):
+        out.append(
+            phrase(lang, "grp_left_out", names=", ".join(src_text(n) for n in a.extra["left_out"]))
+        )
+    return out[0] + "\n" + table + "\n".join(out[1:]) + "\n"
+
+
+def _zh_test(name: str) -> str:
+    return {"Welch t-test": "Welch t 检验", "one-way ANOVA": "单因素方差分析"}.get(name, name)
+
+
+def regression_text(a: Any, ledger: Ledger, lang: str) -> str:
+    r = a.result
+    prov = a.dataset.column(r.response).provenance
+    what = f"regression of {r.response}"
+    out = phrase(
+        lang, "reg_intro", y=src_text(r.response), xs=", ".join(src_text(p) for p in r.predictors),
+        n=ledger.count(r.n, prov, f"rows in the {what}"),
+        r2=ledger.num(r.r2, prov, f"R^2 of the {what}", sig=3),
+        r2a=ledger.num(r.r2_adj, prov, f"adjusted R^2 of the {what}", sig=3),
+        s=ledger.num(r.resid_se, prov, f"residual standard error of the {what}", sig=3),
+        p=ledger.num(r.f_p, prov, f"F-test p-value of the {what}", sig=2),
+    ) + "\n"  # fmt: skip
+    rows = []
+    for c in r.coefficients:
+        name = phrase(lang, "reg_intercept") if c.name == "const" else src_text(c.name)
+        value, _, se = ledger.measured(
+            c.value, c.se, prov, f"coefficient {c.name} of the {what}"
+        ).partition(" \\pm ")
+        rows.append([
+            name, f"${value}$", f"${se}$",
+            f"${ledger.num(c.t, prov, f't of coefficient {c.name}', sig=3)}$",
+            f"${ledger.num(c.p, prov, f'p-value of coefficient {c.name}', sig=2)}$",
+        ])  # fmt: skip
+    head = [phrase(lang, k) for k in ("col_coef", "col_estimate", "col_se", "col_t", "col_p")]
+    out += _float_table("lrrrr", head, rows, phrase(lang, "reg_table_caption", y=src_text(r.response),
+                                                    file=src_file(a.source)))  # fmt: skip
+    lim = ledger.num(2.5, None, "studentized-residual limit for flagging (constant)", sig=2)
+    four = ledger.count(4, None, "Cook's distance screening rule 4/n (constant)")
+    if r.outliers:
+        items = [
+            phrase(lang, "reg_row", row=ledger.count(o.row + 1, prov, "row number (1-based) of a flagged row"),
+                   r=ledger.num(o.studentized, prov, f"studentized residual of row {o.row + 1}", sig=3),
+                   d=ledger.num(o.cooks, prov, f"Cook's distance of row {o.row + 1}", sig=2))
+            for o in r.outliers
+        ]  # fmt: skip
+        out += phrase(lang, "reg_outliers", lim=lim, four=four, rows="; ".join(items)) + "\n"
+    else:
+        out += phrase(lang, "reg_no_outliers", lim=lim, four=four) + "\n"
+    return out
+
+
+def repeated_text(a: Any, ledger: Ledger, lang: str) -> str:
+    s = a.result
+    col = a.dataset.column(s.name)
+    prov = col.provenance
+    mean, sd = ledger.mean_and_spread(s.mean, s.sd, prov)
+    text = phrase(
+        lang, "rep_text", y=src_text(s.name), unit=_unit(col.unit),
+        n=ledger.count(s.n, prov, "number of readings"), mean=mean, sd=sd,
+        se=ledger.num(s.se, prov, "standard error of the mean", sig=2),
+        best=ledger.measured(s.mean, s.se, prov, "mean of the readings (best estimate)"),
+    )  # fmt: skip
+    if s.shapiro_p is not None:
+        text += phrase(
+            lang, "rep_normal", p=ledger.num(s.shapiro_p, prov, "Shapiro-Wilk p-value", sig=2)
+        )
+    return text + "\n"
+
+
+def wide_text(a: Any, ledger: Ledger, lang: str) -> str:
+    lay = a.result
+    k = sum(len(g) for g in lay.figures) if not lay.heatmap else len(a.dataset.numeric_columns)
+    key = "wide_heat_text" if lay.heatmap else "wide_text"
+    return (
+        phrase(lang, key, file=src_file(a.source), k=ledger.count(k, None, "measurement columns"))
+        + "\n"
+    )
+
+
+def series_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.agent.offline.fits import MODELS
+
+    s = a.result
+    fs = s.series
+    param = (
+        phrase(lang, "col_param")
+        if fs.parameter_name == "run number"
+        else src_text(fs.parameter_name)
+    )
+    if lang == "en" and fs.parameter_name == "run number":
+        param = "run number"
+    if lang == "zh" and fs.parameter_name == "run number":
+        param = "运行编号"
+    out = phrase(lang, "ser_intro", k=ledger.count(len(fs.datasets), None, "files in the series"),
+                 pattern=src_text(fs.pattern), param=param) + "\n"  # fmt: skip
+    if s.mode == "fit" and s.model_key:
+        out += phrase(lang, "ser_fit", formula=MODELS[s.model_key].formula, y=src_text(s.y),
+                      x=src_text(s.x or "")) + "\n"  # fmt: skip
+    else:
+        out += phrase(lang, "ser_mean", y=src_text(s.y)) + "\n"
+    from labwright.analysis.presentation import decimals_of
+
+    decimals = decimals_of(np.asarray(fs.parameters, dtype=float))
+    rows = []
+    for i, ds in enumerate(fs.datasets[:MAX_TABLE_ROWS]):
+        p = Provenance(file=ds.source)
+        cells = [src_file(ds.source.rsplit("/", 1)[-1]),
+                 f"${ledger.fixed(fs.parameters[i], decimals, p, 'run parameter from the file name')}$"]  # fmt: skip
+        for j, q in enumerate(s.quantities):
+            v, e = s.values[i, j], s.errors[i, j]
+            if np.isfinite(v) and np.isfinite(e) and e > 0:
+                cells.append(f"${ledger.measured(v, e, p, f'{q} of {ds.source}')}$")
+            elif np.isfinite(v):
+                cells.append(f"${ledger.num(v, p, f'{q} of {ds.source}')}$")
+            else:
+                cells.append("--")
+        rows.append(cells)
+    param_head = phrase(lang, "col_param")
+    if fs.parameter_name != "run number":
+        param_head = src_text(fs.parameter_name)
+        if fs.parameter_unit:
+            param_head += f" ({src_text(fs.parameter_unit)})"
+    head = [phrase(lang, "col_file"), param_head] + [
+        f"${q}$" if s.mode == "fit" else phrase(lang, "col_mean") for q in s.quantities
+    ]
+    out += _float_table("l" + "r" * (1 + len(s.quantities)), head, rows,
+                        phrase(lang, "ser_table_caption", pattern=src_text(fs.pattern)))  # fmt: skip
+    if len(fs.datasets) > MAX_TABLE_ROWS:
+        out += (
+            phrase(
+                lang, "ser_more", k=ledger.count(MAX_TABLE_ROWS, None, "rows in the per-file table")
+            )
+            + "\n"
+        )
+    if s.failed:
+        out += (
+            phrase(lang, "ser_failed", files=", ".join(src_file(f) for f in s.failed[:20])) + "\n"
+        )
+    return out
+
+
+_TEXT = {
+    "timeseries": timeseries_text,
+    "groups": groups_text,
+    "regression": regression_text,
+    "repeated": repeated_text,
+    "wide": wide_text,
+    "series": series_text,
+}
+
+
+def analysis_block(
+    a: Any, plans: list[FigurePlan], ledger: Ledger, lang: str, figure_block: FigureBlock
+) -> str:
+    """Text, tables and figures of one analysis."""
+    make = _TEXT.get(a.kind)
+    text = make(a, ledger, lang) if make else ""
+    for plan in plans:
+        if plan.analysis is a:
+            text += figure_block(plan)
+    return text
+
+
+def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
+    roles = fa.roles_of(ds)
+    if roles is None or not roles.columns:
+        return ""
+    parts = []
+    for c in roles.columns[:16]:
+        extra = {}
+        if c.role == "category":
+            extra["levels"] = ledger.count(len(c.levels), ds.column(c.name).provenance, "groups")
+        parts.append(phrase(lang, f"role_{c.role}", name=src_text(c.name), **extra))
+    if len(roles.columns) > 16:
+        parts.append("\\ldots")
+    return phrase(lang, "roles_intro", file=src_file(ds.source), roles="; ".join(parts)) + "\n"
+
+
+def question_text(fa: Any, ledger: Ledger, lang: str) -> str:
+    goals = [g for g in fa.question.goals if g in (
+        "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution")]  # fmt: skip
+    if not goals:
+        return phrase(lang, "q_none") + "\n"
+    return phrase(lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}") for g in goals)) + "\n"

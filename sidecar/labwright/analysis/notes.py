@@ -1,0 +1,96 @@
+"""The folder's notes as plain text, and the facts about columns they state.
+
+Notes come as Markdown, reStructuredText, plain README files without an
+extension, or data-set description files. Markup is stripped before anything
+is read from them, so a reStructuredText label (`.. _co2:`) or a directive
+never becomes the report's aim. From the text we take what a scientist takes
+in the first minutes: units of named columns ("flow in m^3/s",
+"流量单位为 m^3/s") and labels of category codes ("0 = control").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from labwright.ingest.types import DocumentText
+
+_RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w:-]*::.*$|^\s*\.\.\s+_[^:]+:\s*$|^\s*\.\.\s*$", re.M)
+_RST_FIELD_ONLY = re.compile(r"^\s*:[\w ]+:\s*$", re.M)
+_RST_UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+<>_])\1{2,}\s*$", re.M)
+_RST_ROLE = re.compile(r":[\w-]+:`([^`]*)`")
+_INLINE_CODE = re.compile(r"``?([^`]+)``?")
+_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_EMPHASIS = re.compile(r"(\*\*|__|\*)(\S(?:.*?\S)?)\1")
+_HTML_TAG = re.compile(r"</?[a-zA-Z][^>]*>")
+
+
+def strip_markup(text: str) -> str:
+    """Plain text of a Markdown / reStructuredText note, headings kept as
+    Markdown `# ` lines (the aim finder keys on them)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if _RST_UNDERLINE.match(nxt) and line.strip() and not _RST_UNDERLINE.match(line):
+            out.append("# " + line.strip())  # an underlined reST title
+            continue
+        if _RST_UNDERLINE.match(line):
+            continue
+        out.append(line)
+    plain = "\n".join(out)
+    plain = _RST_DIRECTIVE.sub("", plain)
+    plain = _RST_FIELD_ONLY.sub("", plain)
+    plain = _RST_ROLE.sub(r"\1", plain)
+    plain = _MD_LINK.sub(r"\1", plain)
+    plain = _INLINE_CODE.sub(r"\1", plain)
+    plain = _EMPHASIS.sub(r"\2", plain)
+    plain = _HTML_TAG.sub("", plain)
+    return plain
+
+
+def notes_text(documents: list[DocumentText]) -> str:
+    """All notes and description files (not PDFs), markup stripped, joined."""
+    parts = [strip_markup(d.text) for d in documents if not d.source.lower().endswith(".pdf")]
+    return "\n\n".join(parts)
+
+
+# "flow in m^3/s", "flow (m^3/s)", "flow [m3/s]", "flow: ... in units of K", "流量单位为 m^3/s"
+_UNIT_TOKEN = r"([A-Za-zµμ°Ω%][\w/^·*.\-°µμΩ%]{0,14})"
+_UNIT_PATTERNS = (
+    re.compile(r"\b([A-Za-z][\w]{0,30})\b\s+(?:is\s+|are\s+)?(?:measured\s+|given\s+|expressed\s+)?in\s+(?:units\s+of\s+)?" + _UNIT_TOKEN),
+    re.compile(r"\b([A-Za-z][\w]{0,30})\b\s*[:,-]\s*[^\n.;]{0,60}?\bin\s+(?:units\s+of\s+)?" + _UNIT_TOKEN),
+    re.compile(r"([\w\u4e00-\u9fff]{1,20})\s*(?:的)?单位(?:为|是|：|:)\s*" + _UNIT_TOKEN),
+)  # fmt: skip
+_NOT_UNITS = frozenset(
+    "a an the this that each order which their its total general particular addition "
+    "part case fact time years year other".split()
+)
+
+# "0 = control", "1: treated", "class 2 - virginica", "0 表示 对照组"
+_CODE_LABEL = re.compile(
+    r"(?:^|[\s,;(（:：，、])(-?\d{1,3})\s*(?:=|:|：|->|表示|为)\s*([A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff .\-]{0,30}?)\s*(?=$|[,;)）\n.。，；、]|\s{2})",
+    re.M,
+)
+
+
+@dataclass
+class NoteFacts:
+    units: dict[str, str] = field(default_factory=dict)  # lower-case column name -> unit
+    labels: dict[str, str] = field(default_factory=dict)  # code -> label
+
+
+def read_facts(text: str, column_names: list[str]) -> NoteFacts:
+    """Units and code labels stated in the notes, for the given column names."""
+    facts = NoteFacts()
+    wanted = {n.strip().lower(): n for n in column_names}
+    for pattern in _UNIT_PATTERNS:
+        for m in pattern.finditer(text):
+            name, unit = m.group(1).strip().lower(), m.group(2).rstrip(".,;")
+            if name in wanted and unit.lower() not in _NOT_UNITS and name not in facts.units:
+                facts.units[name] = unit
+    for m in _CODE_LABEL.finditer(text):
+        code, label = m.group(1), m.group(2).strip()
+        if code not in facts.labels and label and not label[0].isdigit():
+            facts.labels[code] = label
+    return facts

@@ -1,0 +1,290 @@
+"""Choose the analyses from the column roles and the question.
+
+One entry point, `analyse_folder(read)`, computes everything the writers
+need: the question, the roles of every table's columns, the file series, and
+the analyses with their results. The choice, per table:
+
+- part of a series of same-shaped files -> analysed with the series;
+- a year x month table -> melted into one monthly series -> time series;
+- a time column and measurements -> time series (trend unless the notes ask
+  for something else only; seasonal cycle, change point and anomalies when
+  asked, or the cycle when nothing is asked and the sampling shows one);
+- a category column and measurements -> groups (and a regression as well
+  when the notes ask for a dependence);
+- three or more measurements without a sorted one to serve as x, or the
+  notes asking for a model of one of them -> multiple regression;
+- a single measurement (beside counters) -> repeated measurements;
+- many measurement columns and no x -> wide (all columns shown);
+- anything else -> the x-y path (fits by AICc), restricted to measurements.
+
+`Analysis.goals` lists the goals an analysis answers, so a test can compare
+what was run with what the notes asked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from labwright.analysis.groups import GroupResult, compare_groups, group_codes
+from labwright.analysis.notes import NoteFacts, notes_text, read_facts
+from labwright.analysis.question import Question, read_question
+from labwright.analysis.regression import RegressionResult, pick_response, regress
+from labwright.analysis.repeated import Repeated, summarise
+from labwright.analysis.roles import TableRoles, infer_roles
+from labwright.analysis.series_files import FileSeries, find_series
+from labwright.analysis.timeseries import SeriesResult, analyse_series
+from labwright.analysis.wide import WIDE_MIN, MonthlyWide, WideLayout, layout, monthly_wide
+from labwright.ingest.types import Column, Dataset, ReadResult
+
+MAX_SERIES_COLUMNS = 4
+MAX_GROUP_MEASUREMENTS = 6
+
+
+@dataclass
+class Analysis:
+    kind: str  # timeseries | groups | regression | repeated | wide | series | xy
+    source: str
+    dataset: Dataset | None
+    goals: list[str]
+    reason: str
+    result: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class FolderAnalysis:
+    question: Question
+    facts: NoteFacts
+    roles: dict[int, TableRoles] = field(default_factory=dict)  # id(dataset) -> roles
+    analyses: list[Analysis] = field(default_factory=list)
+    series: list[FileSeries] = field(default_factory=list)
+    handled: set[int] = field(default_factory=set)  # id(dataset) not sent down the x-y path
+
+    def roles_of(self, ds: Dataset) -> TableRoles | None:
+        return self.roles.get(id(ds))
+
+    def kinds(self) -> set[str]:
+        return {a.kind for a in self.analyses}
+
+    def goals_answered(self) -> set[str]:
+        return {g for a in self.analyses for g in a.goals}
+
+    def record(self) -> dict[str, Any]:
+        """JSON-able summary for the provenance record: roles with reasons,
+        the question with the phrases that matched, the analyses chosen."""
+        tables = []
+        for roles in self.roles.values():
+            tables.append(
+                {
+                    "file": roles.dataset.source,
+                    "name": roles.dataset.name,
+                    "columns": [
+                        {"name": c.name, "role": c.role, "reason": c.reason, "unit": c.unit}
+                        for c in roles.columns
+                    ],
+                }
+            )
+        return {
+            "question": dict(self.question.goals),
+            "change_at": self.question.change_at,
+            "response": self.question.response,
+            "tables": tables,
+            "analyses": [
+                {"kind": a.kind, "source": a.source, "goals": a.goals, "reason": a.reason}
+                for a in self.analyses
+            ],
+        }
+
+
+@dataclass
+class TimeSeriesPart:
+    column: Column
+    result: SeriesResult
+
+
+def _sorted_measurement(roles: TableRoles) -> Column | None:
+    for col in roles.measurements:
+        v = np.asarray(col.values, dtype=float)
+        v = v[np.isfinite(v)]
+        if v.size >= 3 and np.unique(v).size >= 3:
+            d = np.diff(v)
+            if np.all(d >= 0) or np.all(d <= 0):
+                return col
+    return None
+
+
+def _ts_flags(q: Question, step_years: float, span: float) -> dict[str, bool]:
+    asked = {g for g in ("trend", "seasonal", "change", "outliers") if q.asks(g)}
+    cycle_visible = step_years <= 0.5 and span >= 2.0
+    if not asked:  # nothing asked: what a scientist looks at first
+        return {"trend": True, "seasonal": cycle_visible, "change": False, "anomalies": False}
+    return {
+        "trend": "trend" in asked or "change" not in asked,
+        "seasonal": "seasonal" in asked and cycle_visible,
+        "change": "change" in asked,
+        "anomalies": "outliers" in asked,
+    }
+
+
+def _timeseries(
+    fa: FolderAnalysis,
+    ds: Dataset,
+    years: np.ndarray,
+    cols: list[Column],
+    reason: str,
+    **extra: Any,
+) -> Analysis | None:
+    q = fa.question
+    parts: list[TimeSeriesPart] = []
+    for col in cols[:MAX_SERIES_COLUMNS]:
+        t = np.asarray(years, dtype=float)
+        y = np.asarray(col.values, dtype=float)
+        ok = np.isfinite(t) & np.isfinite(y)
+        if ok.sum() < 8:
+            continue
+        step = float(np.median(np.diff(np.sort(t[ok]))))
+        flags = _ts_flags(q, step, float(np.ptp(t[ok])))
+        res = analyse_series(t, y, change_at=q.change_at, **flags)
+        if res is not None:
+            parts.append(TimeSeriesPart(col, res))
+    if not parts:
+        return None
+    goals = ["timeseries"]
+    first = parts[0].result
+    if first.trend is not None:
+        goals.append("trend")
+    if first.seasonal is not None:
+        goals.append("seasonal")
+    if first.change is not None:
+        goals.append("change")
+    if q.asks("outliers") and any(p.result.trend_curve is not None for p in parts):
+        goals.append("outliers")
+    left = [c.name for c in cols[MAX_SERIES_COLUMNS:]]
+    return Analysis("timeseries", ds.source, ds, goals, reason, parts, {"left_out": left, **extra})
+
+
+def _groups(fa: FolderAnalysis, ds: Dataset, roles: TableRoles) -> Analysis | None:
+    cat = roles.of("category")[0]
+    codes, levels = group_codes(ds.column(cat.name).values)
+    if cat.levels and len(cat.levels) == len(levels):
+        levels = list(cat.levels)
+    results: list[GroupResult] = []
+    for col in roles.measurements[:MAX_GROUP_MEASUREMENTS]:
+        r = compare_groups(np.asarray(col.values, dtype=float), codes, levels, col.name, cat.name)
+        if r is not None:
+            results.append(r)
+    if not results:
+        return None
+    left = [c.name for c in roles.measurements[MAX_GROUP_MEASUREMENTS:]]
+    # "The effect of the treatment on ..." is answered by the group comparison.
+    goals = ["groups"] + (["dependence"] if fa.question.asks("dependence") else [])
+    return Analysis(
+        "groups", ds.source, ds, goals,
+        f"category column {cat.name} ({cat.reason}) with measurements",
+        results, {"codes": codes, "levels": levels, "category": cat.name, "left_out": left},
+    )  # fmt: skip
+
+
+def _regression(fa: FolderAnalysis, ds: Dataset, roles: TableRoles, why: str) -> Analysis | None:
+    cols = roles.measurements
+    names = [c.name for c in cols]
+    response = pick_response(names, fa.question.response)
+    res: RegressionResult | None = regress({c.name: c.values for c in cols}, response)
+    if res is None:
+        return None
+    goals = ["dependence"] + (["outliers"] if fa.question.asks("outliers") else [])
+    return Analysis("regression", ds.source, ds, goals, why, res)
+
+
+def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
+    q = fa.question
+    roles = fa.roles[id(ds)]
+    meas = roles.measurements
+    mw: MonthlyWide | None = monthly_wide(roles)
+    if mw is not None:
+        col = Column(
+            "value", mw.values, ds.column(mw.month_columns[0]).provenance,
+            ds.column(mw.month_columns[0]).unit,
+        )  # fmt: skip
+        a = _timeseries(
+            fa, ds, mw.years, [col],
+            f"a year x month table ({len(mw.month_columns)} month columns) read as one monthly series",
+            wide=mw,
+        )  # fmt: skip
+        return [a] if a else []
+    if roles.time is not None and meas:
+        a = _timeseries(fa, ds, roles.time.years, meas, f"time column ({roles.time.reason})")
+        return [a] if a else []
+    out: list[Analysis] = []
+    if roles.of("category") and meas:
+        g = _groups(fa, ds, roles)
+        if g:
+            out.append(g)
+        if q.asks("dependence") and len(meas) >= 3:
+            r = _regression(fa, ds, roles, "the notes ask for a dependence on several variables")
+            if r:
+                out.append(r)
+        return out
+    x = _sorted_measurement(roles)
+    wants_model = q.asks("dependence") and not q.asks("law")
+    if len(meas) >= 3 and (x is None or wants_model) and len(meas) < WIDE_MIN + 2:
+        why = (
+            "the notes ask for a model of one quantity on the others"
+            if wants_model
+            else "several measurements and none sorted to serve as x"
+        )
+        r = _regression(fa, ds, roles, why)
+        return [r] if r else []
+    if len(meas) == 1:
+        s: Repeated | None = summarise(meas[0].name, meas[0].values)
+        if s is not None:
+            goals = ["repeated"] + (["error"] if q.asks("error") else [])
+            return [Analysis("repeated", ds.source, ds, goals, "one measured quantity", s)]
+    if len(meas) >= WIDE_MIN and x is None:
+        lay: WideLayout = layout([c.name for c in meas])
+        return [Analysis("wide", ds.source, ds, ["wide"], f"{len(meas)} measurement columns", lay)]
+    return []
+
+
+def _series(fa: FolderAnalysis, fs: FileSeries) -> Analysis:
+    from labwright.analysis.series_summary import summarise_series
+
+    result = summarise_series(fs, fa.facts)
+    # "How does the result depend on the run's parameter" is what the
+    # per-file table and its summary figure answer.
+    goals = ["series"] + (["dependence"] if fa.question.asks("dependence") else [])
+    return Analysis(
+        "series", fs.pattern, None, goals,
+        f"{len(fs.datasets)} files of the same shape named {fs.pattern}", result,
+    )  # fmt: skip
+
+
+def analyse_folder(read: ReadResult) -> FolderAnalysis:
+    text = notes_text(read.documents)
+    names = [c.name for ds in read.datasets for c in ds.columns]
+    fa = FolderAnalysis(question=read_question(text), facts=read_facts(text, names))
+    for ds in read.datasets:
+        if ds.kind == "table":
+            fa.roles[id(ds)] = infer_roles(ds, fa.facts)
+    fa.series = find_series(read.datasets)
+    in_series = {id(ds) for fs in fa.series for ds in fs.datasets}
+    for fs in fa.series:
+        fa.analyses.append(_series(fa, fs))
+        fa.handled |= {id(ds) for ds in fs.datasets}
+    for ds in read.datasets:
+        if ds.kind != "table" or id(ds) in in_series:
+            continue
+        found = _table(fa, ds)
+        if found:
+            fa.analyses.extend(found)
+            fa.handled.add(id(ds))
+    # Tables left to the x-y path (fits by AICc, measurements only) are listed
+    # too, so the choice can be compared with the question.
+    for ds in read.datasets:
+        if ds.kind == "table" and id(ds) not in fa.handled:
+            goals = ["xy"] + (["law"] if fa.question.asks("law") else [])
+            fa.analyses.append(Analysis("xy", ds.source, ds, goals, "x-y measurements"))
+    return fa

@@ -1,0 +1,73 @@
+"""Presentation rules shared by figures and tables.
+
+- Units in figure labels go through matplotlib mathtext: `m^3/s` is set as
+  m³/s, not printed with a caret.
+- One precision per column: raw values are printed at the resolution the
+  data were recorded with (7.000 and 72.000, never 7.000 beside 72.00);
+  derived values at the precision their uncertainty supports.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+_POWER = re.compile(r"\^\{?(-?\d+(?:\.\d+)?)\}?")
+_MATH_SPECIAL = re.compile(r"([$%#&_{}])")
+MAX_DECIMALS = 6
+
+
+def unit_mathtext(unit: str) -> str:
+    """`m^3/s` -> `m$^{3}$/s`; `s^-1` -> `s$^{-1}$`; `µm` unchanged; other
+    characters that mathtext treats specially are escaped."""
+    out: list[str] = []
+    pos = 0
+    for m in _POWER.finditer(unit):
+        out.append(_escape(unit[pos : m.start()]))
+        out.append(f"$^{{{m.group(1)}}}$")
+        pos = m.end()
+    out.append(_escape(unit[pos:]))
+    return "".join(out)
+
+
+def _escape(text: str) -> str:
+    return _MATH_SPECIAL.sub(r"\\\1", text)
+
+
+def axis_label(name: str, unit: str | None) -> str:
+    """`flow (m$^{3}$/s)` for a matplotlib axis."""
+    base = _escape(name)
+    return f"{base} ({unit_mathtext(unit)})" if unit else base
+
+
+def decimals_of(values: np.ndarray) -> int:
+    """Decimal places the values were recorded with (the most any value needs,
+    up to `MAX_DECIMALS`): 72.5 and 7.25 -> 2."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return 0
+    sample = v[:: max(1, v.size // 2000)]
+    for d in range(MAX_DECIMALS + 1):
+        if np.all(
+            np.abs(sample * 10**d - np.round(sample * 10**d))
+            < 1e-6 * np.maximum(1, np.abs(sample * 10**d))
+        ):
+            return d
+    return MAX_DECIMALS
+
+
+def fixed(value: float, decimals: int) -> str:
+    if not math.isfinite(value):
+        return "\\text{n/a}"
+    text = f"{value:.{decimals}f}"
+    return "0" if float(text) == 0 and decimals == 0 else text
+
+
+def decimals_for_uncertainty(sigma: float) -> int:
+    """Decimals that show `sigma` to two significant figures."""
+    if not (math.isfinite(sigma) and sigma > 0):
+        return 2
+    return max(1 - math.floor(math.log10(sigma)), 0)

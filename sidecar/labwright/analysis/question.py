@@ -1,0 +1,123 @@
+"""What the notes ask: the goals of the analysis, read from plain text.
+
+A scientist reads the notes before the data: "the growth rate per year and
+the seasonal cycle", "compare the three classes", "a model of stack loss and
+a discussion of outliers", "verify T^2 ∝ L". Each goal is found by a short
+list of English and Chinese phrasings, and the phrase that matched is kept as
+the reason (shown in the report and in the provenance record).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+Goal = Literal[
+    "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error",
+    "distribution",
+]  # fmt: skip
+
+_PATTERNS: dict[str, tuple[str, ...]] = {
+    "trend": (
+        r"\btrends?\b", r"growth rate", r"rate of (?:increase|rise|growth|change|decline)",
+        r"per (?:year|decade|day|month|century)\b", r"\b(?:increase|rise|decline)s? over\b",
+        r"long[- ]term", r"\bgrowth\b", r"趋势", r"增长率", r"增长速率", r"变化率", r"每年", r"逐年",
+    ),
+    "seasonal": (
+        r"season", r"annual cycle", r"yearly cycle", r"seasonal cycle", r"monthly pattern",
+        r"climatolog", r"\bperiodic", r"季节", r"年周期", r"周期性", r"年变化", r"月变化",
+    ),
+    "change": (
+        r"before and after", r"change[- ]?point", r"step change", r"\bshift\b", r"\bbreak\b",
+        r"\bbefore\b.{0,40}\bafter\b", r"(?:after|since|from) (?:the )?(?:year )?\d{4}\b",
+        r"前后", r"突变", r"变化点", r"\d{4}\s*年(?:之前|之后|以后|以前)",
+    ),
+    "dependence": (
+        r"depend(?:s|ence)? on", r"as a function of", r"\bmodel (?:of|for|the|how)\b",
+        r"\bregress", r"\bpredict", r"relationship between", r"effect of .{1,40} on",
+        r"\bexplain", r"operating (?:variables|conditions)",
+        r"how (?:does|do) [^.?!\n]{1,60}\b(?:depend|change|vary)",
+        r"依赖", r"回归", r"影响", r"预测", r"函数关系", r"关系",
+    ),
+    "outliers": (r"outlier", r"anomal", r"unusual", r"suspicious", r"异常", r"离群"),
+    "groups": (
+        r"compar\w*\b[^.?!\n]{0,60}\b(?:groups|classes|species|treatments|samples|types|batches)\b",
+        r"between (?:the )?(?:\w+ )?(?:groups|classes|species|treatments)", r"difference(?:s)? between",
+        r"\b(?:per|each|by) (?:group|class|species|treatment|type|batch)\b",
+        r"组间", r"各组", r"不同组", r"类别", r"分组",
+        r"比较(?:各|不同|三|两|几|多)?(?:种|个)?(?:组|处理|类|品种)",
+    ),
+    "law": (
+        r"∝", r"\bproportional to\b", r"\bverify\b", r"\blaw\b", r"\bconfirm\b",
+        r"验证", r"定律", r"成正比",
+    ),
+    "error": (
+        r"uncertaint", r"error analysis", r"standard error", r"repeat(?:ed)? (?:measurement|timing|reading|trial)s?",
+        r"\bprecision\b", r"\bscatter\b", r"误差", r"不确定度", r"重复测量",
+    ),
+    "distribution": (
+        r"distribution of (?:the )?(?:values|readings|measurements|results)", r"histogram",
+        r"(?:数据|数值|测量值|读数|结果)的?分布", r"频率分布", r"直方图",
+    ),
+}  # fmt: skip
+
+_COMPILED = {g: [re.compile(p, re.I) for p in ps] for g, ps in _PATTERNS.items()}
+
+_YEAR_POINT = (
+    re.compile(r"\b(?:before|after|since|from|in|around)\s+(?:the\s+)?(?:year\s+)?(\d{4})\b", re.I),
+    re.compile(r"(\d{4})\s*年\s*(?:之前|之后|以后|以前|前后)"),
+)
+_RESPONSE = (
+    re.compile(r"\bmodel (?:of|for) (?:the )?([A-Za-z][\w.]{0,30})", re.I),
+    re.compile(r"\bpredict (?:the )?([A-Za-z][\w.]{0,30})", re.I),
+    re.compile(r"\b([A-Za-z][\w.]{0,30}) (?:depends|as a function) (?:on|of)\b", re.I),
+    re.compile(r"\bresponse (?:variable )?(?:is )?(?:the )?([A-Za-z][\w.]{0,30})", re.I),
+    re.compile(
+        r"([\w\u4e00-\u9fff]{1,20})\s*(?:与|和)\s*[\w\u4e00-\u9fff、,，]{1,40}\s*的(?:关系|回归)"
+    ),
+)
+_LAW = re.compile(
+    r"([A-Za-z](?:\^?\d|²|³)?)\s*(?:∝|\\propto|is proportional to|成正比于?)\s*([A-Za-z](?:\^?\d|²|³)?)",
+    re.I,
+)
+
+
+@dataclass
+class Question:
+    goals: dict[str, str] = field(default_factory=dict)  # goal -> the phrase that matched
+    change_at: float | None = None  # a named point (a year) for before/after
+    response: str | None = None  # the quantity to model, as named in the notes
+    law: tuple[str, str] | None = None  # (left, right) of "T^2 ∝ L"
+
+    def asks(self, goal: str) -> bool:
+        return goal in self.goals
+
+    def summary(self) -> list[str]:
+        return [f"{g} (\u201c{why}\u201d)" for g, why in self.goals.items()]
+
+
+def read_question(text: str) -> Question:
+    """The goals stated in `text` (notes with markup already stripped)."""
+    q = Question()
+    for goal, patterns in _COMPILED.items():
+        for pattern in patterns:
+            m = pattern.search(text)
+            if m:
+                q.goals[goal] = m.group(0).strip()
+                break
+    for pattern in _YEAR_POINT:
+        m = pattern.search(text)
+        if m and q.asks("change"):
+            q.change_at = float(m.group(1))
+            break
+    for pattern in _RESPONSE:
+        m = pattern.search(text)
+        if m:
+            q.response = m.group(1).strip().rstrip(".")
+            break
+    m = _LAW.search(text)
+    if m:
+        q.law = (m.group(1), m.group(2))
+        q.goals.setdefault("law", m.group(0))
+    return q

@@ -1,0 +1,196 @@
+"""Column roles: what each column of a table is, with the reason.
+
+Roles: "time" (calendar time in any of the forms `dates` knows), "index"
+(row counters, unique keys, run or trial numbers), "category" (text labels,
+or a few integer codes without a unit), "measurement" (a quantity, with its
+unit from the header, the notes or a description file), "constant" (a single
+value), "empty". The roles decide what may be fitted against what: only a
+measurement is ever an x or a y of a fit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from labwright.analysis.dates import TimeAxis, from_year_month, is_month_column, recognise
+from labwright.analysis.notes import NoteFacts
+from labwright.ingest.types import Column, Dataset
+
+Role = Literal["time", "index", "category", "measurement", "constant", "empty"]
+
+_INDEX_NAMES = re.compile(
+    r"^(id|idx|index|no|no\.|nr|num|number|n|#|row|obs|observation|case|key|sample(?:_?id)?|"
+    r"subject|trial|run|rep|replicate|repeat|serial|step|point|pt|line|entry|item|序号|编号|样品编号|次数|试验号)$|(^|_)id$",
+    re.I,
+)
+_CATEGORY_NAMES = re.compile(
+    r"(class|group|type|species|category|label|treatment|batch|site|station|sex|gender|"
+    r"condition|kind|variety|strain|组|类|类别|分组|品种|处理)",
+    re.I,
+)
+# Names a reader gives a column it could not name (headerless files, pandas).
+_GENERIC_NAMES = re.compile(r"^(col\d+|column\d+|unnamed(:\s*\d+)?|v\d+|)$", re.I)
+# A symbol-like name (x, t, L, T_1, dose, x1): a variable, not a counter.
+_SYMBOL = re.compile(r"^[A-Za-z\u0370-\u03ff](?:[_^]?[A-Za-z0-9\u0370-\u03ff]){0,5}$")
+MAX_CODES = 12  # integer codes with at most this many levels can be categories
+
+
+@dataclass(frozen=True)
+class ColumnRole:
+    name: str
+    role: Role
+    reason: str
+    unit: str | None = None
+    time: TimeAxis | None = None
+    levels: tuple[str, ...] = ()  # category labels in code order
+
+
+@dataclass
+class TableRoles:
+    dataset: Dataset
+    columns: list[ColumnRole] = field(default_factory=list)
+    time: TimeAxis | None = None  # the table's time axis when it has one
+
+    def of(self, role: Role) -> list[ColumnRole]:
+        return [c for c in self.columns if c.role == role]
+
+    def role_of(self, name: str) -> ColumnRole:
+        return next(c for c in self.columns if c.name == name)
+
+    def column(self, name: str) -> Column:
+        return self.dataset.column(name)
+
+    @property
+    def measurements(self) -> list[Column]:
+        return [self.dataset.column(c.name) for c in self.of("measurement")]
+
+
+def _finite(values: np.ndarray) -> np.ndarray:
+    v = np.asarray(values, dtype=float)
+    return v[np.isfinite(v)]
+
+
+def _integral(v: np.ndarray) -> bool:
+    return v.size > 0 and bool(np.all(np.abs(v - np.round(v)) < 1e-9))
+
+
+def _text_role(col: Column, facts: NoteFacts) -> ColumnRole:
+    values = [str(v).strip() for v in col.values]
+    filled = [v for v in values if v]
+    if not filled:
+        return ColumnRole(col.name, "empty", "no values")
+    uniq = list(dict.fromkeys(filled))
+    if len(uniq) == 1:
+        return ColumnRole(col.name, "constant", f"the single value {uniq[0]!r}")
+    if len(uniq) == len(filled) and len(filled) > MAX_CODES:
+        return ColumnRole(col.name, "index", "text values, all different: a key or label per row")
+    return ColumnRole(
+        col.name, "category", f"text with {len(uniq)} distinct values", levels=tuple(uniq)
+    )
+
+
+def _numeric_role(col: Column, facts: NoteFacts, n_rows: int) -> ColumnRole:
+    v = _finite(col.values)
+    unit = col.unit or facts.units.get(col.name.strip().lower())
+    if v.size == 0:
+        return ColumnRole(col.name, "empty", "no finite values")
+    uniq = np.unique(v)
+    if uniq.size == 1:
+        return ColumnRole(col.name, "constant", "a single value throughout", unit)
+    name = col.name.strip()
+    integral = _integral(v)
+    if not col.unit and _INDEX_NAMES.search(name) and integral:
+        return ColumnRole(
+            col.name, "index", f"named {name!r} and holding whole numbers: an identifier"
+        )
+    axis = recognise(col)
+    if axis is not None:
+        return ColumnRole(col.name, "time", axis.reason, col.unit, time=axis)
+    d = np.diff(np.asarray(col.values, dtype=float))
+    if not col.unit and integral and v.size >= 3 and np.all(d == 1):
+        if _INDEX_NAMES.search(name) or _GENERIC_NAMES.match(name) or not _SYMBOL.match(name):
+            return ColumnRole(
+                col.name, "index", "consecutive whole numbers without a unit: a row counter"
+            )
+        # "x" beside "x^2" and "x^3": a variable that happens to step by one.
+        return ColumnRole(
+            col.name, "measurement", f"consecutive whole numbers named as a variable ({name!r})"
+        )
+    if not col.unit and _INDEX_NAMES.search(name) and integral:
+        return ColumnRole(
+            col.name, "index", f"named {name!r} and holding whole numbers: an identifier"
+        )
+    symbol = bool(_SYMBOL.match(name)) and not _GENERIC_NAMES.match(name)
+    if (
+        not col.unit
+        and integral
+        and uniq.size == v.size
+        and v.size >= 8
+        and np.all(d > 0)
+        and not symbol
+    ):
+        return ColumnRole(
+            col.name, "index", "increasing whole numbers without a unit, all different: a key"
+        )
+    named_category = bool(_CATEGORY_NAMES.search(name))
+    small_codes = uniq.size <= MAX_CODES and v.size >= 2 * uniq.size and uniq.min() >= -1
+    if (
+        integral
+        and small_codes
+        and (not unit)
+        and (named_category or (uniq.size <= 6 and uniq.max() - uniq.min() == uniq.size - 1))
+    ):
+        levels = tuple(facts.labels.get(str(int(c)), str(int(c))) for c in uniq)
+        why = f"{uniq.size} whole-number codes without a unit"
+        if named_category:
+            why += f", named {name!r}"
+        return ColumnRole(col.name, "category", why, levels=levels)
+    why = "numbers with a unit" if unit else "numbers without a unit"
+    if unit and not col.unit:
+        why = "numbers; unit from the notes"
+    return ColumnRole(col.name, "measurement", why, unit)
+
+
+def infer_roles(ds: Dataset, facts: NoteFacts | None = None) -> TableRoles:
+    """Roles of every column of a table dataset (other kinds get none)."""
+    facts = facts or NoteFacts()
+    out = TableRoles(ds)
+    if ds.kind != "table":
+        return out
+    for col in ds.columns:
+        if col.is_numeric:
+            out.columns.append(_numeric_role(col, facts, ds.n_rows))
+        else:
+            out.columns.append(_text_role(col, facts))
+    _year_month(out)
+    times = out.of("time")
+    if times and out.time is None:
+        out.time = times[0].time
+    return out
+
+
+def _year_month(out: TableRoles) -> None:
+    """A year column next to a month column is one time axis; the month is
+    then part of the date, not a category or a measurement."""
+    year = next((c for c in out.columns if c.time is not None and c.time.format == "year"), None)
+    if year is None:
+        return
+    month_col = next(
+        (c for c in out.dataset.columns if c.name != year.name and is_month_column(c)), None
+    )
+    if month_col is None:
+        return
+    axis = from_year_month(out.dataset.column(year.name), month_col)
+    if axis is None:
+        return
+    out.time = axis
+    out.columns = [
+        ColumnRole(c.name, "time", f"month of the date ({axis.reason})", time=axis)
+        if c.name == month_col.name
+        else c
+        for c in out.columns
+    ]

@@ -1,0 +1,255 @@
+"""Time series: trend, seasonal cycle, change point and anomalies.
+
+Time is in decimal years, so a trend is a rate per year (the natural unit for
+calendar data). The trend is an OLS fit (statsmodels) of the values on time,
+with the first two annual harmonics as extra regressors when the series has a
+seasonal cycle, so the cycle neither biases the rate nor inflates its error;
+standard errors are HAC (Newey-West), because residuals of a time series are
+rarely independent and plain OLS errors would be too small. The cycle is
+shown as a climatology: the mean of the detrended values per calendar month,
+the detrending done by STL (statsmodels) on the monthly means. A change point
+is the one the notes name, or the split that best divides the series into two
+constant levels; the levels are compared with Welch's t-test (scipy).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+MIN_POINTS = 8
+MIN_CYCLES = 2.0
+_SUB_YEAR_STEP = 0.5  # years: finer sampling can show an annual cycle
+
+
+@dataclass(frozen=True)
+class Trend:
+    slope: float  # per year
+    se: float
+    intercept_at: float  # fitted value at `t_ref`
+    t_ref: float
+    n: int
+    r2: float
+    harmonics: int  # annual harmonics fitted alongside (0 = none)
+
+
+@dataclass(frozen=True)
+class Seasonal:
+    amplitude: float  # of the first annual harmonic
+    amplitude_se: float
+    climatology: tuple[float, ...]  # 12 monthly means of the detrended series
+    climatology_se: tuple[float, ...]
+    counts: tuple[int, ...]
+    peak_month: int  # 1..12
+    trough_month: int
+    n_cycles: float
+
+
+@dataclass(frozen=True)
+class ChangePoint:
+    at: float  # decimal year of the first value after the change
+    named: bool  # True when the notes named the point
+    mean_before: float
+    se_before: float
+    n_before: int
+    mean_after: float
+    se_after: float
+    n_after: int
+    t: float
+    p: float
+
+
+@dataclass
+class SeriesResult:
+    years: np.ndarray  # decimal years of the finite pairs, sorted
+    values: np.ndarray
+    step_years: float  # median sampling step
+    trend: Trend | None = None
+    seasonal: Seasonal | None = None
+    change: ChangePoint | None = None
+    anomalies: list[int] = field(default_factory=list)  # indexes into years/values
+    anomaly_sigma: float = 3.0
+    trend_curve: np.ndarray | None = None  # fitted trend (+cycle) at `years`
+
+
+def _ols(design: np.ndarray, y: np.ndarray, maxlags: int) -> object:
+    # The module, not statsmodels.api: the api import pulls in every model
+    # statsmodels has and costs seconds on a cold start.
+    from statsmodels.regression.linear_model import OLS
+
+    model = OLS(y, design)
+    if maxlags > 0:
+        return model.fit(cov_type="HAC", cov_kwds={"maxlags": maxlags})
+    return model.fit()
+
+
+def _design(t: np.ndarray, t_ref: float, harmonics: int) -> np.ndarray:
+    cols = [np.ones_like(t), t - t_ref]
+    for k in range(1, harmonics + 1):
+        cols += [np.sin(2 * math.pi * k * t), np.cos(2 * math.pi * k * t)]
+    return np.column_stack(cols)
+
+
+def _maxlags(n: int) -> int:
+    # Newey-West's rule of thumb for the bandwidth.
+    return int(math.floor(4 * (n / 100.0) ** (2.0 / 9.0)))
+
+
+def fit_trend(t: np.ndarray, y: np.ndarray, harmonics: int = 0) -> tuple[Trend, np.ndarray, object]:
+    t_ref = float(np.round(np.mean(t)))
+    design = _design(t, t_ref, harmonics)
+    res = _ols(design, y, _maxlags(t.size))
+    params = np.asarray(res.params)  # type: ignore[attr-defined]
+    bse = np.asarray(res.bse)  # type: ignore[attr-defined]
+    trend = Trend(
+        slope=float(params[1]),
+        se=float(bse[1]),
+        intercept_at=float(params[0]),
+        t_ref=t_ref,
+        n=int(t.size),
+        r2=float(res.rsquared),  # type: ignore[attr-defined]
+        harmonics=harmonics,
+    )
+    return trend, design @ params, res
+
+
+def _monthly(years: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Monthly means on a regular grid (gaps interpolated) for STL."""
+    import pandas as pd
+
+    month_index = np.floor((years - np.floor(years[0])) * 12.0).astype(int)
+    frame = pd.DataFrame({"m": month_index, "v": values}).groupby("m")["v"].mean()
+    full = frame.reindex(range(int(month_index.min()), int(month_index.max()) + 1))
+    full = full.interpolate(limit_direction="both")
+    grid_years = np.floor(years[0]) + (full.index.to_numpy() + 0.5) / 12.0
+    return grid_years, full.to_numpy(dtype=float)
+
+
+def seasonal_cycle(years: np.ndarray, values: np.ndarray, trend_res: object) -> Seasonal | None:
+    n_cycles = float(years[-1] - years[0])
+    if n_cycles < MIN_CYCLES:
+        return None
+    from statsmodels.tsa.seasonal import STL
+
+    grid, monthly = _monthly(years, values)
+    if grid.size < 24:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        stl = STL(monthly, period=12, robust=True).fit()
+    trend_on_data = np.interp(years, grid, np.asarray(stl.trend))
+    detrended = values - trend_on_data
+    months = (np.floor((years % 1.0) * 12.0).astype(int) % 12) + 1
+    clim, ses, counts = [], [], []
+    for m in range(1, 13):
+        sel = detrended[months == m]
+        counts.append(int(sel.size))
+        clim.append(float(sel.mean()) if sel.size else float("nan"))
+        ses.append(float(sel.std(ddof=1) / math.sqrt(sel.size)) if sel.size > 1 else float("nan"))
+    params = np.asarray(trend_res.params)  # type: ignore[attr-defined]
+    cov = np.asarray(trend_res.cov_params())  # type: ignore[attr-defined]
+    a, b = params[2], params[3]
+    amp = math.hypot(a, b)
+    grad = np.array([a / amp, b / amp]) if amp > 0 else np.zeros(2)
+    amp_se = float(math.sqrt(max(grad @ cov[2:4, 2:4] @ grad, 0.0)))
+    arr = np.array(clim)
+    return Seasonal(
+        amplitude=float(amp),
+        amplitude_se=amp_se,
+        climatology=tuple(clim),
+        climatology_se=tuple(ses),
+        counts=tuple(counts),
+        peak_month=int(np.nanargmax(arr)) + 1,
+        trough_month=int(np.nanargmin(arr)) + 1,
+        n_cycles=n_cycles,
+    )
+
+
+def _best_split(y: np.ndarray, min_seg: int) -> int:
+    """Index of the first value after the split that minimises the squared
+    error of two constant levels (exact search with cumulative sums)."""
+    n = y.size
+    c1 = np.cumsum(y)
+    c2 = np.cumsum(y * y)
+    best, best_k = math.inf, min_seg
+    for k in range(min_seg, n - min_seg + 1):
+        s1, q1 = c1[k - 1], c2[k - 1]
+        s2, q2 = c1[-1] - s1, c2[-1] - q1
+        sse = (q1 - s1 * s1 / k) + (q2 - s2 * s2 / (n - k))
+        if sse < best:
+            best, best_k = sse, k
+    return best_k
+
+
+def change_point(years: np.ndarray, values: np.ndarray, at: float | None) -> ChangePoint | None:
+    from scipy import stats
+
+    n = values.size
+    min_seg = max(3, n // 10)
+    if n < 2 * min_seg:
+        return None
+    if at is not None:
+        k = int(np.searchsorted(years, at))
+        named = True
+        if k < 2 or n - k < 2:
+            return None
+    else:
+        k = _best_split(values, min_seg)
+        named = False
+    before, after = values[:k], values[k:]
+    test = stats.ttest_ind(before, after, equal_var=False)
+    return ChangePoint(
+        at=float(years[k]),
+        named=named,
+        mean_before=float(before.mean()),
+        se_before=float(before.std(ddof=1) / math.sqrt(before.size)),
+        n_before=int(before.size),
+        mean_after=float(after.mean()),
+        se_after=float(after.std(ddof=1) / math.sqrt(after.size)),
+        n_after=int(after.size),
+        t=float(test.statistic),
+        p=float(test.pvalue),
+    )
+
+
+def analyse_series(
+    years: np.ndarray,
+    values: np.ndarray,
+    *,
+    trend: bool = True,
+    seasonal: bool = False,
+    change: bool = False,
+    change_at: float | None = None,
+    anomalies: bool = False,
+) -> SeriesResult | None:
+    """Run the requested parts on one series; None when too short."""
+    t = np.asarray(years, dtype=float)
+    y = np.asarray(values, dtype=float)
+    keep = np.isfinite(t) & np.isfinite(y)
+    t, y = t[keep], y[keep]
+    order = np.argsort(t, kind="stable")
+    t, y = t[order], y[order]
+    if t.size < MIN_POINTS or np.ptp(t) <= 0:
+        return None
+    step = float(np.median(np.diff(t)))
+    out = SeriesResult(years=t, values=y, step_years=step)
+    can_cycle = step <= _SUB_YEAR_STEP and np.ptp(t) >= MIN_CYCLES
+    harmonics = 2 if (seasonal or anomalies) and can_cycle else 0
+    if trend or seasonal or anomalies:
+        tr, curve, res = fit_trend(t, y, harmonics)
+        out.trend_curve = curve
+        if trend:
+            out.trend = tr
+        if harmonics:
+            out.seasonal = seasonal_cycle(t, y, res) if seasonal else None
+        if anomalies:
+            resid = y - curve
+            mad = float(np.median(np.abs(resid - np.median(resid)))) * 1.4826
+            if mad > 0:
+                out.anomalies = [int(i) for i in np.flatnonzero(np.abs(resid) > 3 * mad)]
+    if change:
+        out.change = change_point(t, y, change_at)
+    return out

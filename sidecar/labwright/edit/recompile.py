@@ -1,0 +1,93 @@
+"""Rebuild the PDF of an accepted edit: its own build directory, the same gates as a run.
+
+An accepted version has no figures or class file of its own; they are copied
+from the nearest ancestor's build (regular files only: a symlink placed in a
+build directory is never followed), the document is sanitized against what is
+actually there (an accepted fragment came from a model: exec primitives are
+stripped here as in every build), and XeLaTeX compiles it in that directory.
+The version's stored text is not changed by the sanitizer; only the PDF is.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from labwright.agent.events import Done, Error, Event, Milestone, Step, Warning_
+from labwright.latex.sanitize import sanitize
+from labwright.latex.template import template_files
+
+MAIN_TEX = "main.tex"
+_SUPPORT_SUFFIXES = (".cls", ".bib", ".sty", ".bst")
+_FIGURES = "figures"
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _copy_inputs(ancestor: Path, out_dir: Path) -> int:
+    copied = 0
+    with os.scandir(ancestor) as entries:
+        for entry in entries:
+            path = Path(entry.path)
+            if path.suffix.lower() in _SUPPORT_SUFFIXES and _regular(path):
+                shutil.copyfile(path, out_dir / entry.name)
+                copied += 1
+    figures = ancestor / _FIGURES
+    if figures.is_dir() and not figures.is_symlink():
+        (out_dir / _FIGURES).mkdir(exist_ok=True)
+        with os.scandir(figures) as entries:
+            for entry in entries:
+                path = Path(entry.path)
+                if not entry.name.startswith(".") and _regular(path):
+                    shutil.copyfile(path, out_dir / _FIGURES / entry.name)
+                    copied += 1
+    return copied
+
+
+def prepare_build(content: str, ancestor: Path | None, out_dir: Path, lang: str) -> Path:
+    """Write the build directory of an accepted version; returns its main .tex."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if ancestor is not None and ancestor.is_dir() and ancestor.resolve() != out_dir.resolve():
+        _copy_inputs(ancestor, out_dir)
+    for path in template_files("zh" if lang == "zh" else "en"):
+        if not (out_dir / path.name).exists():
+            shutil.copyfile(path, out_dir / path.name)
+    cleaned = sanitize(content, graphics_root=out_dir)
+    main = out_dir / MAIN_TEX
+    main.write_text(cleaned.text, encoding="utf-8")
+    return main
+
+
+def compile_build(
+    main_tex: Path, version_no: int, publish: Callable[[Path], Path]
+) -> Iterator[Event]:
+    """Compile `main_tex`; `publish(pdf)` files the PDF under the version and returns where."""
+    from labwright.latex.compile import EngineNotFound, compile_tex
+    from labwright.latex.diagnose import humanize
+
+    yield Milestone(index=1, total=1, stage="compile", label="Compiling the PDF")
+    try:
+        result = compile_tex(main_tex)
+    except EngineNotFound as exc:
+        yield Error(message=str(exc), action="Run `labwright doctor`.")
+        yield Done(ok=False, version_no=version_no, problems=[str(exc)])
+        return
+    yield Step(stage="compile", message=f"{len(result.passes)} passes in {result.elapsed_s:.1f} s")
+    findings = humanize(result.diagnostics)
+    for finding in findings:
+        yield Warning_(message=finding)
+    if result.pdf is None:
+        message = "LaTeX did not produce a PDF for this version."
+        yield Error(message=message, action="Open the log of this version's build.")
+        yield Done(ok=False, version_no=version_no, problems=[message, *findings])
+        return
+    pdf = publish(result.pdf)
+    yield Done(ok=True, pdf_path=str(pdf), version_no=version_no, problems=findings)

@@ -1,0 +1,153 @@
+"""Start one TeX program and keep its terminal output bounded.
+
+Incident (issue 11): `communicate()` held all of TeX's terminal output in the
+backend's memory -- 631 MiB after one 8 s pass of a document that prints in
+a loop. Here the output is drained by a thread in 64 KiB chunks: written to
+a file up to `cap` bytes, the rest counted and dropped; the caller gets the
+first and last 32 KiB as text (enough for `xelatex --version`, kpsewhich,
+and the tail of an xdvipdfmx error) and the file's path. The child is never
+blocked on a full pipe, so the timeout still works.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+OUTPUT_CAP_BYTES = 4 << 20
+_CHUNK = 64 << 10
+_KEEP = 32 << 10
+
+
+@dataclass(frozen=True)
+class SpawnResult:
+    returncode: int | None
+    #: Head and tail of the terminal output (the whole of it when short).
+    output: str
+    elapsed_s: float
+    timed_out: bool
+    #: Bytes of terminal output the child wrote in all (kept or not).
+    output_bytes: int = 0
+
+
+class _Drain:
+    """Reads a pipe to its end: head and tail in memory, up to `cap` bytes to a file."""
+
+    def __init__(self, pipe: IO[bytes], sink: IO[bytes] | None, cap: int) -> None:
+        self.pipe, self.sink, self.cap = pipe, sink, cap
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+        self.thread = threading.Thread(target=self._run, name="tex-output", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._drain()
+        except (OSError, ValueError):
+            # The pipe was closed under us (a grandchild kept it open past
+            # the join timeout): what was read so far is what we have.
+            return
+
+    def _drain(self) -> None:
+        while True:
+            chunk = (
+                self.pipe.read1(_CHUNK) if hasattr(self.pipe, "read1") else self.pipe.read(_CHUNK)
+            )
+            if not chunk:
+                return
+            if self.sink is not None and self.total < self.cap:
+                self.sink.write(chunk[: self.cap - self.total])
+            self.total += len(chunk)
+            if len(self.head) < _KEEP:
+                take = _KEEP - len(self.head)
+                self.head += chunk[:take]
+                chunk = chunk[take:]
+            if chunk:
+                self.tail += chunk
+                if len(self.tail) > 2 * _KEEP:
+                    del self.tail[: len(self.tail) - _KEEP]
+
+    def text(self) -> str:
+        tail = bytes(self.tail[-_KEEP:])
+        dropped = self.total - len(self.head) - len(tail)
+        middle = f"\n[... {dropped} bytes of terminal output not kept ...]\n" if dropped > 0 else ""
+        return (
+            self.head.decode("utf-8", errors="replace")
+            + middle
+            + tail.decode("utf-8", errors="replace")
+        )
+
+
+def spawn_tex(
+    argv: Sequence[str],
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout_s: float,
+    *,
+    output_file: Path | None = None,
+    cap: int = OUTPUT_CAP_BYTES,
+) -> SpawnResult:
+    """Run one TeX program confined (sandbox/tex.py), in its own process
+    group so a timeout kills xdvipdfmx too, stdin closed so TeX never waits
+    for terminal input. Terminal output goes to `output_file` (truncated
+    first) up to `cap` bytes; memory holds at most ~96 KiB of it."""
+    # OS confinement (sandbox/tex.py): reads only the TeX tree, fonts and the
+    # build dir, writes only the build dir, no network, no other programs.
+    from labwright.sandbox.tex import confine_tex_command
+
+    argv, env = confine_tex_command(argv, cwd, env)
+    start = time.monotonic()
+    kwargs: dict[str, object] = {}
+    if sys.platform == "win32":
+        kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
+    else:
+        kwargs["start_new_session"] = True
+    sink = output_file.open("wb") if output_file is not None else None
+    try:
+        proc = subprocess.Popen(  # noqa: S603 - argv is built by us, never a shell
+            list(argv),
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            **kwargs,  # type: ignore[call-overload]
+        )
+        assert proc.stdout is not None
+        drain = _Drain(proc.stdout, sink, cap)
+        timed_out = False
+        try:
+            proc.wait(timeout=max(timeout_s, 0.1))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            if sys.platform == "win32":
+                proc.kill()
+            else:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            proc.wait()
+        # A grandchild that kept the pipe open must not hang us: the group
+        # is killed on timeout; otherwise the pipe closes with the child.
+        drain.thread.join(timeout=5.0)
+        proc.stdout.close()
+    finally:
+        if sink is not None:
+            sink.close()
+    return SpawnResult(
+        None if timed_out else proc.returncode,
+        drain.text(),
+        time.monotonic() - start,
+        timed_out,
+        drain.total,
+    )

@@ -1,0 +1,109 @@
+"""Chat editing: post a message, follow the turn as a run, read the conversation.
+
+A chat turn is a run of kind "chat": its reply and proposals are run events,
+stored before they are streamed, so `/runs/{id}/events` follows and resumes
+a turn exactly like a build. Accepting a proposal (routes/proposals.py)
+starts a "compile" run for the new version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, Field
+
+from labwright.agent.events import Event
+from labwright.server.context import Ctx
+from labwright.server.routes.runs import run_out
+from labwright.server.schemas import ErrorBody, Id, RunOut, _Request
+from labwright.server.settings import PipelineRequest
+from labwright.store.models import Run
+
+router = APIRouter(tags=["chat"])
+
+MAX_MESSAGE = 4000
+
+
+class ChatIn(_Request):
+    message: str = Field(min_length=1, max_length=MAX_MESSAGE, description="What to change.")
+
+
+class MessageOut(BaseModel):
+    id: int
+    role: str
+    content: str
+    version_id: int | None
+    proposal_id: int | None
+    created_at: datetime
+
+
+_RESPONSES: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody},
+    409: {"model": ErrorBody, "description": "Another run of this session is in progress."},
+}
+
+
+def _chat_pipeline(ctx: Any, session_id: int, message: str) -> Any:
+    def run(request: PipelineRequest) -> Iterator[Event]:
+        from labwright.edit.material import folder_digest
+        from labwright.edit.model import ClientModel
+        from labwright.edit.service import ChatTurn, chat_turn
+        from labwright.llm import client_from_settings
+
+        client = client_from_settings()
+        try:
+            model = ClientModel(client, cancel=request.cancel) if client is not None else None
+            turn = ChatTurn(
+                ctx.store,
+                session_id,
+                message,
+                model,
+                digest=lambda: folder_digest(Path(request.folder)),
+            )
+            yield from chat_turn(turn)
+        finally:
+            if client is not None:
+                client.close()
+
+    return run
+
+
+@router.post(
+    "/sessions/{session_id}/chat",
+    response_model=RunOut,
+    responses=_RESPONSES,
+    summary="Ask for a change; follow the returned run's events for the reply and proposals",
+)
+def post_chat(session_id: Id, body: ChatIn, ctx: Ctx) -> RunOut:
+    message = body.message.strip()
+    if not message:
+        raise HTTPException(422, "The message is empty; type what you want changed.")
+
+    def prepare(_run: Run) -> Any:
+        return _chat_pipeline(ctx, session_id, message)
+
+    return run_out(ctx.runs.start_task(session_id, "chat", prepare))
+
+
+@router.get(
+    "/sessions/{session_id}/messages",
+    response_model=list[MessageOut],
+    responses={404: {"model": ErrorBody}},
+    summary="The session's chat messages, oldest first",
+)
+def list_messages(session_id: Id, ctx: Ctx) -> list[MessageOut]:
+    return [
+        MessageOut(
+            id=m.id,
+            role=m.role,
+            content=m.content,
+            version_id=m.version_id,
+            proposal_id=m.proposal_id,
+            created_at=m.created_at,
+        )
+        for m in ctx.store.list_messages(session_id)
+    ]

@@ -1,0 +1,158 @@
+"""Golden expectations for the example folders: the analyses chosen are the
+ones the notes ask for, and every parameter recovered from generated data
+lies within 3 standard errors of the value the generator used."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from labwright.analysis.plan import FolderAnalysis, analyse_folder
+from labwright.ingest.read import read_folder
+
+ROOT = Path(__file__).resolve().parents[2] / "examples"
+
+EXPECTED_KINDS = {
+    "station-series": {"timeseries"},
+    "sea-surface": {"timeseries"},
+    "alloy-hardness": {"groups"},
+    "reactor-yield": {"regression"},
+    "resistor-repeats": {"repeated"},
+    "decay-runs": {"series"},
+    "plant-growth-zh": {"groups"},
+    "pendulum": {"xy", "repeated"},
+    "rc-discharge": {"xy"},
+    "spectrum": {"xy"},
+    "heat-plate": {"xy"},
+}
+EXPECTED_GOALS = {
+    "station-series": {"trend", "seasonal"},
+    "sea-surface": {"trend", "seasonal"},
+    "alloy-hardness": {"groups"},
+    "reactor-yield": {"dependence", "outliers"},
+    "resistor-repeats": {"error"},
+    "decay-runs": {"dependence"},
+    "plant-growth-zh": {"groups", "dependence"},
+    "pendulum": {"error"},
+    "rc-discharge": set(),
+    "spectrum": set(),
+    "heat-plate": set(),
+}
+
+
+def _generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("examples_generate", ROOT / "_generate.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+TRUTH = _generator().TRUTH
+_CACHE: dict[str, FolderAnalysis] = {}
+
+
+def _analysis(name: str) -> FolderAnalysis:
+    if name not in _CACHE:
+        _CACHE[name] = analyse_folder(read_folder(ROOT / name))
+    return _CACHE[name]
+
+
+def test_there_are_nine_shapes_or_more() -> None:
+    assert len(EXPECTED_KINDS) >= 9
+    assert all((ROOT / name).is_dir() for name in EXPECTED_KINDS)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_KINDS))
+def test_chosen_analyses_are_what_the_notes_ask(name: str) -> None:
+    fa = _analysis(name)
+    assert set(fa.question.goals) == EXPECTED_GOALS[name], fa.question.goals
+    assert fa.kinds() == EXPECTED_KINDS[name]
+    assert EXPECTED_GOALS[name] <= fa.goals_answered()
+
+
+def _within(value: float, se: float, truth: float, what: str) -> None:
+    assert se > 0 and abs(value - truth) <= 3 * se, f"{what}: {value} ± {se}, truth {truth}"
+
+
+def test_time_series_parameters() -> None:
+    fa = _analysis("station-series")
+    seen = set()
+    for a in fa.analyses:
+        truth = TRUTH["station-series"][a.source]
+        part = a.result[0].result
+        _within(part.trend.slope, part.trend.se, truth["slope"], f"{a.source} slope")
+        if part.seasonal is not None:
+            s = part.seasonal
+            _within(s.amplitude, s.amplitude_se, truth["amplitude"], f"{a.source} amplitude")
+        seen.add(a.source)
+    assert seen == set(TRUTH["station-series"])
+    wide = _analysis("sea-surface").analyses[0]
+    assert len(wide.extra["wide"].month_columns) == 12
+    r = wide.result[0].result
+    _within(r.trend.slope, r.trend.se, TRUTH["sea-surface"]["slope"], "sst slope")
+    assert r.seasonal is not None
+    _within(
+        r.seasonal.amplitude,
+        r.seasonal.amplitude_se,
+        TRUTH["sea-surface"]["amplitude"],
+        "sst amplitude",
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "column"), [("alloy-hardness", "hardness"), ("plant-growth-zh", "株高")]
+)
+def test_group_means(name: str, column: str) -> None:
+    a = next(a for a in _analysis(name).analyses if a.kind == "groups")
+    g = next(g for g in a.result if g.measurement == column)
+    truth = TRUTH[name][column]
+    assert [s.level for s in g.stats] == list(truth)  # labels from the notes
+    for s in g.stats:
+        _within(s.mean, s.se, truth[s.level], f"{name} {s.level}")
+    assert g.test is not None and g.test.p < 1e-3
+
+
+def test_regression_coefficients_and_outlier() -> None:
+    a = _analysis("reactor-yield").analyses[0]
+    truth = TRUTH["reactor-yield"]
+    assert a.result.response == "yield"
+    for c in a.result.coefficients:
+        _within(c.value, c.se, float(truth[c.name]), c.name)
+    assert truth["outlier_row"] in [o.row for o in a.result.outliers]
+
+
+def test_repeated_mean() -> None:
+    s = _analysis("resistor-repeats").analyses[0].result
+    _within(s.mean, s.se, TRUTH["resistor-repeats"]["R"], "R")
+
+
+def test_series_of_files() -> None:
+    a = _analysis("decay-runs").analyses[0]
+    s = a.result
+    truth = TRUTH["decay-runs"]
+    assert len(s.series.datasets) == 30 and s.series.parameter_name == "T"
+    assert s.series.parameter_unit == "K" and s.mode == "fit"
+    k = s.quantities.index(r"\tau")
+    for temp, tau, se in zip(s.series.parameters, s.values[:, k], s.errors[:, k], strict=True):
+        _within(tau, se, truth["tau0"] * np.exp(-(temp - 280) / truth["scale"]), f"tau at {temp}")
+
+
+def test_roles_and_question_are_in_the_provenance_record(tmp_path: Path) -> None:
+    import json
+
+    from labwright.agent.offline import build_offline
+
+    list(build_offline(ROOT / "reactor-yield", tmp_path / "out", tex_available=False))
+    record = json.loads((tmp_path / "out" / "provenance.json").read_text(encoding="utf-8"))
+    analysis = record["analysis"]
+    assert set(analysis["question"]) == {"dependence", "outliers"}
+    (table,) = analysis["tables"]
+    roles = {c["name"]: c["role"] for c in table["columns"]}
+    assert roles["run"] == "index" and roles["yield"] == "measurement"
+    assert all(c["reason"] for c in table["columns"])
+    assert [a["kind"] for a in analysis["analyses"]] == ["regression"]

@@ -1,0 +1,323 @@
+"""Attacks on the OS layer (issue 11, classes 2-6), each checked by its effect.
+
+Every payload runs with Layer 1 and the audit hook switched off, in cold and
+in fork-server mode, so only the kernel confinement (seccomp allow-list,
+dropped capabilities, Landlock, the per-job tmpfs and thread cap) stands in
+the way. Tripwires observe the world, not the payload's error: a victim
+process's limits, nice value, affinity and liveness; the SysV IPC tables; a
+victim file's mode, times, owner and xattrs; thread, byte and file counts;
+the work folder after removal. Control runs without confinement show that
+each tripwire fires.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import stat
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from labwright.sandbox.forkserver import default_server
+from labwright.sandbox.limits import Limits
+from labwright.sandbox.runner import RunResult, remove_work_dir, run_code
+
+from .conftest import requires_confinement
+
+pytestmark = [pytest.mark.smoke, requires_confinement]
+
+_MIB = 1024 * 1024
+LIMITS = Limits(
+    wall_seconds=40.0, processes=32, disk_bytes=24 * _MIB, files=256, file_size=16 * _MIB
+)
+IS_ROOT = os.geteuid() == 0
+
+_LIBC = "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+
+
+# The payloads create their objects under these keys, so that segments other
+# processes on the machine create meanwhile (an X server's MIT-SHM) are not
+# taken for the payload's.
+_KEYS = {"shm": 0x4C570001, "msg": 0x4C570002, "sem": 0x4C570003}
+
+
+def _sysv() -> set[str]:
+    """(kind, id) of every SysV IPC object carrying one of the payloads' keys."""
+    out: set[str] = set()
+    for kind, key in _KEYS.items():
+        try:
+            lines = Path(f"/proc/sysvipc/{kind}").read_text(encoding="ascii").splitlines()[1:]
+        except OSError:
+            continue
+        out |= {
+            f"{kind}:{line.split()[1]}"
+            for line in lines
+            if line.strip() and int(line.split()[0]) == key
+        }
+    return out
+
+
+def _remove_sysv(objects: set[str]) -> None:
+    for obj in objects:
+        kind, ident = obj.split(":")
+        flag = {"shm": "-m", "msg": "-q", "sem": "-s"}[kind]
+        subprocess.run(["ipcrm", flag, ident], check=False, capture_output=True)
+
+
+def _xattrs(path: Path) -> dict[str, bytes]:
+    try:
+        return {k: os.getxattr(path, k) for k in os.listxattr(path)}
+    except OSError:
+        return {}
+
+
+def _zygote_state() -> tuple[str, int] | None:
+    """The fork-server zygote's limits and nice value (a parent of fork jobs)."""
+    server = default_server()
+    proc = getattr(server, "_proc", None)
+    if proc is None or proc.poll() is not None:
+        return None
+    limits = Path(f"/proc/{proc.pid}/limits").read_text(encoding="ascii")
+    return limits, os.getpriority(os.PRIO_PROCESS, proc.pid)
+
+
+@dataclass
+class World:
+    root: Path
+    data: Path
+    victim_file: Path
+    victim: subprocess.Popen[bytes]
+
+    def tokens(self) -> dict[str, str]:
+        return {
+            "@VICTIM@": str(self.victim.pid),
+            "@VFILE@": str(self.victim_file),
+            "@DATA@": str(self.data),
+            "@ROOT@": str(self.root),
+        }
+
+    def snapshot(self) -> dict[str, object]:
+        pid = self.victim.pid
+        st = os.stat(self.victim_file)
+        return {
+            "victim alive": self.victim.poll() is None,
+            "victim limits": Path(f"/proc/{pid}/limits").read_text(encoding="ascii"),
+            "victim nice": os.getpriority(os.PRIO_PROCESS, pid),
+            "victim affinity": os.sched_getaffinity(pid),
+            "victim stopped": Path(f"/proc/{pid}/stat").read_text(encoding="ascii").split(")")[1].split()[0] in ("T", "t"),
+            "our limits": [resource.getrlimit(r) for r in (resource.RLIMIT_NOFILE, resource.RLIMIT_AS, resource.RLIMIT_NPROC, resource.RLIMIT_CPU)],
+            "our nice": os.getpriority(os.PRIO_PROCESS, 0),
+            "zygote": _zygote_state(),
+            "file mode": stat.S_IMODE(st.st_mode),
+            "file times": (st.st_mtime_ns, st.st_ctime_ns),
+            "file owner": (st.st_uid, st.st_gid),
+            "file xattrs": _xattrs(self.victim_file),
+            "file content": self.victim_file.read_bytes(),
+            "data listing": sorted(os.listdir(self.data)),
+            "root devices": sorted(
+                p.name for p in self.root.rglob("*") if p.exists() and (p.is_char_device() or p.is_block_device())
+            ),
+        }  # fmt: skip
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "d.csv").write_text("x\n1\n", encoding="utf-8")
+    vfile = tmp_path / "victim.txt"
+    vfile.write_text("victim\n", encoding="utf-8")
+    os.chmod(vfile, 0o600)
+    os.utime(vfile, ns=(1_000_000_000_000_000_000, 1_000_000_000_000_000_000))
+    try:
+        os.setxattr(vfile, "user.lw", b"1")
+    except OSError:
+        pass  # a file system without user xattrs: the xattr check still compares
+    os.symlink("/etc/passwd", tmp_path / "outlink")
+    victim = subprocess.Popen(["sleep", "600"])
+    w = World(tmp_path, data, vfile, victim)
+    try:
+        yield w
+    finally:
+        victim.kill()
+        victim.wait()
+
+
+@pytest.fixture(scope="module")
+def fork_server_up() -> None:
+    if default_server() is None:
+        pytest.skip("fork-server not available on this platform")
+
+
+def _run(world: World, code: str, mode: str, *, confine: bool = True) -> tuple[RunResult, Path]:
+    for key, value in world.tokens().items():
+        code = code.replace(key, value)
+    work = world.root / "work"
+    res = run_code(
+        code, data_root=world.data, work_dir=work, policy=False, audit_hook=False,
+        confine=confine, limits=LIMITS, mode=mode,  # type: ignore[arg-type]
+    )  # fmt: skip
+    return res, work
+
+
+def _tree_stats(work: Path) -> tuple[int, int, list[str]]:
+    """(bytes, entries, device nodes) of what the job left in its folder."""
+    total = entries = 0
+    devices = []
+    for p in work.rglob("*"):
+        st = p.lstat()
+        entries += 1
+        if stat.S_ISREG(st.st_mode):
+            total += st.st_size
+        if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
+            devices.append(p.name)
+    return total, entries, devices
+
+
+# Bytes and entries that are ours, not the job's (job.json, code.py, the
+# bootstrap, stdout/stderr and the font-cache seed).
+_OVERHEAD_BYTES = 4 * _MIB
+_OVERHEAD_ENTRIES = 16
+
+# (id, class, payload). Payloads print LEAKED when an act they attempt
+# succeeded; the effect checks below do not rely on that.
+PAYLOADS: list[tuple[str, str, str]] = [
+    # --- class 2: other processes
+    ("prlimit-victim", "processes",
+     "import resource\nresource.prlimit(@VICTIM@, resource.RLIMIT_NOFILE, (7, 7))\nprint('LEAKED')"),
+    ("prlimit-parent", "processes",
+     "import resource, os\nresource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (7, 7))\nprint('LEAKED')"),
+    ("prlimit-parent-as", "processes",
+     "import resource, os\nresource.prlimit(os.getppid(), resource.RLIMIT_AS, (10**8, 10**8))"),
+    ("setpriority-victim", "processes", "import os\nos.setpriority(os.PRIO_PROCESS, @VICTIM@, 19)"),
+    ("setpriority-user", "processes", "import os\nos.setpriority(os.PRIO_USER, os.getuid(), 19)"),
+    ("setaffinity-victim", "processes", "import os\nos.sched_setaffinity(@VICTIM@, {0})"),
+    ("setscheduler-victim", "processes",
+     "import os\nos.sched_setscheduler(@VICTIM@, os.SCHED_IDLE, os.sched_param(0))"),
+    ("sigstop-victim", "processes", "import os, signal\nos.kill(@VICTIM@, signal.SIGSTOP)"),
+    ("sigqueue-victim", "processes", _LIBC + "libc.sigqueue(@VICTIM@, 15, ctypes.c_void_p(0))"),
+    ("fcntl-setown-victim", "processes",
+     "import fcntl\nf = open('x', 'w')\nfcntl.fcntl(f, fcntl.F_SETOWN, @VICTIM@)\nprint('LEAKED')"),
+    # --- class 3: SysV IPC
+    ("shmget", "ipc", _LIBC + "i = libc.shmget(0x4C570001, 1 << 20, 0o1600)\nprint('LEAKED' if i >= 0 else 'no')"),
+    ("msgget", "ipc", _LIBC + "i = libc.msgget(0x4C570002, 0o1600)\nprint('LEAKED' if i >= 0 else 'no')"),
+    ("semget", "ipc", _LIBC + "i = libc.semget(0x4C570003, 1, 0o1600)\nprint('LEAKED' if i >= 0 else 'no')"),
+    # --- class 4: metadata of files outside the job, device nodes, immutability
+    ("chmod-outside", "metadata", "import os\nos.chmod('@VFILE@', 0o777)"),
+    ("utime-outside", "metadata", "import os\nos.utime('@VFILE@', (0, 0))"),
+    ("setxattr-outside", "metadata", "import os\nos.setxattr('@VFILE@', 'user.lw', b'2')"),
+    ("removexattr-outside", "metadata", "import os\nos.removexattr('@VFILE@', 'user.lw')"),
+    ("chown-outside", "metadata", "import os\nos.chown('@VFILE@', 1, 1)"),
+    ("mknod-kmsg", "metadata",
+     "import os, stat\nos.mknod('kmsg', stat.S_IFCHR | 0o600, os.makedev(1, 11))\n"
+     "print('LEAKED', open('kmsg', 'rb').read(64))"),
+    ("mknod-outside", "metadata",
+     "import os, stat\nos.mknod('@ROOT@/nullnode', stat.S_IFCHR | 0o666, os.makedev(1, 3))"),
+    ("immutable-work", "metadata",
+     "import fcntl, struct\nopen('stuck', 'w').close()\nfd = open('stuck', 'rb')\n"
+     "fcntl.ioctl(fd, 0x40086602, struct.pack('l', 0x10))\nprint('LEAKED')"),
+    # --- class 5: information leaks
+    ("inotify-data", "leak",
+     _LIBC + "fd = libc.inotify_init1(0)\nw = libc.inotify_add_watch(fd, b'@DATA@', 0xfff)\n"
+     "print('LEAKED' if fd >= 0 and w >= 0 else 'no')"),
+    ("fanotify", "leak", _LIBC + "fd = libc.fanotify_init(0, 0)\nprint('LEAKED' if fd >= 0 else 'no')"),
+    ("dnotify-data", "leak",
+     "import fcntl, os\nfd = os.open('@DATA@', os.O_RDONLY)\nfcntl.fcntl(fd, fcntl.F_NOTIFY, 0x3f)\nprint('LEAKED')"),
+    ("stat-outside", "leak",
+     "import os\nst = os.stat('@VFILE@')\nprint('LEAKED', st.st_size, st.st_mtime)"),
+    ("readlink-outside", "leak",
+     "import os\nprint('LEAKED', os.readlink('@ROOT@/outlink'))"),
+    ("listdir-outside", "leak", "import os\nprint('LEAKED', os.listdir('@ROOT@'))"),
+    ("access-etc", "leak", "import os\nprint('LEAKED' if os.access('/etc/passwd', os.F_OK) else 'no')"),
+    ("syslog-read", "leak",
+     _LIBC + "b = ctypes.create_string_buffer(4096)\nn = libc.klogctl(3, b, 4096)\nprint('LEAKED' if n > 0 else 'no')"),
+    ("clock-settime-same", "leak",
+     "import time\ntime.clock_settime(time.CLOCK_REALTIME, time.clock_gettime(time.CLOCK_REALTIME))\nprint('LEAKED')"),
+    # --- class 6: limits
+    ("thread-bomb", "limits",
+     "import threading, time\nn = 0\ntry:\n    for _ in range(300):\n"
+     "        threading.Thread(target=time.sleep, args=(4,), daemon=True).start()\n        n += 1\n"
+     "finally:\n    open('threads.txt', 'w').write(str(threading.active_count()))"),
+    ("bytes-many-files", "limits",
+     "for i in range(8):\n    with open(f'b{i}', 'wb') as f:\n        f.write(b'x' * (8 << 20))"),
+    ("files-many", "limits", "for i in range(2000):\n    open(f'f{i}', 'w').close()"),
+]  # fmt: skip
+
+_IDS = [p[0] for p in PAYLOADS]
+
+
+def _effects(world: World, before: dict[str, object], ipc_before: set[str],
+             res: RunResult, work: Path) -> list[str]:  # fmt: skip
+    found: list[str] = []
+    after = world.snapshot()
+    for key, value in before.items():
+        if after[key] != value:
+            found.append(f"{key} changed: {value!r} -> {after[key]!r}")
+    new_ipc = _sysv() - ipc_before
+    if new_ipc:
+        found.append(f"SysV IPC objects left behind: {sorted(new_ipc)}")
+        _remove_sysv(new_ipc)
+    if "LEAKED" in res.stdout:
+        found.append("the payload reports an act that should have been refused")
+    total, entries, devices = _tree_stats(work)
+    if devices:
+        found.append(f"device nodes created: {devices}")
+    if total > LIMITS.disk_bytes + _OVERHEAD_BYTES:
+        found.append(f"{total} bytes written, cap {LIMITS.disk_bytes}")
+    if entries > LIMITS.files + _OVERHEAD_ENTRIES:
+        found.append(f"{entries} files created, cap {LIMITS.files}")
+    threads = work / "threads.txt"
+    if threads.is_file() and not threads.is_symlink():
+        count = int(threads.read_text(encoding="ascii") or 0)
+        if count > LIMITS.processes:
+            found.append(f"{count} live threads, cap {LIMITS.processes}")
+    try:
+        remove_work_dir(work)
+    except OSError as exc:
+        found.append(f"work folder left behind: {exc}")
+        subprocess.run(["chattr", "-R", "-i", str(work)], check=False, capture_output=True)
+        remove_work_dir(work)
+    return found
+
+
+def test_suite_covers_classes_2_to_6() -> None:
+    assert {p[1] for p in PAYLOADS} == {"processes", "ipc", "metadata", "leak", "limits"}
+    assert len(set(_IDS)) == len(_IDS)
+
+
+@pytest.mark.parametrize("mode", ["cold", "fork"])
+@pytest.mark.parametrize(("name", "cls", "code"), PAYLOADS, ids=_IDS)
+def test_os_attack_contained(
+    world: World, fork_server_up: None, mode: str, name: str, cls: str, code: str
+) -> None:
+    before = world.snapshot()
+    ipc_before = _sysv()
+    res, work = _run(world, code, mode)
+    assert res.mode == mode
+    effects = _effects(world, before, ipc_before, res, work)
+    assert effects == [], f"{name} had an effect: {effects}"
+    assert not work.exists()
+
+
+# Payloads whose effect is visible (and harmless to the machine) unconfined.
+_CONTROLS = ["prlimit-victim", "setpriority-victim", "setaffinity-victim", "shmget",
+             "msgget", "chmod-outside", "utime-outside", "inotify-data", "thread-bomb",
+             "stat-outside", "readlink-outside", "access-etc",
+             "bytes-many-files", "files-many"]  # fmt: skip
+if IS_ROOT:
+    _CONTROLS += ["chown-outside", "mknod-outside"]
+
+
+@pytest.mark.parametrize("name", _CONTROLS)
+def test_control_effect_without_confinement(world: World, fork_server_up: None, name: str) -> None:
+    if name == "setaffinity-victim" and len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one CPU: pinning to CPU 0 changes nothing")
+    code = next(p[2] for p in PAYLOADS if p[0] == name)
+    before = world.snapshot()
+    ipc_before = _sysv()
+    res, work = _run(world, code, "fork", confine=False)
+    assert _effects(world, before, ipc_before, res, work), f"control run of {name} had no effect"
