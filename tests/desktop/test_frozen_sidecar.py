@@ -28,6 +28,8 @@ from tests.agent.conftest import ScriptedLab
 from tests.desktop.frozen import BUNDLE, leftovers, lines, pid_alive, start_like_the_shell
 
 pytestmark = [
+    # Cold builds (Tauri, PyInstaller, the TeX recording) run in these tests' fixtures.
+    pytest.mark.timeout(3600),
     pytest.mark.smoke,
     pytest.mark.slow,
     pytest.mark.skipif(shutil.which("xelatex") is None, reason="needs XeLaTeX"),

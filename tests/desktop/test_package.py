@@ -10,7 +10,8 @@ import pytest
 
 from tests.desktop.frozen import ROOT
 
-pytestmark = [pytest.mark.smoke, pytest.mark.slow]
+# Cold builds (Tauri, PyInstaller) run in the app_build fixture.
+pytestmark = [pytest.mark.smoke, pytest.mark.slow, pytest.mark.timeout(3600)]
 
 
 def _contents(deb: Path) -> list[str]:

@@ -15,6 +15,8 @@ import pytest
 from tests.desktop.frozen import ROOT
 
 pytestmark = [
+    # Cold builds (Tauri, PyInstaller, the TeX recording) run in these tests' fixtures.
+    pytest.mark.timeout(3600),
     pytest.mark.smoke,
     pytest.mark.slow,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="strace-based recording"),

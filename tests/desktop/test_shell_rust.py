@@ -15,6 +15,8 @@ from tests.desktop.frozen import ROOT
 
 SHELL = ROOT / "src-tauri"
 pytestmark = [
+    # Cold builds (Tauri, PyInstaller, the TeX recording) run in these tests' fixtures.
+    pytest.mark.timeout(3600),
     pytest.mark.slow,
     pytest.mark.skipif(shutil.which("cargo") is None, reason="needs Rust (cargo)"),
 ]

@@ -19,6 +19,8 @@ from tests.desktop.frozen import ROOT, leftovers, pid_alive
 from tests.desktop.webdriver import Session, tauri_driver, xvfb
 
 pytestmark = [
+    # Cold builds (Tauri, PyInstaller, the TeX recording) run in these tests' fixtures.
+    pytest.mark.timeout(3600),
     pytest.mark.smoke,
     pytest.mark.slow,
     pytest.mark.skipif(shutil.which("xelatex") is None, reason="needs XeLaTeX"),
