@@ -274,3 +274,91 @@ def test_review_dollar_home_picture_would_embed_home_and_is_refused(
     assert ungated.exists() and MARKER in pdf_bytes(ungated)  # the payload is live
     ungated.unlink()
     assert refused_specials(xdv, build) == ["$HOME/secret.pdf"]
+
+
+_PS_AS_PDF = (
+    "\\newwrite\\f\\immediate\\openout\\f=ps.pdf"
+    "\\immediate\\write\\f{\\csname @percentchar\\endcsname!PS-Adobe-3.0 EPSF-3.0}"
+    "\\immediate\\write\\f{\\csname @percentchar\\endcsname\\csname @percentchar\\endcsname"
+    " BoundingBox: 0 0 10 10}"
+    "\\immediate\\write\\f{newpath 0 0 moveto 10 10 lineto stroke showpage}"
+    "\\immediate\\closeout\\f"
+)
+
+
+def test_review_postscript_named_pdf_never_reaches_the_driver(
+    tmp_path: Path, tex_engine: TexEngine
+) -> None:
+    """xdvipdfmx picks a picture's format from its bytes and sends PostScript
+    to an external converter (Ghostscript, through a shell). TeX can write a
+    PostScript file named `ps.pdf` inside the build; the gate must refuse it.
+    Control: the driver run directly on the same .xdv tries the converter."""
+    import subprocess
+
+    from labwright.latex.compile import paranoid_env
+
+    doc = minimal_doc("x\\special{pdf:image (ps.pdf)}", "\\makeatletter" + _PS_AS_PDF)
+    result = compile_source(
+        doc, build_root=tmp_path / "b", apply_sanitizer=False, engine=tex_engine, max_passes=1
+    )
+    build = result.build_dir
+    assert (build / "ps.pdf").read_bytes().startswith(b"%!PS")
+    assert result.diagnostics.blocked_reads == ["ps.pdf"]
+    assert result.driver is None and result.pdf is None
+    assert tex_engine.xdvipdfmx is not None
+    ungated = subprocess.run(
+        [str(tex_engine.xdvipdfmx), "-vv", "-o", "ungated.pdf", "main.xdv"],
+        cwd=build, env=paranoid_env(tex_engine), capture_output=True, text=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert "via command" in ungated.stdout + ungated.stderr  # the payload is live
+
+
+def test_review_a_real_figure_still_passes_the_magic_check(
+    tmp_path: Path, tex_engine: TexEngine
+) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(1, 1))
+    fig.savefig(tmp_path / "f.pdf")
+    fig.savefig(tmp_path / "f.png")
+    fig.savefig(tmp_path / "f.jpg")
+    plt.close(fig)
+    body = "".join(f"\\includegraphics[width=1cm]{{figures/f.{s}}}" for s in ("pdf", "png", "jpg"))
+    result = compile_source(
+        minimal_doc(body, "\\usepackage{graphicx}"),
+        files={f"figures/f.{s}": tmp_path / f"f.{s}" for s in ("pdf", "png", "jpg")},
+        build_root=tmp_path / "b",
+        engine=tex_engine,
+    )
+    assert result.diagnostics.blocked_reads == []
+    assert result.pdf is not None
+
+
+def test_review_missing_font_does_not_run_metafont_on_tex_written_source(
+    tmp_path: Path, tex_engine: TexEngine
+) -> None:
+    """A missing TFM makes kpathsea run `mktextfm`, which would run METAFONT
+    on a `.mf` that TeX itself wrote into the build folder and write fonts
+    into a cache outside it. The TeX sandbox must keep that from running:
+    no font is generated anywhere."""
+    mf = (
+        'mode_setup; font_size 10pt\\string#; beginchar("A", 5pt\\string#, 5pt\\string#, 0);'
+        " fill unitsquare scaled 5pt; endchar; end."
+    )
+    pre = (
+        "\\newwrite\\f\\immediate\\openout\\f=lwrevzz.mf"
+        f"\\immediate\\write\\f{{{mf}}}\\immediate\\closeout\\f"
+    )
+    doc = minimal_doc("x\\font\\q=lwrevzz \\q A", pre)
+    result = compile_source(
+        doc, build_root=tmp_path / "b", apply_sanitizer=False, engine=tex_engine, max_passes=1
+    )
+    assert (result.build_dir / "lwrevzz.mf").is_file()  # the payload was written
+    made = [p for p in result.build_dir.rglob("lwrevzz*") if p.suffix != ".mf"]
+    assert made == []
+    for cache in (Path("/tmp/texfonts"), Path.home() / ".texlive"):
+        assert not any(cache.rglob("lwrevzz*")) if cache.is_dir() else True

@@ -164,10 +164,13 @@ try {
     "the log shows each milestone",
     (await page.locator("[data-testid=log] .log-milestone").count()) === milestones.length,
   );
-  await page.locator("[data-testid=figures] img").first().waitFor({ timeout: 30_000 }).catch(() => undefined);
-  const thumbs = await page.locator("[data-testid=figures] img").count();
+  // Figures are images or vector PDFs (drawn on a canvas by pdf.js).
+  const drawn = page.locator("[data-testid=figures] img, [data-testid=figures] [data-testid=figure-pdf] canvas");
+  await drawn.first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+  await page.waitForTimeout(500);
+  const thumbs = await drawn.count();
   const figureEvents = events1.filter((e) => e.type === "figure").length;
-  check("each figure the run made is shown", thumbs === figureEvents && thumbs > 0, `${thumbs} images, ${figureEvents} figure events`);
+  check("each figure the run made is shown", thumbs === figureEvents && thumbs > 0, `${thumbs} drawn (images or vector PDFs), ${figureEvents} figure events`);
   await page.screenshot({ path: join(shots, "progress-done.png") });
 
   // --- report: PDF canvas, click a number ---------------------------------

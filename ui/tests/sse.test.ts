@@ -82,3 +82,47 @@ describe("follow", () => {
     ).rejects.toThrow(/401/);
   });
 });
+
+describe("follow after a silent link", () => {
+  it("reconnects when the stream goes quiet (sleep, dropped link) and resumes after the last id", async () => {
+    const asked: string[] = [];
+    let last = 0;
+    const got: number[] = [];
+    let call = 0;
+    const fetchImpl = (async (_url: string, init: RequestInit) => {
+      asked.push(new Headers(init.headers).get("Last-Event-ID") ?? "");
+      call += 1;
+      if (call === 1) {
+        // One event, then silence: never closes, never errors.
+        let sent = false;
+        const body = new ReadableStream<Uint8Array>({
+          pull(ctl) {
+            if (!sent) {
+              sent = true;
+              ctl.enqueue(new TextEncoder().encode(msg(1)));
+            }
+            return new Promise<void>(() => undefined);
+          },
+        });
+        return new Response(body, { status: 200 });
+      }
+      return stream([msg(2), msg(3)]);
+    }) as typeof fetch;
+    await follow({
+      url: "u",
+      token: "t",
+      lastSeq: () => last,
+      onMessage: (m) => {
+        last = Number(m.id);
+        got.push(last);
+      },
+      onEnd: () => undefined,
+      signal: new AbortController().signal,
+      fetchImpl,
+      sleep: async () => undefined,
+      idleMs: 50,
+    });
+    expect(got).toEqual([1, 2, 3]);
+    expect(asked).toEqual(["0", "1"]);
+  });
+});

@@ -51,6 +51,13 @@ _WS = b" \t\r\n\f\x00"
 _DELIM = b"()<>[]{}/%"
 _MAX_DEPTH = 16
 _IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".pdf"})
+# xdvipdfmx picks a picture's format from its first bytes, not its name, and
+# hands PostScript (`%!`) to an external converter (Ghostscript through a
+# shell): a `.pdf` that TeX wrote with \openout as PostScript made the driver
+# run a program (review of issue 11). A picture must start as a PNG, JPEG or
+# PDF does, whatever its suffix says (a PNG saved as .jpg is common and the
+# driver reads it fine); the prefixes exclude PostScript `%!`, BMP and JPEG 2000.
+_MAGIC = (b"\x89PNG", b"\xff\xd8", b"%PDF-")
 _FONT_SUFFIXES = frozenset({".otf", ".ttf", ".ttc", ".otc", ".pfb", ".dfont"})
 _URI_SCHEMES = frozenset({b"http", b"https", b"mailto", b"ftp", b"doi"})
 
@@ -489,11 +496,15 @@ def _inside(name: str, root: Path) -> bool:
     if "$" in name or "\x00" in name or any(p.startswith("~") for p in rel.parts):
         return False
     target = (root / rel).resolve()
-    return (
-        target.is_relative_to(root)
-        and target.is_file()
-        and target.suffix.lower() in _IMAGE_SUFFIXES
-    )
+    suffix = target.suffix.lower()
+    if not (target.is_relative_to(root) and target.is_file() and suffix in _IMAGE_SUFFIXES):
+        return False
+    try:
+        with target.open("rb") as handle:
+            head = handle.read(8)
+    except OSError:
+        return False
+    return head.startswith(_MAGIC)
 
 
 def _shown(data: bytes) -> str:

@@ -1,5 +1,7 @@
 // Server-sent events over fetch: EventSource cannot send the bearer header, and
-// a token must never go into a query string. Resuming sends Last-Event-ID = the
+// a token must never go into a query string. A link that dies silently (the
+// laptop slept, a proxy dropped it) is noticed by silence: the server pings
+// every 15 s, so 45 s without a byte means reconnect. Resuming sends Last-Event-ID = the
 // last seq applied, and the server replays strictly after it, so a reconnect
 // neither loses nor repeats an event (the reducer also drops any seq it has seen).
 
@@ -67,6 +69,8 @@ export interface FollowOptions {
   signal: AbortSignal;
   fetchImpl?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
+  /** No byte for this long (the server pings every 15 s) means a dead link: reconnect. */
+  idleMs?: number;
 }
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -76,15 +80,26 @@ export async function follow(opts: FollowOptions): Promise<void> {
   const doFetch = opts.fetchImpl ?? fetch;
   const sleep = opts.sleep ?? delay;
   let attempt = 0;
+  const idleMs = opts.idleMs ?? 45_000;
   while (!opts.signal.aborted) {
+    // One controller per connection: the idle watchdog aborts only this one.
+    const attemptCtl = new AbortController();
+    const stop = () => attemptCtl.abort();
+    opts.signal.addEventListener("abort", stop);
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => attemptCtl.abort(), idleMs);
+    };
     try {
+      arm();
       const res = await doFetch(opts.url, {
         headers: {
           Authorization: `Bearer ${opts.token}`,
           Accept: "text/event-stream",
           "Last-Event-ID": String(opts.lastSeq()),
         },
-        signal: opts.signal,
+        signal: attemptCtl.signal,
         cache: "no-store",
       });
       if (res.status >= 400 && res.status < 500) throw new FatalStreamError(res.status);
@@ -92,8 +107,11 @@ export async function follow(opts: FollowOptions): Promise<void> {
       attempt = 0;
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       const parser = new SseParser();
+      attemptCtl.signal.addEventListener("abort", () => void reader.cancel().catch(() => undefined));
       for (;;) {
+        arm();
         const { value, done } = await reader.read();
+        if (attemptCtl.signal.aborted) throw new Error("stream went quiet");
         if (done) break;
         for (const m of parser.push(value)) opts.onMessage(m);
       }
@@ -104,6 +122,9 @@ export async function follow(opts: FollowOptions): Promise<void> {
       attempt += 1;
       opts.onRetry?.(attempt);
       await sleep(Math.min(250 * 2 ** attempt, 5000));
+    } finally {
+      clearTimeout(idle);
+      opts.signal.removeEventListener("abort", stop);
     }
   }
 }

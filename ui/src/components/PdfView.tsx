@@ -23,11 +23,15 @@ export function PdfView({
   label,
   numbers,
   onNumber,
+  scale = 1.4,
+  testid = "pdf",
 }: {
   data: ArrayBuffer;
   label: string;
   numbers?: ReadonlySet<string>;
   onNumber?: (text: string) => void;
+  scale?: number;
+  testid?: string;
 }) {
   const [doc, setDoc] = useState<{ pdfjs: PdfJs; doc: PDFDocumentProxy } | null>(null);
   const [rendered, setRendered] = useState(0);
@@ -54,7 +58,7 @@ export function PdfView({
   }, [data]);
 
   return (
-    <div className="pdf" data-testid="pdf" data-pages={rendered} data-failed={failed || undefined}>
+    <div className="pdf" data-testid={testid} data-pages={rendered} data-failed={failed || undefined}>
       {doc &&
         Array.from({ length: doc.doc.numPages }, (_, i) => (
           <PdfPage
@@ -63,6 +67,7 @@ export function PdfView({
             doc={doc.doc}
             n={i + 1}
             label={label}
+            scale={scale}
             numbers={numbers}
             onNumber={onNumber}
             onRendered={() => setRendered((r) => r + 1)}
@@ -77,6 +82,7 @@ function PdfPage({
   doc,
   n,
   label,
+  scale,
   numbers,
   onNumber,
   onRendered,
@@ -85,6 +91,7 @@ function PdfPage({
   doc: PDFDocumentProxy;
   n: number;
   label: string;
+  scale: number;
   numbers?: ReadonlySet<string>;
   onNumber?: (text: string) => void;
   onRendered: () => void;
@@ -98,7 +105,7 @@ function PdfPage({
     let cancelled = false;
     void (async () => {
       const page = await doc.getPage(n);
-      const viewport = page.getViewport({ scale: 1.4 });
+      const viewport = page.getViewport({ scale });
       const c = canvas.current;
       if (!c || cancelled) return;
       c.width = Math.floor(viewport.width);
@@ -130,7 +137,7 @@ function PdfPage({
     return () => {
       cancelled = true;
     };
-  }, [pdfjs, doc, n]);
+  }, [pdfjs, doc, n, scale]);
 
   const shown = numbers && onNumber ? tokens.filter((t) => numbers.has(t.text)) : [];
   return (

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import type { Api, RunOut } from "../api/client";
+import { PdfView } from "../components/PdfView";
 import { useT } from "../i18n";
 import { currentStage, progress, type RunView } from "../state/events";
 
@@ -93,21 +94,33 @@ export function Progress({
   );
 }
 
+// A figure the run has drawn: an image, or a vector PDF drawn by pdf.js
+// (the offline writer makes vector figures). Fetched with the token.
 function FigureThumb({ api, runId, name }: { api: Api; runId: number; name: string }) {
+  const [blob, setBlob] = useState<Blob | null>(null);
   const [url, setUrl] = useState<string | null>(null);
+  const [pdf, setPdf] = useState<ArrayBuffer | null>(null);
   useEffect(() => {
-    let u: string | null = null;
+    let cancelled = false;
     api
       .raw(`/runs/${runId}/figures/${encodeURIComponent(name)}`)
       .then((r) => r.blob())
-      .then((b) => {
-        u = URL.createObjectURL(b);
-        setUrl(u);
-      })
+      .then((b) => !cancelled && setBlob(b))
       .catch(() => undefined);
     return () => {
-      if (u) URL.revokeObjectURL(u);
+      cancelled = true;
     };
   }, [api, runId, name]);
+  useEffect(() => {
+    if (!blob) return;
+    if (/\.pdf$/i.test(name)) {
+      void blob.arrayBuffer().then(setPdf);
+      return;
+    }
+    const u = URL.createObjectURL(blob);
+    setUrl(u);
+    return () => URL.revokeObjectURL(u);
+  }, [blob, name]);
+  if (pdf) return <PdfView data={pdf} label={name} scale={0.6} testid="figure-pdf" />;
   return url && /\.(png|jpe?g|svg)$/i.test(name) ? <img src={url} alt={name} /> : <span>{name}</span>;
 }
