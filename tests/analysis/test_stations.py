@@ -28,7 +28,9 @@ def _folder(tmp_path: Path, notes: str) -> Path:
 
 
 def test_one_series_per_station(tmp_path: Path) -> None:
-    fa = analyse_folder(read_folder(_folder(tmp_path, "What is the trend per year at each station?")))
+    fa = analyse_folder(
+        read_folder(_folder(tmp_path, "What is the trend per year at each station?"))
+    )
     assert fa.kinds() == {"timeseries"}
     (a,) = fa.analyses
     parts = {p.column.name: p.result for p in a.result}
@@ -41,6 +43,8 @@ def test_one_series_per_station(tmp_path: Path) -> None:
 
 def test_stations_compared_when_the_notes_ask(tmp_path: Path) -> None:
     fa = analyse_folder(
-        read_folder(_folder(tmp_path, "Compare the stations: is there a difference between groups?"))
+        read_folder(
+            _folder(tmp_path, "Compare the stations: is there a difference between groups?")
+        )
     )
     assert fa.kinds() == {"timeseries", "groups"}
