@@ -329,3 +329,29 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
             goals = ["xy"] + (["law"] if fa.question.asks("law") else [])
             fa.analyses.append(Analysis("xy", ds.source, ds, goals, "x-y measurements"))
     return fa
+
+
+def analysis_digest(record: dict[str, Any]) -> str:
+    """The analyst's decisions as plain text for the model's material: what
+    each column is (with the reason), what the notes ask, which analyses ran.
+    Their numbers are in the computed values (with provenance)."""
+    if not record:
+        return ""
+    lines = ["Column roles decided by code (do not fit against index, category or time codes):"]
+    for table in record.get("tables", []):
+        cols = "; ".join(
+            f"{c['name']}: {c['role']}"
+            + (f" [{c['unit']}]" if c.get("unit") else "")
+            + f" ({c['reason']})"
+            for c in table.get("columns", [])
+        )
+        lines.append(f"- {table['file']}: {cols}")
+    asked = record.get("question") or {}
+    lines.append(
+        "The notes ask for: "
+        + (", ".join(f'{g} ("{why}")' for g, why in asked.items()) or "nothing specific")
+    )
+    lines.append("Analyses run: " + "; ".join(
+        f"{a['kind']} of {a['source']} ({a['reason']})" for a in record.get("analyses", [])
+    ))  # fmt: skip
+    return "\n".join(lines)
