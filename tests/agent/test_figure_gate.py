@@ -5,6 +5,7 @@ fake OpenAI-compatible server whose draft has its own preamble and no figure
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -133,7 +134,7 @@ def _own_draft(messages: list[dict[str, Any]], n: int) -> str:
 @needs_tex
 @pytest.mark.smoke
 def test_run_with_a_draft_without_figures_keeps_every_computed_figure(
-    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab, fake_llm: Any
 ) -> None:
     lab.overrides["draft"] = _own_draft
     out = tmp_path / "out"
@@ -162,3 +163,6 @@ def test_run_with_a_draft_without_figures_keeps_every_computed_figure(
     assert "fancyhdr" not in final and "\\documentclass[11pt]{article}" not in final
     assert "Measurement of g with a simple pendulum" in final  # the model's title stays
     assert "The square of the period grows linearly" in final  # and its prose
+    # The model was given the roles and the analyses as facts decided by code.
+    drafts = [r for r in fake_llm.chat_requests if "# Task: write the report" in json.dumps(r.body)]
+    assert drafts and "Column roles decided by code" in json.dumps(drafts[0].body)

@@ -362,3 +362,32 @@ def test_review_missing_font_does_not_run_metafont_on_tex_written_source(
     assert made == []
     for cache in (Path("/tmp/texfonts"), Path.home() / ".texlive"):
         assert not any(cache.rglob("lwrevzz*")) if cache.is_dir() else True
+
+
+def test_review_xdv_whose_pointers_disagree_with_its_pages_is_refused(tmp_path: Path) -> None:
+    """xdvipdfmx finds the postamble from the file's end and the pages by
+    back-pointers; the gate reads front to back. A file whose pointers name
+    other bytes than the pages read (a second, hidden page; a second
+    postamble at the end) must be refused, not judged by the visible part."""
+    from tests.latex.test_specials import _xdv
+
+    good = _xdv(b"color pop")
+    xdv = tmp_path / "main.xdv"
+    xdv.write_bytes(good)
+    assert refused_specials(xdv, tmp_path) == []
+    hidden_page = (
+        b"\x8b" + b"\x00" * 40 + (15).to_bytes(4, "big")
+        + b"\xf2" + (28).to_bytes(4, "big") + b"pdf:fstream @x (/etc/passwd)" + b"\x8c"
+    )  # fmt: skip
+    post = good.index(b"\xf8")
+    variants = {
+        "bad back-pointer": good[:56] + b"\x00\x00\x00\x00" + good[60:],
+        "postamble points elsewhere": good[: post + 1]
+        + b"\x00\x00\x00\x0f"[::-1]
+        + good[post + 5 :],
+        "trailing second postamble": good[:-4] + b"\xdf" * 4 + hidden_page + good[post:],
+        "end points elsewhere": good[:-9] + (0).to_bytes(4, "big") + good[-5:],
+    }
+    for name, data in variants.items():
+        xdv.write_bytes(data)
+        assert refused_specials(xdv, tmp_path), name

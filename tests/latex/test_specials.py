@@ -154,14 +154,17 @@ def test_picture_names_are_decoded_as_the_driver_decodes_them(special: bytes, fi
 def _xdv(*specials: bytes, fonts: tuple[bytes, ...] = ()) -> bytes:
     """A minimal, well-formed .xdv (id 7): one page holding `specials`."""
     out = bytearray(b"\xf7\x07" + b"\x00" * 12 + b"\x00")
-    out += b"\x8b" + b"\x00" * 44
+    bop = len(out)  # the pointers the driver follows must be right (xdv.py checks them)
+    out += b"\x8b" + b"\x00" * 40 + b"\xff" * 4
     for s in specials:
         out += b"\xf2" + len(s).to_bytes(4, "big") + s  # xxx4
-    out += b"\x8c\xf8" + b"\x00" * 28
+    out += b"\x8c"
+    post = len(out)
+    out += b"\xf8" + bop.to_bytes(4, "big") + b"\x00" * 24
     for n, font in enumerate(fonts):
         out += b"\xfc" + n.to_bytes(4, "big") + b"\x00\x0a\x00\x00" + b"\x00\x00"
         out += bytes([len(font)]) + font + b"\x00\x00\x00\x00"
-    out += b"\xf9" + b"\x00" * 4 + b"\x07" + b"\xdf" * 4
+    out += b"\xf9" + post.to_bytes(4, "big") + b"\x07" + b"\xdf" * 4
     return bytes(out)
 
 

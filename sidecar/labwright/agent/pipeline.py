@@ -126,6 +126,11 @@ class AgentContext(RunContext):
                     drawer=worker,
                 )
             write_report_files(self.offline, self.out_dir)
+            from labwright.analysis.plan import analysis_digest
+
+            # The analyst's roles, question and analyses (issue 13), before the
+            # computed values (add_computed rebuilds the material's text).
+            self.material.add("_analysis", analysis_digest(self.offline.ledger.analysis))
             add_computed(self.material, self.offline.ledger.to_dict().get("numbers", []))
             self._prompts = None  # the digest now includes the computed values
         return self.offline

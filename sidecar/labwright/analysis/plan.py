@@ -41,6 +41,8 @@ from labwright.ingest.types import Column, Dataset, ReadResult
 
 MAX_SERIES_COLUMNS = 4
 MAX_GROUP_MEASUREMENTS = 6
+MAX_GROUP_LEVELS = 6  # more groups than this in a time-stamped table: one series
+MAX_GROUP_SERIES = 12
 
 
 @dataclass
@@ -135,11 +137,12 @@ def _timeseries(
     years: np.ndarray,
     cols: list[Column],
     reason: str,
+    limit: int = MAX_SERIES_COLUMNS,
     **extra: Any,
 ) -> Analysis | None:
     q = fa.question
     parts: list[TimeSeriesPart] = []
-    for col in cols[:MAX_SERIES_COLUMNS]:
+    for col in cols[:limit]:
         t = np.asarray(years, dtype=float)
         y = np.asarray(col.values, dtype=float)
         ok = np.isfinite(t) & np.isfinite(y)
@@ -162,8 +165,32 @@ def _timeseries(
         goals.append("change")
     if q.asks("outliers") and any(p.result.trend_curve is not None for p in parts):
         goals.append("outliers")
-    left = [c.name for c in cols[MAX_SERIES_COLUMNS:]]
+    left = [c.name for c in cols[limit:]]
     return Analysis("timeseries", ds.source, ds, goals, reason, parts, {"left_out": left, **extra})
+
+
+def _split_by_category(
+    ds: Dataset, roles: TableRoles, meas: list[Column]
+) -> tuple[str, list[Column]] | None:
+    """Several stations (sites, samples) in one time-stamped table: one series
+    per group of the first category, for the first two measurements; mixing
+    them into one series would make the trend and cycle meaningless."""
+    cats = roles.of("category")
+    if not cats:
+        return None
+    cat = cats[0]
+    codes, levels = group_codes(ds.column(cat.name).values)
+    if cat.levels and len(cat.levels) == len(levels):
+        levels = list(cat.levels)
+    if not 2 <= len(levels) <= MAX_GROUP_LEVELS:
+        return None
+    cols = []
+    for m in meas[:2]:
+        y = np.asarray(m.values, dtype=float)
+        for i, level in enumerate(levels):
+            values = np.where(codes == i, y, np.nan)
+            cols.append(Column(f"{m.name} ({level})", values, m.provenance, m.unit))
+    return cat.name, cols
 
 
 def _groups(fa: FolderAnalysis, ds: Dataset, roles: TableRoles) -> Analysis | None:
@@ -216,6 +243,20 @@ def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
         )  # fmt: skip
         return [a] if a else []
     if roles.time is not None and meas:
+        split = _split_by_category(ds, roles, meas)
+        if split is not None:
+            cat, cols = split
+            a = _timeseries(
+                fa, ds, roles.time.years, cols,
+                f"time column ({roles.time.reason}) and category {cat}: one series per group",
+                limit=MAX_GROUP_SERIES,
+            )  # fmt: skip
+            found = [a] if a else []
+            if q.asks("groups"):
+                g = _groups(fa, ds, roles)
+                if g:
+                    found.append(g)
+            return found
         a = _timeseries(fa, ds, roles.time.years, meas, f"time column ({roles.time.reason})")
         return [a] if a else []
     out: list[Analysis] = []
@@ -288,3 +329,29 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
             goals = ["xy"] + (["law"] if fa.question.asks("law") else [])
             fa.analyses.append(Analysis("xy", ds.source, ds, goals, "x-y measurements"))
     return fa
+
+
+def analysis_digest(record: dict[str, Any]) -> str:
+    """The analyst's decisions as plain text for the model's material: what
+    each column is (with the reason), what the notes ask, which analyses ran.
+    Their numbers are in the computed values (with provenance)."""
+    if not record:
+        return ""
+    lines = ["Column roles decided by code (do not fit against index, category or time codes):"]
+    for table in record.get("tables", []):
+        cols = "; ".join(
+            f"{c['name']}: {c['role']}"
+            + (f" [{c['unit']}]" if c.get("unit") else "")
+            + f" ({c['reason']})"
+            for c in table.get("columns", [])
+        )
+        lines.append(f"- {table['file']}: {cols}")
+    asked = record.get("question") or {}
+    lines.append(
+        "The notes ask for: "
+        + (", ".join(f'{g} ("{why}")' for g, why in asked.items()) or "nothing specific")
+    )
+    lines.append("Analyses run: " + "; ".join(
+        f"{a['kind']} of {a['source']} ({a['reason']})" for a in record.get("analyses", [])
+    ))  # fmt: skip
+    return "\n".join(lines)

@@ -237,7 +237,10 @@ def analyse_series(
     step = float(np.median(np.diff(t)))
     out = SeriesResult(years=t, values=y, step_years=step)
     can_cycle = step <= _SUB_YEAR_STEP and np.ptp(t) >= MIN_CYCLES
-    harmonics = 2 if (seasonal or anomalies) and can_cycle else 0
+    # The annual harmonics go into the trend fit whenever the sampling can show
+    # a cycle, asked for or not: left in the residuals, a cycle inflates the
+    # trend's standard error (and biases it over a non-whole number of years).
+    harmonics = 2 if can_cycle else 0
     if trend or seasonal or anomalies:
         tr, curve, res = fit_trend(t, y, harmonics)
         out.trend_curve = curve

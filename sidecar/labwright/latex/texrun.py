@@ -23,6 +23,13 @@ from pathlib import Path
 from typing import IO
 
 OUTPUT_CAP_BYTES = 4 << 20
+#: Bytes the build folder may hold while a TeX program runs. RLIMIT_FSIZE caps
+#: each file (sandbox/tex.py) but not their number: a document that \openout's
+#: file after file wrote 600 MB in 13 s, ~27 GB in the wall budget (review of
+#: issue 11). The folder is measured every `_DISK_POLL_S` and the process group
+#: killed past the cap (as a timeout), so the overshoot is one poll's writing.
+BUILD_CAP_BYTES = 2 << 30
+_DISK_POLL_S = 0.25
 _CHUNK = 64 << 10
 _KEEP = 32 << 10
 
@@ -36,6 +43,27 @@ class SpawnResult:
     timed_out: bool
     #: Bytes of terminal output the child wrote in all (kept or not).
     output_bytes: int = 0
+    #: Killed because the build folder outgrew BUILD_CAP_BYTES.
+    over_disk_cap: bool = False
+
+
+def _folder_bytes(folder: Path) -> int:
+    total = 0
+    stack = [folder]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                else:
+                    total += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+    return total
 
 
 class _Drain:
@@ -124,11 +152,19 @@ def spawn_tex(
         )
         assert proc.stdout is not None
         drain = _Drain(proc.stdout, sink, cap)
-        timed_out = False
-        try:
-            proc.wait(timeout=max(timeout_s, 0.1))
-        except subprocess.TimeoutExpired:
-            timed_out = True
+        timed_out = over_cap = False
+        deadline = start + max(timeout_s, 0.1)
+        disk_cap = BUILD_CAP_BYTES
+        while True:
+            try:
+                proc.wait(timeout=max(min(_DISK_POLL_S, deadline - time.monotonic()), 0.01))
+                break
+            except subprocess.TimeoutExpired:
+                over_cap = _folder_bytes(cwd) > disk_cap
+                if over_cap or time.monotonic() >= deadline:
+                    timed_out = True
+                    break
+        if timed_out:
             if sys.platform == "win32":
                 proc.kill()
             else:
@@ -150,4 +186,5 @@ def spawn_tex(
         time.monotonic() - start,
         timed_out,
         drain.total,
+        over_cap,
     )

@@ -80,6 +80,10 @@ class _Reader:
         return b
 
 
+def _signed4(r: _Reader) -> int:
+    return int.from_bytes(r.take(4), "big", signed=True)
+
+
 def _font_def(r: _Reader) -> None:
     """fnt_def: c[4] s[4] d[4] a[1] l[1] n[a+l] (after the font number)."""
     r.skip(12)
@@ -122,6 +126,12 @@ def parse_xdv(data: bytes) -> XdvContents:
     r.skip(12)
     r.skip(r.byte())  # comment
     in_page = False
+    # The driver does not read the file front to back: it finds the
+    # postamble from the file's end and the pages by the back-pointers of
+    # each bop. Those pointers must name exactly the pages read here, or a
+    # crafted file could show this gate one set of pages and the driver
+    # another (review of issue 11).
+    last_bop = -1
     while True:
         op = r.byte()
         if op < _SET1 or _FNT_NUM_0 <= op <= _FNT_NUM_63 or op in (_NOP, _PUSH, _POP):
@@ -137,7 +147,11 @@ def parse_xdv(data: bytes) -> XdvContents:
                 raise XdvError("a page starts inside another page")
             in_page = True
             out.pages += 1
-            r.skip(44)
+            here = r.pos - 1
+            r.skip(40)
+            if _signed4(r) != last_bop:
+                raise XdvError("a page's back-pointer does not name the previous page")
+            last_bop = here
         elif op == _EOP:
             if not in_page:
                 raise XdvError("a page ends that never started")
@@ -177,7 +191,15 @@ def parse_xdv(data: bytes) -> XdvContents:
         elif op == _POST:
             if in_page:
                 raise XdvError("the postamble starts inside a page")
+            post = r.pos - 1
+            if _signed4(r) != last_bop:
+                raise XdvError("the postamble does not point at the last page")
             _postamble(r, out)
+            if r.unsigned(4) != post or r.byte() not in _XDV_IDS:
+                raise XdvError("the file's end does not point at its postamble")
+            trailer = r.data[r.pos :]
+            if len(trailer) < 4 or trailer.strip(b"\xdf"):
+                raise XdvError("unexpected bytes after the postamble")
             return out
         else:
             raise XdvError(f"the .xdv holds an opcode ({op}) the gate does not know")
@@ -186,7 +208,7 @@ def parse_xdv(data: bytes) -> XdvContents:
 def _postamble(r: _Reader, out: XdvContents) -> None:
     """post p[4] num[4] den[4] mag[4] l[4] u[4] s[2] t[2], font defs, post_post.
     The driver takes its fonts from here, so these names count too."""
-    r.skip(28)
+    r.skip(24)
     while True:
         op = r.byte()
         if _FNT_DEF1 <= op < _PRE:

@@ -46,7 +46,16 @@ export function PdfView({
       const pdfjs = await import("pdfjs-dist");
       const worker = await import("pdfjs-dist/build/pdf.worker.min.mjs?url");
       pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
-      const task = pdfjs.getDocument({ data: new Uint8Array(data.slice(0)), isEvalSupported: false });
+      // disableFontFace: pdf.js then draws glyphs as paths itself. XeLaTeX embeds
+      // the Chinese Fandol fonts as CID CFF without ToUnicode; pdf.js's rebuilt
+      // font for them is refused by the browser's font sanitizer without a
+      // warning, and every Chinese character came out blank (seen in Chromium
+      // on the spectrum example; with this option it renders in full).
+      const task = pdfjs.getDocument({
+        data: new Uint8Array(data.slice(0)),
+        isEvalSupported: false,
+        disableFontFace: true,
+      });
       destroy = () => void task.destroy();
       const loaded = await task.promise;
       if (!cancelled) setDoc({ pdfjs, doc: loaded });

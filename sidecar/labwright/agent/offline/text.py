@@ -55,7 +55,10 @@ class ReportInput:
     fit_explained: bool = False
 
     def in_series(self, ds: Dataset) -> bool:
-        return self.analysis is not None and any(ds in fs.datasets for fs in self.analysis.series)
+        # Identity, not ==: dataclass equality would compare the value arrays.
+        return self.analysis is not None and any(
+            d is ds for fs in self.analysis.series for d in fs.datasets
+        )
 
 
 def _quote(ledger: Ledger, source: str, text: str) -> str:
