@@ -336,8 +336,17 @@ def main(argv: list[str] | None = None) -> int:
         help="prune --source by a list saved on another OS (no recording, no strace)",
     )
     args = parser.parse_args(argv)
+    if args.work is not None:
+        return _run(args, args.work)
+    work = Path(tempfile.mkdtemp(prefix="lw-prune-"))
+    try:
+        return _run(args, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _run(args: argparse.Namespace, work: Path) -> int:
     source = Source.find(args.source)
-    work = args.work or Path(tempfile.mkdtemp(prefix="lw-prune-"))
     work.mkdir(parents=True, exist_ok=True)
     if args.from_list:
         # Same TeX Live year on every OS: the relative paths carry over.
