@@ -123,7 +123,13 @@ export function StartScreen({ api }: { api: Api }) {
       >
         <h1>{t("dropTitle")}</h1>
         <p>{t("dropHint")}</p>
-        <button type="button" className="primary" onClick={() => void open()} disabled={busy !== null}>
+        <button
+          type="button"
+          className="primary"
+          data-testid="open-folder"
+          onClick={() => void open()}
+          disabled={busy !== null}
+        >
           {t("openFolder")}
         </button>
         <input
