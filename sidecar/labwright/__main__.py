@@ -4,9 +4,8 @@ The very first thing is self-dispatch. A frozen app has no separate `python`,
 so it re-launches its own executable for helper processes, and those must not
 pay for (or be confused by) the CLI, the server or anything else:
 
-- `LABWRIGHT_PYRUN=<script>` in the environment: the sandbox (figures, the
-  confined TeX launcher) runs that one script;
-- `_plot-worker` as the only argument: the offline writer's plot worker;
+- `LABWRIGHT_PYRUN=<script>` in the environment: the sandbox (model figures,
+  the trusted plot worker, the confined TeX launcher) runs that one script;
 - `serve`: the sidecar, parsed on its own so its handshake is not delayed by
   the imports the other subcommands' parsers make.
 
@@ -22,7 +21,6 @@ import os
 import sys
 
 PYRUN_ENV = "LABWRIGHT_PYRUN"  # same value as labwright.sandbox.spawn.PYRUN_ENV
-PLOT_WORKER = "_plot-worker"  # same as labwright.agent.offline.render.WORKER_SUBCOMMAND
 
 #: Variables PyInstaller's bootloader prepends the bundle directory to; it
 #: keeps the user's value in NAME_ORIG (absent when there was none).
@@ -59,15 +57,6 @@ def _dispatch_pyrun() -> bool:
     return True
 
 
-def _dispatch_worker(argv: list[str]) -> int | None:
-    """Run the plot worker when asked to; None otherwise."""
-    if argv[:1] != [PLOT_WORKER]:
-        return None
-    from labwright.agent.offline.plot_worker import run
-
-    return run()
-
-
 def _dispatch_serve(argv: list[str]) -> int | None:
     """`serve` without building the whole CLI: its parser would import the
     build command's model client (openai and pydantic types, seconds in a
@@ -89,10 +78,9 @@ def _entry() -> None:
     if _dispatch_pyrun():
         sys.exit(0)
     argv = sys.argv[1:]
-    for dispatch in (_dispatch_worker, _dispatch_serve):
-        code = dispatch(argv)
-        if code is not None:
-            sys.exit(code)
+    code = _dispatch_serve(argv)
+    if code is not None:
+        sys.exit(code)
     from labwright.cli import entry
 
     entry()

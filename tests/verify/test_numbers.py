@@ -23,7 +23,9 @@ def test_extraction_reads_scientific_notation_in_tex_and_plain() -> None:
 
 
 def test_preamble_and_comments_are_ignored() -> None:
-    tex = "\\documentclass[11pt]{article}\\def\\x{99.9}\n\\begin{document}5.5 % 77.7\n\\end{document}"
+    tex = (
+        "\\documentclass[11pt]{article}\\def\\x{99.9}\n\\begin{document}5.5 % 77.7\n\\end{document}"
+    )
     assert _texts(tex) == ["5.5"]
 
 

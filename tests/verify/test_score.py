@@ -58,9 +58,11 @@ def test_adding_a_citation_before_the_bib_exists_does_not_lower_the_score(good: 
 
 
 def test_commented_out_headings_do_not_count(good: str, bib: str) -> None:
-    stripped = good.replace("\\section{Method}", "% \\section{Method}").replace(
-        "\\section{Results}", "%\\section{Results}"
-    ).replace("\\section{Error analysis}", "% \\section{Error analysis}")
+    stripped = (
+        good.replace("\\section{Method}", "% \\section{Method}")
+        .replace("\\section{Results}", "%\\section{Results}")
+        .replace("\\section{Error analysis}", "% \\section{Error analysis}")
+    )
     result = score_report(stripped, bib)
     assert result.checks["sections"] is False
 
