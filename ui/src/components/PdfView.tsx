@@ -46,15 +46,18 @@ export function PdfView({
       const pdfjs = await import("pdfjs-dist");
       const worker = await import("pdfjs-dist/build/pdf.worker.min.mjs?url");
       pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
-      // disableFontFace: pdf.js then draws glyphs as paths itself. XeLaTeX embeds
-      // the Chinese Fandol fonts as CID CFF without ToUnicode; pdf.js's rebuilt
-      // font for them is refused by the browser's font sanitizer without a
-      // warning, and every Chinese character came out blank (seen in Chromium
-      // on the spectrum example; with this option it renders in full).
+      // XeLaTeX embeds the Chinese Fandol fonts as CID CFF without ToUnicode.
+      // pdf.js then needs the character maps (copied into the build as
+      // cmaps/, see scripts/copy-cmaps.mjs) and must draw the glyphs as paths itself
+      // (disableFontFace): its rebuilt web font is refused by the browser's
+      // font sanitizer without a warning. Lacking either, every Chinese
+      // character came out blank (seen in Chromium on the spectrum example).
       const task = pdfjs.getDocument({
         data: new Uint8Array(data.slice(0)),
         isEvalSupported: false,
         disableFontFace: true,
+        cMapUrl: new URL("cmaps/", document.baseURI).href,
+        cMapPacked: true,
       });
       destroy = () => void task.destroy();
       const loaded = await task.promise;
