@@ -55,3 +55,23 @@ def minimal_doc(body: str, preamble: str = "") -> str:
     return (
         f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"
     )
+
+
+def write_outside_files(folder: Path, marker: bytes) -> dict[str, Path]:
+    """A text file and a one-page PDF outside every build folder, each holding
+    `marker`, for payloads that try to pull outside bytes into a PDF."""
+    from pypdf import PdfWriter
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    folder.mkdir()
+    text = folder / "secret.txt"
+    text.write_bytes(marker + b"\n")
+    writer = PdfWriter()
+    page = writer.add_blank_page(72, 72)
+    stream = DecodedStreamObject()
+    stream.set_data(b"% " + marker + b"\n0 0 1 1 re f\n")
+    page[NameObject("/Contents")] = writer._add_object(stream)
+    pdf = folder / "secret.pdf"
+    with pdf.open("wb") as handle:
+        writer.write(handle)
+    return {"txt": text, "pdf": pdf, "dir": folder}

@@ -16,7 +16,7 @@ import pytest
 
 from labwright.latex.compile import CompileResult, compile_source, paranoid_env
 from labwright.latex.engine import TexEngine
-from tests.latex.conftest import minimal_doc, pdf_bytes
+from tests.latex.conftest import minimal_doc, pdf_bytes, write_outside_files
 
 MARKER = b"OUTSIDE-MARKER-5e1d7a"
 
@@ -24,22 +24,7 @@ MARKER = b"OUTSIDE-MARKER-5e1d7a"
 @pytest.fixture
 def outside(tmp_path: Path) -> dict[str, Path]:
     """Files outside every build directory, each holding MARKER."""
-    from pypdf import PdfWriter
-    from pypdf.generic import DecodedStreamObject, NameObject
-
-    folder = tmp_path / "outside"
-    folder.mkdir()
-    text = folder / "secret.txt"
-    text.write_bytes(MARKER + b"\n")
-    writer = PdfWriter()
-    page = writer.add_blank_page(72, 72)
-    stream = DecodedStreamObject()
-    stream.set_data(b"% " + MARKER + b"\n0 0 1 1 re f\n")
-    page[NameObject("/Contents")] = writer._add_object(stream)
-    pdf = folder / "secret.pdf"
-    with pdf.open("wb") as handle:
-        writer.write(handle)
-    return {"txt": text, "pdf": pdf}
+    return write_outside_files(tmp_path / "outside", MARKER)
 
 
 # `%` and a newline inside a special: catcode 12 for both, so TeX writes them.

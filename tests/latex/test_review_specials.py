@@ -18,7 +18,7 @@ import pytest
 from labwright.latex.compile import CompileResult, compile_source
 from labwright.latex.engine import TexEngine
 from labwright.latex.specials import SpecialRefused, check_special, refused_specials
-from tests.latex.conftest import minimal_doc, pdf_bytes
+from tests.latex.conftest import minimal_doc, pdf_bytes, write_outside_files
 
 MARKER = b"REVIEW-OUTSIDE-9c41"
 _TAIL = "\\special{pdf:put @catalog << /Leak @x >>}"
@@ -26,22 +26,7 @@ _TAIL = "\\special{pdf:put @catalog << /Leak @x >>}"
 
 @pytest.fixture
 def outside(tmp_path: Path) -> dict[str, Path]:
-    from pypdf import PdfWriter
-    from pypdf.generic import DecodedStreamObject, NameObject
-
-    folder = tmp_path / "outside"
-    folder.mkdir()
-    txt = folder / "secret.txt"
-    txt.write_bytes(MARKER + b"\n")
-    writer = PdfWriter()
-    page = writer.add_blank_page(72, 72)
-    stream = DecodedStreamObject()
-    stream.set_data(b"% " + MARKER + b"\n0 0 1 1 re f\n")
-    page[NameObject("/Contents")] = writer._add_object(stream)
-    pdf = folder / "secret.pdf"
-    with pdf.open("wb") as handle:
-        writer.write(handle)
-    return {"txt": txt, "pdf": pdf, "dir": folder}
+    return write_outside_files(tmp_path / "outside", MARKER)
 
 
 def _payloads(o: dict[str, Path]) -> dict[str, str]:
