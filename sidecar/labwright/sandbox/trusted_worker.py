@@ -36,10 +36,12 @@ EXIT_CONFINE = 4
 #: What the worker imports before it confines itself: the image decoder, so
 #: that reading a folder's images is answered at once.
 DEFAULT_PREIMPORTS = ("numpy", "PIL.Image", "PIL.PngImagePlugin", "PIL.JpegImagePlugin")
-#: What it imports afterwards, one module whenever no request is waiting: the
-#: plotting stack and the fitting library are ready by the time the figures
-#: are asked for, without holding up the image reads.
-DEFAULT_WARM = ("matplotlib", "matplotlib.pyplot", "scipy.optimize")
+#: What it imports afterwards, one module whenever no request is waiting,
+#: without holding up the image reads. The fitting library comes first: a
+#: build's fits are asked for as soon as the folder is read, and the report
+#: is typeset from them while the figures are drawn (offline/early.py), so
+#: the plotting stack has until then.
+DEFAULT_WARM = ("scipy.optimize", "matplotlib", "matplotlib.pyplot")
 
 
 @dataclass(frozen=True)
