@@ -256,6 +256,7 @@ def heat_plate(root: Path) -> None:
 # parameters the golden tests compare the recovered ones against. ---------------
 
 TRUTH: dict[str, dict[str, object]] = {
+    "pendulum": {"g": G, "slope": 4 * np.pi**2 / G},  # T^2 = (4 pi^2 / g) L
     "station-series": {
         "weekly_co2.csv": {"slope": 1.8, "amplitude": 3.0},
         "daily_price.csv": {"slope": 4.0, "amplitude": 0.0},

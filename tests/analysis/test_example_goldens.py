@@ -24,7 +24,7 @@ EXPECTED_KINDS = {
     "resistor-repeats": {"repeated"},
     "decay-runs": {"series"},
     "plant-growth-zh": {"groups"},
-    "pendulum": {"xy", "repeated"},
+    "pendulum": {"law", "repeated"},
     "rc-discharge": {"xy"},
     "spectrum": {"xy"},
     "heat-plate": {"xy"},
@@ -37,7 +37,7 @@ EXPECTED_GOALS = {
     "resistor-repeats": {"error"},
     "decay-runs": {"dependence"},
     "plant-growth-zh": {"groups", "dependence"},
-    "pendulum": {"error"},
+    "pendulum": {"law", "error"},
     "rc-discharge": set(),
     "spectrum": set(),
     "heat-plate": set(),
@@ -140,6 +140,24 @@ def test_series_of_files() -> None:
     k = s.quantities.index(r"\tau")
     for temp, tau, se in zip(s.series.parameters, s.values[:, k], s.errors[:, k], strict=True):
         _within(tau, se, truth["tau0"] * np.exp(-(temp - 280) / truth["scale"]), f"tau at {temp}")
+
+
+def test_law_of_the_pendulum() -> None:
+    """The notes' T^2 = (4 pi^2 / g) L is what is tested: T^2 against L, not
+    the x-y path's power law of every column against L."""
+    fa = _analysis("pendulum")
+    (a,) = [a for a in fa.analyses if a.kind == "law"]
+    f = a.result
+    assert a.source == "periods.csv" and "law" in a.goals
+    assert (f.y.name, f.x.name) == ("T^2", "L") or (f.y.name, f.y_power) == ("T", 2.0)
+    assert f.x.name == "L" and f.x_power == 1.0
+    truth = TRUTH["pendulum"]
+    _within(f.slope0, f.slope0_se, float(truth["slope"]), "slope of T^2 on L")
+    assert f.relation is not None and f.relation.name == "g"
+    assert f.constant is not None and f.constant_se is not None
+    _within(f.constant, f.constant_se, float(truth["g"]), "g")
+    assert f.supported and f.intercept_p > 0.05
+    assert abs(f.exponent - 1.0) < 3 * f.exponent_se
 
 
 def test_roles_and_question_are_in_the_provenance_record(tmp_path: Path) -> None:

@@ -274,6 +274,30 @@ def _series(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
     return [_plan(key, b, spec, cap, a)]
 
 
+def _law(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
+    f = a.result
+    key = next_key()
+    b = _Builder(key)
+    ty = f.y.name if f.y_power == 1.0 else f"{f.y.name}^{f.y_power:g}"
+    tx = f.x.name if f.x_power == 1.0 else f"{f.x.name}^{f.x_power:g}"
+    uy = f.y.unit if f.y_power == 1.0 else (f"{f.y.unit}^{f.y_power:g}" if f.y.unit else None)
+    ux = f.x.unit if f.x_power == 1.0 else (f"{f.x.unit}^{f.x_power:g}" if f.x.unit else None)
+    # Drawn from the origin: whether the line passes through it is the question.
+    grid = np.linspace(0.0, float(np.max(f.xt)) * 1.05, 100)
+    p1: dict[str, Any] = {"xlabel": axis_label(tx, ux), "ylabel": axis_label(ty, uy), "legend": True,
+          "layers": [{"type": "scatter", "x": b.arr(f.xt), "y": b.arr(f.yt), "color": "#1f77b4", "label": "data"},
+                     {"type": "line", "x": b.arr(grid), "y": b.arr(f.slope1 * grid + f.intercept),
+                      "color": "#999999", "lw": 1.0, "label": "with intercept"},
+                     {"type": "line", "x": b.arr(grid), "y": b.arr(f.slope0 * grid), "color": "#c0392b",
+                      "lw": 1.8, "label": "law (through 0)"}]}  # fmt: skip
+    p2: dict[str, Any] = {"xlabel": axis_label(tx, ux), "ylabel": axis_label(phrase(lang, "axis_resid"), uy),
+          "layers": [{"type": "scatter", "x": b.arr(f.xt), "y": b.arr(f.yt - f.slope0 * f.xt), "color": "#1f77b4"},
+                     {"type": "hline", "y": 0.0, "color": "#888888"}]}  # fmt: skip
+    spec = {"panels": [p1, p2], "ncols": 2, "size": [8.0, 3.2]}
+    cap = phrase(lang, "cap_law", ty=src_text(ty), tx=src_text(tx), file=src_file(a.source))
+    return [_plan(key, b, spec, cap, a)]
+
+
 _BY_KIND = {
     "timeseries": _timeseries,
     "groups": _groups,
@@ -281,6 +305,7 @@ _BY_KIND = {
     "repeated": _repeated,
     "wide": _wide,
     "series": _series,
+    "law": _law,
 }
 
 

@@ -299,6 +299,64 @@ def series_text(a: Any, ledger: Ledger, lang: str) -> str:
     return out
 
 
+def _powered(name: str, power: float) -> str:
+    return name if power == 1.0 else f"{name}^{power:g}"
+
+
+def law_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.law import ALPHA, constant_unit, slope_unit
+
+    f = a.result
+    prov = f.y.provenance
+    what = f"law {f.statement.text} tested on {a.source}"
+    ty, tx = src_text(_powered(f.y.name, f.y_power)), src_text(_powered(f.x.name, f.x_power))
+    su = _unit(slope_unit(f))
+    yu = _unit(f.y.unit if f.y_power == 1.0 else f"{f.y.unit}^{f.y_power:g}" if f.y.unit else None)
+    out = [phrase(lang, "law_intro", law=src_text(f.statement.text), file=src_file(a.source),
+                  ty=ty, tx=tx, n=ledger.count(f.n, prov, f"points in the {what}"))]  # fmt: skip
+    better = "origin" if f.aicc0 <= f.aicc1 else "intercept"
+    out.append(phrase(
+        lang, "law_fits", unit=su, yunit=yu,
+        s0=ledger.measured(f.slope0, f.slope0_se, prov, f"slope through the origin, {what} (OLS)"),
+        s1=ledger.measured(f.slope1, f.slope1_se, prov, f"slope with an intercept, {what} (OLS)"),
+        a=ledger.measured(f.intercept, f.intercept_se, prov, f"intercept, {what} (OLS)"),
+        p=ledger.num(f.intercept_p, prov, f"t-test p-value of a zero intercept, {what}", sig=2),
+        c0=ledger.num(f.aicc0, prov, f"AICc through the origin, {what}", sig=4),
+        c1=ledger.num(f.aicc1, prov, f"AICc with an intercept, {what}", sig=4),
+        better=phrase(lang, f"law_better_{better}"),
+    ))  # fmt: skip
+    if f.exponent is not None and f.exponent_se is not None and f.exponent_p is not None:
+        out.append(phrase(
+            lang, "law_exponent", y=src_text(f.y.name), x=src_text(f.x.name),
+            e=ledger.measured(f.exponent, f.exponent_se, prov, f"log-log exponent of {f.y.name} on {f.x.name} (OLS)"),
+            e0=ledger.num(f.expected_exponent, None, f"exponent implied by the law {f.statement.text}", sig=3),
+            p=ledger.num(f.exponent_p, prov, "t-test p-value of the exponent against the law's", sig=2),
+        ))  # fmt: skip
+    if f.relation is not None and f.constant is not None and f.constant_se is not None:
+        which = "origin" if f.through_origin else "intercept"
+        out.append(phrase(
+            lang, "law_constant", which=phrase(lang, f"law_which_{which}"),
+            expr=src_text(f.statement.constant or ""),
+            name=src_text(f.relation.name), unit=_unit(constant_unit(f)),
+            value=ledger.measured(f.constant, f.constant_se, prov,
+                                  f"{f.relation.name} from the slope, {what} (SE propagated)"),
+        ))  # fmt: skip
+    level = ledger.count(round(ALPHA * 100), None, "significance level in per cent (constant)")
+    if f.supported:
+        out.append(phrase(lang, "law_supported", level=level))
+    else:
+        reasons = []
+        if f.slope_p >= ALPHA:
+            reasons.append(phrase(lang, "law_r_slope"))
+        if f.intercept_p < ALPHA:
+            reasons.append(phrase(lang, "law_r_intercept"))
+        if f.exponent_p is not None and f.exponent_p < ALPHA:
+            reasons.append(phrase(lang, "law_r_exponent"))
+        sep = "; " if lang == "en" else "；"
+        out.append(phrase(lang, "law_not_supported", reasons=sep.join(reasons), level=level))
+    return "\n\n".join(out) + "\n"
+
+
 _TEXT = {
     "timeseries": timeseries_text,
     "groups": groups_text,
@@ -306,6 +364,7 @@ _TEXT = {
     "repeated": repeated_text,
     "wide": wide_text,
     "series": series_text,
+    "law": law_text,
 }
 
 
