@@ -20,6 +20,8 @@ CASES = [
     ("比较各组的株高，并分析异常值。", {"groups", "outliers"}),
     ("重复测量 20 次，计算平均值和不确定度。", {"error"}),
     ("研究流量在 1898 年之后是否突变。", {"change"}),
+    ("Plot each run individually; put the individual runs in an appendix.", {"appendix"}),
+    ("把每个文件的曲线放在附录中。", {"appendix"}),
 ]
 
 

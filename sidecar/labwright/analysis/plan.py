@@ -308,9 +308,14 @@ def _series(fa: FolderAnalysis, fs: FileSeries) -> Analysis:
     # "How does the result depend on the run's parameter" is what the
     # per-file table and its summary figure answer.
     goals = ["series"] + (["dependence"] if fa.question.asks("dependence") else [])
+    # The files one by one, in an appendix, only when the notes ask for it.
+    appendix = fa.question.asks("appendix")
+    if appendix:
+        goals.append("appendix")
     return Analysis(
         "series", fs.pattern, None, goals,
         f"{len(fs.datasets)} files of the same shape named {fs.pattern}", result,
+        {"appendix": appendix},
     )  # fmt: skip
 
 

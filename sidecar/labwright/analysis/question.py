@@ -17,7 +17,7 @@ from labwright.analysis.law import LawStatement, parse_laws
 
 Goal = Literal[
     "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error",
-    "distribution",
+    "distribution", "appendix",
 ]  # fmt: skip
 
 _PATTERNS: dict[str, tuple[str, ...]] = {
@@ -57,6 +57,12 @@ _PATTERNS: dict[str, tuple[str, ...]] = {
     "error": (
         r"uncertaint", r"error analysis", r"standard error", r"repeat(?:ed)? (?:measurement|timing|reading|trial)s?",
         r"\bprecision\b", r"\bscatter\b", r"误差", r"不确定度", r"重复测量",
+    ),
+    # The individual files of a series (runs, sweeps), shown one by one at the
+    # end of the report; never done unasked (200 runs would be 200 figures).
+    "appendix": (
+        r"\bappendix\b", r"\b(?:each|every) (?:run|file|sweep|measurement file) (?:individually|separately|on its own)",
+        r"\bindividual (?:runs|files|sweeps|curves)\b", r"附录", r"逐个(?:文件|运行|曲线)", r"每个文件(?:单独|分别)",
     ),
     "distribution": (
         r"distribution of (?:the )?(?:values|readings|measurements|results)", r"histogram",

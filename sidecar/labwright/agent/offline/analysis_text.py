@@ -8,6 +8,7 @@ and year. Figures are placed by the caller's `figure_block`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -296,6 +297,80 @@ def series_text(a: Any, ledger: Ledger, lang: str) -> str:
         out += (
             phrase(lang, "ser_failed", files=", ".join(src_file(f) for f in s.failed[:20])) + "\n"
         )
+    out += _series_across(s, param, ledger, lang)
+    return out
+
+
+def _model_units(key: str, ux: str | None, uy: str | None) -> list[str | None]:
+    """Units of a model's parameters for y(x) (see fits.MODELS)."""
+    if key == "linear":
+        return [f"{uy}/{ux}" if uy and ux else uy, uy]
+    if key == "exponential":
+        return [uy, ux]
+    if key == "exponential_offset":
+        return [uy, ux, uy]
+    return [None] * 3
+
+
+def _quantity_units(s: Any) -> list[str | None]:
+    if s.mode != "fit" or not s.model_key:
+        return [s.unit]
+    return _model_units(s.model_key, s.x_unit, s.unit)
+
+
+def _primed(formula: str, symbols: tuple[str, ...]) -> tuple[str, list[str]]:
+    """The across-files model with primed parameters (A', \\tau'), so they are
+    not read as the per-file A and \\tau. A formula with a digit in it keeps its
+    symbols: the provenance check knows the model formulas only as written."""
+    if any(ch.isdigit() for ch in formula):
+        return formula, list(symbols)
+    for sym in symbols:
+        primed = sym.replace("\\", "\\\\") + "'"  # a replacement string: backslashes doubled
+        formula = re.sub(rf"(?<![A-Za-z\\]){re.escape(sym)}(?![A-Za-z])", primed, formula)
+    return formula, [s + "'" for s in symbols]
+
+
+def _series_across(s: Any, param: str, ledger: Ledger, lang: str) -> str:
+    """How each per-file quantity varies with the run parameter."""
+    from labwright.agent.offline.fits import MIN_R2
+
+    if s.series.parameter_name == "run number" or not s.across:
+        return ""
+    out = ""
+    units = _quantity_units(s)
+    pu = s.series.parameter_unit
+    prov = Provenance(file=s.series.pattern)
+    for j, q in enumerate(s.quantities):
+        qname = f"${q}$" if s.mode == "fit" else phrase(lang, "axis_mean_of", y=src_text(s.y))
+        qunit = units[j] if j < len(units) else None
+        fit = s.across[j]
+        what = f"fit of {q} against {s.series.parameter_name} over the files of {s.series.pattern}"
+        if fit is not None:
+            params = []
+            formula, symbols = _primed(fit.model.formula, fit.model.params)
+            for sym, value, sigma, unit in zip(
+                symbols,
+                fit.params,
+                fit.sigmas,
+                _model_units(fit.model.key, pu, qunit),
+                strict=False,
+            ):
+                text = f"${sym} = {ledger.measured(value, sigma, prov, f'parameter {sym} of the {what}')}$"
+                params.append(text + (f"~{src_text(unit)}" if unit else ""))
+            out += phrase(
+                lang, "ser_across_fit", q=qname, param=param, formula=formula,
+                k=ledger.count(fit.n, prov, f"points in the {what}"), params=", ".join(params),
+                r2=ledger.num(fit.r2, prov, f"R^2 of the {what}", sig=4),
+            ) + "\n\n"  # fmt: skip
+        else:
+            mean, se = s.across_mean[j]
+            if not (np.isfinite(mean) and np.isfinite(se) and se > 0):
+                continue
+            out += phrase(
+                lang, "ser_across_none", q=qname, param=param, unit=_unit(qunit),
+                min_r2=ledger.num(MIN_R2, None, "R^2 threshold for reporting a fit (constant)", sig=2),
+                mean=ledger.measured(mean, se, prov, f"mean of {q} over the files of {s.series.pattern}"),
+            ) + "\n\n"  # fmt: skip
     return out
 
 
@@ -375,9 +450,27 @@ def analysis_block(
     make = _TEXT.get(a.kind)
     text = make(a, ledger, lang) if make else ""
     for plan in plans:
-        if plan.analysis is a:
+        if plan.analysis is a and not is_appendix(plan):
             text += figure_block(plan)
     return text
+
+
+def is_appendix(plan: FigurePlan) -> bool:
+    return plan.panels is not None and bool(plan.panels.get("appendix"))
+
+
+def appendix_block(fa: Any, plans: list[FigurePlan], lang: str, figure_block: FigureBlock) -> str:
+    """The individual files of a series, after the discussion, when asked."""
+    out = ""
+    for a in fa.analyses:
+        figs = [p for p in plans if p.analysis is a and is_appendix(p)]
+        if not figs:
+            continue
+        if not out:
+            out = f"\\clearpage\n\\section*{{{phrase(lang, 'sec_appendix')}}}\n"
+        out += phrase(lang, "appendix_intro", pattern=src_text(a.source)) + "\n"
+        out += "".join(figure_block(p) for p in figs)
+    return out
 
 
 def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
@@ -397,7 +490,8 @@ def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
 
 def question_text(fa: Any, ledger: Ledger, lang: str) -> str:
     goals = [g for g in fa.question.goals if g in (
-        "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution")]  # fmt: skip
+        "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution",
+        "appendix")]  # fmt: skip
     if not goals:
         return phrase(lang, "q_none") + "\n"
     return phrase(lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}") for g in goals)) + "\n"
