@@ -115,6 +115,10 @@ def test_group_means(name: str, column: str) -> None:
     for s in g.stats:
         _within(s.mean, s.se, truth[s.level], f"{name} {s.level}")
     assert g.test is not None and g.test.p < 1e-3
+    # Which groups differ: every pair, Tukey HSD, difference within 3 SE of the truth.
+    assert len(g.pairs) == 3
+    for pr in g.pairs:
+        _within(pr.diff, pr.se, truth[pr.second] - truth[pr.first], f"{pr.second} - {pr.first}")
 
 
 def test_regression_coefficients_and_outlier() -> None:
@@ -124,6 +128,20 @@ def test_regression_coefficients_and_outlier() -> None:
     for c in a.result.coefficients:
         _within(c.value, c.se, float(truth[c.name]), c.name)
     assert truth["outlier_row"] in [o.row for o in a.result.outliers]
+    # "Discuss any outliers": the model again without the flagged rows.
+    w = a.result.without_flagged
+    assert w is not None and w.n == a.result.n - len(a.result.outliers)
+    for c in w.coefficients:
+        _within(c.value, c.se, float(truth[c.name]), f"{c.name} without flagged rows")
+    # Units stated in the notes ("pressure in bar") are the columns' units.
+    assert a.dataset.column("pressure").unit == "bar" and a.dataset.column("yield").unit == "%"
+
+
+def test_unit_of_a_wide_table_from_its_readme() -> None:
+    """ "Monthly mean sea surface temperature in degrees C": the melted series
+    (and so its trend and amplitude) is in °C."""
+    (a,) = _analysis("sea-surface").analyses
+    assert a.result[0].column.unit == "°C"
 
 
 def test_repeated_mean() -> None:
@@ -222,3 +240,9 @@ def test_series_files_in_an_appendix_only_when_asked(tmp_path: Path) -> None:
     appendix = tex[tex.index("section*{Appendix") :]
     assert appendix.count("\\includegraphics") == 3
     assert tex.index("section*{Appendix") > tex.index("section{Discussion")
+
+
+def test_no_pairwise_comparison_without_a_group_difference() -> None:
+    a = next(a for a in _analysis("alloy-hardness").analyses if a.kind == "groups")
+    density = next(g for g in a.result if g.measurement == "density")
+    assert density.test is not None and density.test.p > 0.05 and density.pairs == ()

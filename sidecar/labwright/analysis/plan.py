@@ -237,7 +237,7 @@ def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
     if mw is not None:
         col = Column(
             "value", mw.values, ds.column(mw.month_columns[0]).provenance,
-            ds.column(mw.month_columns[0]).unit,
+            ds.column(mw.month_columns[0]).unit or fa.facts.table_unit,
         )  # fmt: skip
         a = _timeseries(
             fa, ds, mw.years, [col],
@@ -325,7 +325,13 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
     fa = FolderAnalysis(question=read_question(text), facts=read_facts(text, names))
     for ds in read.datasets:
         if ds.kind == "table":
-            fa.roles[id(ds)] = infer_roles(ds, fa.facts)
+            roles = fa.roles[id(ds)] = infer_roles(ds, fa.facts)
+            # A unit the notes state ("pressure in bar") is the column's unit
+            # for every reader of it: tables, axis labels, fitted parameters.
+            for c in roles.of("measurement"):
+                col = ds.column(c.name)
+                if c.unit and not col.unit:
+                    col.unit = c.unit
     fa.series = find_series(read.datasets)
     in_series = {id(ds) for fs in fa.series for ds in fs.datasets}
     for fs in fa.series:

@@ -158,11 +158,59 @@ def groups_text(a: Any, ledger: Ledger, lang: str) -> str:
             h=ledger.num(t.kruskal_h, prov, f"Kruskal-Wallis H for {g.measurement}", sig=3),
             kp=ledger.num(t.kruskal_p, prov, f"Kruskal-Wallis p-value for {g.measurement}", sig=2),
         ))  # fmt: skip
+    pairs = _pairs_text(a, ledger, lang)
+    if pairs:
+        out.append(pairs)
     if a.extra.get("left_out"):
         out.append(
             phrase(lang, "grp_left_out", names=", ".join(src_text(n) for n in a.extra["left_out"]))
         )
     return out[0] + "\n" + table + "\n".join(out[1:]) + "\n"
+
+
+def _p_text(ledger: Ledger, p: float, prov: Provenance, what: str) -> str:
+    """A p-value; below 0.001 as "< 0.001" (the studentized-range tail is not
+    resolved further, statsmodels prints 0)."""
+    if p < 1e-3:
+        return "< " + ledger.num(1e-3, None, f"reporting floor of {what} (constant)", sig=1)
+    return ledger.num(p, prov, what, sig=2)
+
+
+def _pairs_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.groups import ALPHA
+
+    withpairs = [g for g in a.result if g.pairs]
+    if not withpairs:
+        return ""
+    level = ledger.count(round(ALPHA * 100), None, "family-wise level in per cent (constant)")
+    rows: list[list[str]] = []
+    verdicts: list[str] = []
+    for g in withpairs:
+        prov = a.dataset.column(g.measurement).provenance
+        same: list[str] = []
+        for i, pr in enumerate(g.pairs):
+            what = f"Tukey HSD {pr.second} - {pr.first} for {g.measurement}"
+            pair = f"{src_text(pr.second)} $-$ {src_text(pr.first)}"
+            rows.append([src_text(g.measurement) if i == 0 else "", pair,
+                         f"${ledger.measured(pr.diff, pr.se, prov, f'difference of means, {what}')}$",
+                         f"${_p_text(ledger, pr.p_adj, prov, f'adjusted p-value, {what}')}$"])  # fmt: skip
+            if pr.p_adj >= ALPHA:
+                same.append(f"{src_text(pr.first)}/{src_text(pr.second)}")
+        differ = sum(pr.p_adj < ALPHA for pr in g.pairs)
+        none = phrase(lang, "grp_pairs_none", pairs=", ".join(same)) if same else ""
+        verdicts.append(phrase(
+            lang, "grp_pairs_verdict", y=src_text(g.measurement), none=none,
+            differ=ledger.count(differ, prov, f"pairs differing at the family-wise level, {g.measurement}"),
+            k=ledger.count(len(g.pairs), prov, f"pairs of groups, {g.measurement}"),
+        ))  # fmt: skip
+    head = [phrase(lang, k) for k in ("col_quantity", "col_pair", "col_diff", "col_padj")]
+    cap = phrase(
+        lang, "grp_pairs_caption", file=src_file(a.source), cat=src_text(a.extra["category"])
+    )
+    return (
+        "\n" + phrase(lang, "grp_pairs_intro", level=level) + "\n"
+        + _float_table("llrr", head, rows[:MAX_TABLE_ROWS], cap) + " ".join(verdicts)
+    )  # fmt: skip
 
 
 def _zh_test(name: str) -> str:
@@ -173,27 +221,48 @@ def regression_text(a: Any, ledger: Ledger, lang: str) -> str:
     r = a.result
     prov = a.dataset.column(r.response).provenance
     what = f"regression of {r.response}"
+    uy = a.dataset.column(r.response).unit
     out = phrase(
         lang, "reg_intro", y=src_text(r.response), xs=", ".join(src_text(p) for p in r.predictors),
         n=ledger.count(r.n, prov, f"rows in the {what}"),
         r2=ledger.num(r.r2, prov, f"R^2 of the {what}", sig=3),
         r2a=ledger.num(r.r2_adj, prov, f"adjusted R^2 of the {what}", sig=3),
         s=ledger.num(r.resid_se, prov, f"residual standard error of the {what}", sig=3),
+        unit=f"~{src_text(uy)}" if uy else "",
         p=ledger.num(r.f_p, prov, f"F-test p-value of the {what}", sig=2),
     ) + "\n"  # fmt: skip
     rows = []
+    units = False
     for c in r.coefficients:
         name = phrase(lang, "reg_intercept") if c.name == "const" else src_text(c.name)
         value, _, se = ledger.measured(
             c.value, c.se, prov, f"coefficient {c.name} of the {what}"
         ).partition(" \\pm ")
+        ux = None if c.name == "const" else a.dataset.column(c.name).unit
+        unit = (
+            uy
+            if c.name == "const"
+            else (f"{uy}/{ux}" if uy and ux else uy or (f"1/{ux}" if ux else None))
+        )
+        units = units or bool(unit)
         rows.append([
-            name, f"${value}$", f"${se}$",
+            name, f"${value}$", f"${se}$", src_text(unit) if unit else "",
             f"${ledger.num(c.t, prov, f't of coefficient {c.name}', sig=3)}$",
             f"${ledger.num(c.p, prov, f'p-value of coefficient {c.name}', sig=2)}$",
         ])  # fmt: skip
-    head = [phrase(lang, k) for k in ("col_coef", "col_estimate", "col_se", "col_t", "col_p")]
-    out += _float_table("lrrrr", head, rows, phrase(lang, "reg_table_caption", y=src_text(r.response),
+    keys = ["col_coef", "col_estimate", "col_se", "col_unit", "col_t", "col_p"]
+    if not units:  # no unit anywhere: no empty column
+        keys.remove("col_unit")
+        rows = [r_[:3] + r_[4:] for r_ in rows]
+    w = r.without_flagged
+    if w is not None:
+        keys.append("col_without")
+        wc = {c.name: c for c in w.coefficients}
+        for row, c in zip(rows, r.coefficients, strict=True):
+            c2 = wc.get(c.name)
+            row.append(f"${ledger.measured(c2.value, c2.se, prov, f'coefficient {c.name} of the {what} without the flagged rows')}$" if c2 else "--")  # fmt: skip
+    head = [phrase(lang, k) for k in keys]
+    out += _float_table("lrr" + ("l" if units else "") + "rr" + ("r" if w is not None else ""), head, rows, phrase(lang, "reg_table_caption", y=src_text(r.response),
                                                     file=src_file(a.source)))  # fmt: skip
     lim = ledger.num(2.5, None, "studentized-residual limit for flagging (constant)", sig=2)
     four = ledger.count(4, None, "Cook's distance screening rule 4/n (constant)")
@@ -205,6 +274,14 @@ def regression_text(a: Any, ledger: Ledger, lang: str) -> str:
             for o in r.outliers
         ]  # fmt: skip
         out += phrase(lang, "reg_outliers", lim=lim, four=four, rows="; ".join(items)) + "\n"
+        w = r.without_flagged
+        if w is not None:
+            out += "\n" + phrase(
+                lang, "reg_without", n=ledger.count(w.n, prov, f"rows in the {what} without the flagged rows"),
+                r2=ledger.num(w.r2, prov, f"R^2 of the {what} without the flagged rows", sig=3),
+                s=ledger.num(w.resid_se, prov, f"residual standard error of the {what} without the flagged rows", sig=3),
+                unit=f"~{src_text(uy)}" if uy else "",
+            ) + "\n"  # fmt: skip
     else:
         out += phrase(lang, "reg_no_outliers", lim=lim, four=four) + "\n"
     return out
