@@ -109,11 +109,12 @@ def spectrum(root: Path) -> None:
     from PIL import Image
 
     rng = np.random.default_rng(546)
-    lines_nm = np.array([404.7, 435.8, 546.1, 577.0, 579.1])
+    lines_nm = np.array(TRUTH["spectrum"]["lines_nm"])
     strength = np.array([0.35, 0.8, 1.0, 0.45, 0.42])
     wl = np.round(np.arange(380.0, 700.0, 0.5), 1)
     inten = 0.03 + sum(
-        s * np.exp(-0.5 * ((wl - c) / 0.9) ** 2) for c, s in zip(lines_nm, strength, strict=True)
+        s * np.exp(-0.5 * ((wl - c) / TRUTH["spectrum"]["sigma_nm"]) ** 2)
+        for c, s in zip(lines_nm, strength, strict=True)
     )
     inten = 1000 * (inten + rng.normal(0.0, 0.006, wl.size))
     rows = ["波长 (nm),强度 (counts)"] + [
@@ -256,6 +257,7 @@ def heat_plate(root: Path) -> None:
 # parameters the golden tests compare the recovered ones against. ---------------
 
 TRUTH: dict[str, dict[str, object]] = {
+    "spectrum": {"lines_nm": [404.7, 435.8, 546.1, 577.0, 579.1], "sigma_nm": 0.9},
     "pendulum": {"g": G, "slope": 4 * np.pi**2 / G},  # T^2 = (4 pi^2 / g) L
     "station-series": {
         "weekly_co2.csv": {"slope": 1.8, "amplitude": 3.0},

@@ -26,7 +26,7 @@ EXPECTED_KINDS = {
     "plant-growth-zh": {"groups"},
     "pendulum": {"law", "repeated"},
     "rc-discharge": {"xy"},
-    "spectrum": {"xy"},
+    "spectrum": {"peaks", "xy"},
     "heat-plate": {"xy"},
 }
 EXPECTED_GOALS = {
@@ -39,7 +39,7 @@ EXPECTED_GOALS = {
     "plant-growth-zh": {"groups", "dependence"},
     "pendulum": {"law", "error"},
     "rc-discharge": set(),
-    "spectrum": set(),
+    "spectrum": {"peaks"},
     "heat-plate": set(),
 }
 
@@ -177,6 +177,22 @@ def test_series_dependence_on_the_run_parameter() -> None:
     assert s.across[j] is None
     mean, se = s.across_mean[j]
     _within(mean, se, float(truth["U0"]), "mean amplitude")
+
+
+def test_spectral_lines_and_their_reference_values() -> None:
+    """ "确定主要谱线的波长，并与标准值比较": the five Hg lines (a blended
+    doublet at 577.0/579.1 nm among them) are found, each centre within 3 SE
+    of the generator's, and matched to the standard values of calibration.csv."""
+    a = next(a for a in _analysis("spectrum").analyses if a.kind == "peaks")
+    r = a.result
+    truth = TRUTH["spectrum"]
+    assert len(r.peaks) == len(truth["lines_nm"])
+    fwhm = float(truth["sigma_nm"]) * 2 * np.sqrt(2 * np.log(2))
+    for p, line in zip(r.peaks, truth["lines_nm"], strict=True):
+        _within(p.centre, p.centre_se, line, f"line at {line} nm")
+        _within(p.fwhm, p.fwhm_se, fwhm, f"FWHM of the line at {line} nm")
+        assert p.reference == line
+    assert r.reference_source == "calibration.csv: 标准波长" and r.unmatched == []
 
 
 def test_law_of_the_pendulum() -> None:

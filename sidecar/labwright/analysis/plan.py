@@ -229,6 +229,34 @@ def _regression(fa: FolderAnalysis, ds: Dataset, roles: TableRoles, why: str) ->
     return Analysis("regression", ds.source, ds, goals, why, res)
 
 
+def _peaks(fa: FolderAnalysis, ds: Dataset, roles: TableRoles) -> Analysis | None:
+    """The lines of a densely sampled curve, when the notes ask for them;
+    reference values from a column named so anywhere in the folder."""
+    from labwright.analysis.peaks import MIN_POINTS, REFERENCE_NAMES, find_peaks, match_references
+
+    x = _sorted_measurement(roles)
+    ys = [c for c in roles.measurements if c is not x]
+    if x is None or not ys or len(x.values) < MIN_POINTS:
+        return None
+    res = find_peaks(np.asarray(x.values), np.asarray(ys[0].values), x.name, ys[0].name)
+    if res is None or not res.peaks:
+        return None
+    lo, hi = float(np.nanmin(x.values)), float(np.nanmax(x.values))
+    for other in fa.roles.values():
+        for c in other.measurements:
+            if c is x or not REFERENCE_NAMES.search(c.name):
+                continue
+            refs = [float(v) for v in np.asarray(c.values, dtype=float) if lo <= v <= hi]
+            if refs:
+                match_references(res, refs, f"{other.dataset.source}: {c.name}")
+                break
+        if res.reference_source:
+            break
+    goals = ["peaks"] + (["error"] if fa.question.asks("error") else [])
+    why = f"the notes ask for peaks or lines; {x.name} is sorted and densely sampled"
+    return Analysis("peaks", ds.source, ds, goals, why, res, {"x": x, "y": ys[0]})
+
+
 def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
     q = fa.question
     roles = fa.roles[id(ds)]
@@ -253,6 +281,10 @@ def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
             goals = ["law"] + (["dependence"] if q.asks("dependence") else [])
             why = f"the notes state the law {fit.statement.text}; its quantities are columns"
             return [Analysis("law", ds.source, ds, goals, why, fit)]
+    if q.asks("peaks") and roles.time is None:
+        a = _peaks(fa, ds, roles)
+        if a is not None:
+            return [a]
     if roles.time is not None and meas:
         split = _split_by_category(ds, roles, meas)
         if split is not None:

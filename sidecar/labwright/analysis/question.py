@@ -17,7 +17,7 @@ from labwright.analysis.law import LawStatement, parse_laws
 
 Goal = Literal[
     "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error",
-    "distribution", "appendix",
+    "distribution", "appendix", "peaks",
 ]  # fmt: skip
 
 _PATTERNS: dict[str, tuple[str, ...]] = {
@@ -63,6 +63,11 @@ _PATTERNS: dict[str, tuple[str, ...]] = {
     "appendix": (
         r"\bappendix\b", r"\b(?:each|every) (?:run|file|sweep|measurement file) (?:individually|separately|on its own)",
         r"\bindividual (?:runs|files|sweeps|curves)\b", r"附录", r"逐个(?:文件|运行|曲线)", r"每个文件(?:单独|分别)",
+    ),
+    "peaks": (
+        r"\bpeaks?\b", r"\b(?:spectral|emission|absorption) lines?\b",
+        r"wavelengths? of the (?:\w+ )?lines", r"\bline (?:positions|centres|centers)\b",
+        r"谱线", r"峰位", r"峰值", r"吸收峰", r"发射峰", r"特征峰",
     ),
     "distribution": (
         r"distribution of (?:the )?(?:values|readings|measurements|results)", r"histogram",

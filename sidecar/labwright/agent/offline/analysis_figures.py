@@ -364,6 +364,29 @@ def _law(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
     return [_plan(key, b, spec, cap, a)]
 
 
+def _peaks(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
+    r = a.result
+    x, y = a.extra["x"], a.extra["y"]
+    key = next_key()
+    b = _Builder(key)
+    xv = np.asarray(x.values, dtype=float)
+    yv = np.asarray(y.values, dtype=float)
+    step = _thin(xv.size)
+    cx = np.array([p.centre for p in r.peaks])
+    # Marker height: the data at the fitted centre.
+    order = np.argsort(xv)
+    cy = np.interp(cx, xv[order], yv[order])
+    layers: list[dict[str, Any]] = [
+        {"type": "line", "x": b.arr(xv[::step]), "y": b.arr(yv[::step]), "color": "#1f4e79", "lw": 1.0},
+        {"type": "ring", "x": b.arr(cx), "y": b.arr(cy), "color": "#c0392b",
+         "labels": [str(i) for i in range(1, cx.size + 1)]},
+    ]  # fmt: skip
+    spec = {"panels": [{"xlabel": axis_label(x.name, x.unit), "ylabel": axis_label(y.name, y.unit),
+                        "layers": layers}], "size": [7.0, 3.6]}  # fmt: skip
+    cap = phrase(lang, "cap_peaks", y=src_text(y.name), x=src_text(x.name), file=src_file(a.source))
+    return [_plan(key, b, spec, cap, a)]
+
+
 _BY_KIND = {
     "timeseries": _timeseries,
     "groups": _groups,
@@ -372,6 +395,7 @@ _BY_KIND = {
     "wide": _wide,
     "series": _series,
     "law": _law,
+    "peaks": _peaks,
 }
 
 

@@ -509,6 +509,79 @@ def law_text(a: Any, ledger: Ledger, lang: str) -> str:
     return "\n\n".join(out) + "\n"
 
 
+def peaks_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.peaks import MIN_SNR
+
+    r = a.result
+    x, y = a.extra["x"], a.extra["y"]
+    prov = y.provenance
+    xprov = x.provenance
+    ux, uy = _unit(x.unit), _unit(y.unit)
+    out = [phrase(
+        lang, "pk_intro", k=ledger.count(len(r.peaks), prov, f"peaks found in {y.name}"),
+        y=src_text(y.name), x=src_text(x.name), file=src_file(a.source), unit=uy,
+        thr=ledger.num(r.threshold, prov, f"prominence threshold for peaks of {y.name}", sig=2),
+        noise=ledger.num(r.noise, prov, f"noise of {y.name} from second differences (robust SD)", sig=2),
+        snr=ledger.count(round(MIN_SNR), None, "peak prominence in noise units (constant)"),
+    )]  # fmt: skip
+    refs = r.reference_source is not None
+    from labwright.analysis.presentation import decimals_of
+
+    ref_decimals = decimals_of(np.asarray(r.references, dtype=float)) if refs else 0
+    rows: list[list[str]] = []
+    off: list[str] = []
+    for i, p in enumerate(r.peaks, start=1):
+        what = f"peak {i} of {y.name} in {a.source} (Gaussian fit)"
+        cells = [
+            ledger.count(i, None, "peak number"),
+            f"${ledger.measured(p.centre, p.centre_se, xprov, f'centre of {what}')}$",
+            f"${ledger.measured(p.fwhm, p.fwhm_se, xprov, f'FWHM of {what}')}$",
+            f"${ledger.measured(p.height, p.height_se, prov, f'height of {what}')}$",
+        ]
+        if refs:
+            if p.reference is not None and p.z is not None:
+                ref = ledger.fixed(
+                    p.reference,
+                    ref_decimals,
+                    None,
+                    f"reference value matched to {what} ({r.reference_source})",
+                )
+                z = ledger.num(p.z, xprov, f"(centre - reference)/SE of {what}", sig=2)
+                cells += [f"${ref}$", f"${z}$"]
+                if abs(p.z) > 3:
+                    off.append(f"${ref}$")
+            else:
+                cells += ["--", "--"]
+        rows.append(cells)
+    head = [phrase(lang, "col_peak"),
+            phrase(lang, "col_centre") + (f" ({ux})" if ux else ""),
+            phrase(lang, "col_fwhm") + (f" ({ux})" if ux else ""),
+            phrase(lang, "col_height") + (f" ({uy})" if uy else "")]  # fmt: skip
+    if refs:
+        head += [phrase(lang, "col_ref") + (f" ({ux})" if ux else ""), phrase(lang, "col_z")]
+    table = _float_table("r" * len(head), head, rows[:MAX_TABLE_ROWS],
+                         phrase(lang, "pk_caption", y=src_text(y.name), file=src_file(a.source)))  # fmt: skip
+    if refs:
+        matched = [p for p in r.peaks if p.z is not None]
+        within = sum(abs(p.z) <= 3 for p in matched if p.z is not None)
+        source = r.reference_source or ""
+        file, _, col = source.partition(": ")
+        out.append(phrase(
+            lang, "pk_refs", source=f"{src_file(file)} ({src_text(col)})",
+            m=ledger.count(within, None, "reference values within 3 SE of a peak"),
+            r=ledger.count(len(r.references), None, f"reference values in {source}"),
+        ))  # fmt: skip
+        if off:
+            out.append(phrase(lang, "pk_refs_off", list=", ".join(off)))
+        if r.unmatched:
+            vals = [
+                f"${ledger.fixed(v, ref_decimals, None, f'reference value without a peak ({source})')}$"
+                for v in r.unmatched
+            ]
+            out.append(phrase(lang, "pk_unmatched", list=", ".join(vals)))
+    return out[0] + "\n" + table + "\n".join(out[1:]) + "\n"
+
+
 _TEXT = {
     "timeseries": timeseries_text,
     "groups": groups_text,
@@ -517,6 +590,7 @@ _TEXT = {
     "wide": wide_text,
     "series": series_text,
     "law": law_text,
+    "peaks": peaks_text,
 }
 
 
@@ -568,7 +642,7 @@ def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
 def question_text(fa: Any, ledger: Ledger, lang: str) -> str:
     goals = [g for g in fa.question.goals if g in (
         "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution",
-        "appendix")]  # fmt: skip
+        "appendix", "peaks")]  # fmt: skip
     if not goals:
         return phrase(lang, "q_none") + "\n"
     return phrase(lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}") for g in goals)) + "\n"

@@ -82,8 +82,12 @@ def _aim(inp: ReportInput, ledger: Ledger) -> str:
     return out
 
 
-def _columns_list(ds: Dataset) -> str:
-    names = [src_text(c.label) for c in ds.columns[:12]]
+def _columns_list(ds: Dataset, analysis: Any = None) -> str:
+    # A date column read as seconds since its origin is a date to the reader,
+    # not a quantity in s.
+    roles = analysis.roles_of(ds) if analysis is not None else None
+    dates = {c.name for c in roles.of("time")} if roles is not None else set()
+    names = [src_text(c.name if c.name in dates else c.label) for c in ds.columns[:12]]
     if len(ds.columns) > 12:
         names.append("\\ldots")
     return ", ".join(names)
@@ -124,7 +128,11 @@ def _material_items(inp: ReportInput, ledger: Ledger) -> list[str]:
             rows = ledger.count(ds.n_rows, prov, "number of rows")
             items.append(
                 phrase(
-                    lang, "item_table", file=dataset_title(ds), rows=rows, columns=_columns_list(ds)
+                    lang,
+                    "item_table",
+                    file=dataset_title(ds),
+                    rows=rows,
+                    columns=_columns_list(ds, inp.analysis),
                 )
             )
     for img in inp.read.images:
