@@ -216,7 +216,8 @@ def heat_plate(root: Path) -> None:
     rng = np.random.default_rng(1729)
     root.mkdir(parents=True, exist_ok=True)
     yy, xx = np.mgrid[0:24, 0:32]
-    frame = 22.0 + 18.0 * np.exp(-(((xx - 15.5) / 9.0) ** 2 + ((yy - 11.5) / 7.0) ** 2))
+    cx, cy = TRUTH["heat-plate"]["centre_col"], TRUTH["heat-plate"]["centre_row"]
+    frame = 22.0 + 18.0 * np.exp(-(((xx - cx) / 9.0) ** 2 + ((yy - cy) / 7.0) ** 2))
     frame = np.round(frame + rng.normal(0.0, 0.15, frame.shape), 2)
     np.save(root / "ir_frame.npy", frame.astype(np.float32), allow_pickle=False)
 
@@ -258,6 +259,7 @@ def heat_plate(root: Path) -> None:
 
 TRUTH: dict[str, dict[str, object]] = {
     "spectrum": {"lines_nm": [404.7, 435.8, 546.1, 577.0, 579.1], "sigma_nm": 0.9},
+    "heat-plate": {"centre_col": 15.5, "centre_row": 11.5},  # hot spot of ir_frame.npy
     "pendulum": {"g": G, "slope": 4 * np.pi**2 / G},  # T^2 = (4 pi^2 / g) L
     "station-series": {
         "weekly_co2.csv": {"slope": 1.8, "amplitude": 3.0},

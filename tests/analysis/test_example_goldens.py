@@ -27,7 +27,7 @@ EXPECTED_KINDS = {
     "pendulum": {"law", "repeated"},
     "rc-discharge": {"xy"},
     "spectrum": {"peaks", "xy"},
-    "heat-plate": {"xy"},
+    "heat-plate": {"symmetry", "xy"},
 }
 EXPECTED_GOALS = {
     "station-series": {"trend", "seasonal"},
@@ -40,7 +40,7 @@ EXPECTED_GOALS = {
     "pendulum": {"law", "error"},
     "rc-discharge": set(),
     "spectrum": {"peaks"},
-    "heat-plate": set(),
+    "heat-plate": {"symmetry"},
 }
 
 
@@ -193,6 +193,17 @@ def test_spectral_lines_and_their_reference_values() -> None:
         _within(p.fwhm, p.fwhm_se, fwhm, f"FWHM of the line at {line} nm")
         assert p.reference == line
     assert r.reference_source == "calibration.csv: 标准波长" and r.unmatched == []
+
+
+def test_symmetry_of_the_temperature_map() -> None:
+    """ "check the temperature map for symmetry": the hot spot's centroid is at
+    the generator's centre within 3 SE and the map is its own mirror image."""
+    (a,) = [a for a in _analysis("heat-plate").analyses if a.kind == "symmetry"]
+    r = a.result
+    truth = TRUTH["heat-plate"]
+    _within(r.cx, r.cx_se, float(truth["centre_col"]), "centroid column")
+    _within(r.cy, r.cy_se, float(truth["centre_row"]), "centroid row")
+    assert r.symmetric and r.centred
 
 
 def test_law_of_the_pendulum() -> None:

@@ -376,6 +376,18 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
         if found:
             fa.analyses.extend(found)
             fa.handled.add(id(ds))
+    # A map the notes ask to check for symmetry (a thermal image, a beam).
+    if fa.question.asks("symmetry"):
+        from labwright.analysis.symmetry import analyse_symmetry
+
+        for ds in read.datasets:
+            if ds.kind != "matrix" or ds.matrix is None or np.asarray(ds.matrix).ndim != 2:
+                continue
+            res = analyse_symmetry(np.asarray(ds.matrix), ds.name)
+            if res is not None:
+                why = "the notes ask for symmetry; a 2-D map"
+                fa.analyses.append(Analysis("symmetry", ds.source, ds, ["symmetry"], why, res))
+                fa.handled.add(id(ds))
     # Tables left to the x-y path (fits by AICc, measurements only) are listed
     # too, so the choice can be compared with the question.
     for ds in read.datasets:

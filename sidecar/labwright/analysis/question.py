@@ -17,7 +17,7 @@ from labwright.analysis.law import LawStatement, parse_laws
 
 Goal = Literal[
     "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error",
-    "distribution", "appendix", "peaks",
+    "distribution", "appendix", "peaks", "symmetry",
 ]  # fmt: skip
 
 _PATTERNS: dict[str, tuple[str, ...]] = {
@@ -69,6 +69,7 @@ _PATTERNS: dict[str, tuple[str, ...]] = {
         r"wavelengths? of the (?:\w+ )?lines", r"\bline (?:positions|centres|centers)\b",
         r"谱线", r"峰位", r"峰值", r"吸收峰", r"发射峰", r"特征峰",
     ),
+    "symmetry": (r"\bsymmetr", r"\bmirror image", r"对称"),
     "distribution": (
         r"distribution of (?:the )?(?:values|readings|measurements|results)", r"histogram",
         r"(?:数据|数值|测量值|读数|结果)的?分布", r"频率分布", r"直方图",

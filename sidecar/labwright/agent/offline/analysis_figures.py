@@ -387,6 +387,24 @@ def _peaks(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
     return [_plan(key, b, spec, cap, a)]
 
 
+def _symmetry(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
+    r = a.result
+    key = next_key()
+    b = _Builder(key)
+    m = np.asarray(a.dataset.matrix, dtype=float)
+    col, row = phrase(lang, "axis_column"), phrase(lang, "axis_row")
+    p1: dict[str, Any] = {"xlabel": col, "ylabel": row, "title": src_plain(r.name),
+          "layers": [{"type": "heatmap", "m": b.arr(m)},
+                     {"type": "scatter", "x": b.arr([r.cx]), "y": b.arr([r.cy]), "color": "#ffffff"}]}  # fmt: skip
+    p2: dict[str, Any] = {"xlabel": col, "ylabel": row, "title": "left-right",
+                          "layers": [{"type": "heatmap", "m": b.arr(r.diff_lr)}]}  # fmt: skip
+    p3: dict[str, Any] = {"xlabel": col, "ylabel": row, "title": "up-down",
+                          "layers": [{"type": "heatmap", "m": b.arr(r.diff_ud)}]}  # fmt: skip
+    spec = {"panels": [p1, p2, p3], "ncols": 3, "size": [10.0, 3.0]}
+    cap = phrase(lang, "cap_symmetry", name=src_text(r.name), file=src_file(a.source))
+    return [_plan(key, b, spec, cap, a)]
+
+
 _BY_KIND = {
     "timeseries": _timeseries,
     "groups": _groups,
@@ -396,6 +414,7 @@ _BY_KIND = {
     "series": _series,
     "law": _law,
     "peaks": _peaks,
+    "symmetry": _symmetry,
 }
 
 

@@ -582,6 +582,43 @@ def peaks_text(a: Any, ledger: Ledger, lang: str) -> str:
     return out[0] + "\n" + table + "\n".join(out[1:]) + "\n"
 
 
+def symmetry_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.symmetry import ALPHA
+
+    r = a.result
+    prov = a.dataset.provenance or Provenance(file=a.source, variable=r.name)
+    what = f"symmetry check of {r.name}"
+    out = [phrase(
+        lang, "sym_intro", name=src_text(r.name),
+        rows=ledger.count(r.shape[0], prov, "matrix rows"), cols=ledger.count(r.shape[1], prov, "matrix columns"),
+        bg=ledger.num(r.background, prov, f"background (median of the border), {what}", sig=4),
+        noise=ledger.num(r.noise, prov, f"pixel noise from second differences, {what}", sig=2),
+        cx=ledger.measured(r.cx, r.cx_se, prov, f"centroid column above the background, {what}"),
+        cy=ledger.measured(r.cy, r.cy_se, prov, f"centroid row above the background, {what}"),
+        fx=ledger.fixed(r.centre_x, 1, prov, "column of the frame's centre"),
+        fy=ledger.fixed(r.centre_y, 1, prov, "row of the frame's centre"),
+    )]  # fmt: skip
+    for m in r.mirrors:
+        axis = phrase(lang, "sym_lr" if m.axis == "left-right" else "sym_ud")
+        out.append(phrase(
+            lang, "sym_mirror", axis=axis,
+            rms=ledger.num(m.rms, prov, f"RMS of the map minus its {m.axis} mirror", sig=2),
+            ratio=ledger.num(m.ratio, prov, f"{m.axis} mirror RMS over sqrt(2) x noise", sig=2),
+            chi2=ledger.num(m.chi2, prov, f"chi-square of the {m.axis} mirror difference", sig=3),
+            dof=ledger.count(m.dof, prov, f"independent pixel pairs, {m.axis} mirror"),
+            p=ledger.num(m.p, prov, f"chi-square p-value, {m.axis} mirror", sig=2),
+        ))  # fmt: skip
+    level = ledger.count(round(ALPHA * 100), None, "significance level in per cent (constant)")
+    if r.symmetric:
+        centred = phrase(lang, "sym_centred" if r.centred else "sym_offcentre")
+        out.append(phrase(lang, "sym_yes", level=level, centred=centred))
+    else:
+        which = [phrase(lang, "sym_no_axis", axis=phrase(lang, "sym_lr" if m.axis == "left-right" else "sym_ud"))
+                 for m in r.mirrors if m.p < ALPHA]  # fmt: skip
+        out.append(phrase(lang, "sym_no", which="; ".join(which), level=level))
+    return "\n\n".join(out) + "\n"
+
+
 _TEXT = {
     "timeseries": timeseries_text,
     "groups": groups_text,
@@ -591,6 +628,7 @@ _TEXT = {
     "series": series_text,
     "law": law_text,
     "peaks": peaks_text,
+    "symmetry": symmetry_text,
 }
 
 
@@ -642,7 +680,7 @@ def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
 def question_text(fa: Any, ledger: Ledger, lang: str) -> str:
     goals = [g for g in fa.question.goals if g in (
         "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution",
-        "appendix", "peaks")]  # fmt: skip
+        "appendix", "peaks", "symmetry")]  # fmt: skip
     if not goals:
         return phrase(lang, "q_none") + "\n"
     return phrase(lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}") for g in goals)) + "\n"
