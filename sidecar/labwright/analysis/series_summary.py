@@ -48,7 +48,7 @@ def _xy(ds: Dataset, facts: NoteFacts) -> tuple[Column | None, list[Column]]:
 
 
 def summarise_series(fs: FileSeries, facts: NoteFacts) -> SeriesSummary:
-    from labwright.agent.offline.fits import fit_with, fit_xy
+    from labwright.analysis.fits import fit_with, fit_xy
 
     first = fs.datasets[0]
     x, ys = _xy(first, facts)
@@ -63,7 +63,7 @@ def summarise_series(fs: FileSeries, facts: NoteFacts) -> SeriesSummary:
                 model_key = fit.model.key
                 break
     if x is not None and ys and model_key is not None:
-        from labwright.agent.offline.fits import MODELS
+        from labwright.analysis.fits import MODELS
 
         names = list(MODELS[model_key].params)
         vals = np.full((len(fs.datasets), len(names)), np.nan)

@@ -238,7 +238,7 @@ def wide_text(a: Any, ledger: Ledger, lang: str) -> str:
 
 
 def series_text(a: Any, ledger: Ledger, lang: str) -> str:
-    from labwright.agent.offline.fits import MODELS
+    from labwright.analysis.fits import MODELS
 
     s = a.result
     fs = s.series

@@ -10,11 +10,11 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 
 from labwright.agent.events import Event
-from labwright.server.artifacts import PDF_NAME, PDF_OWNER, build_dir_for, run_dir
 from labwright.server.context import AppContext, Ctx
 from labwright.server.routes.versions import version_out
 from labwright.server.schemas import ErrorBody, Id, ProposalOut, VersionOut
 from labwright.server.settings import Pipeline, PipelineRequest
+from labwright.store.artifacts import PDF_NAME, PDF_OWNER, build_dir_for, run_dir
 from labwright.store.errors import DecidedError, StaleBaseError
 from labwright.store.models import Proposal, Run, Version
 
