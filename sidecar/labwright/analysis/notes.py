@@ -74,10 +74,21 @@ _CODE_LABEL = re.compile(
 )
 
 
+# The unit of a whole table stated without a column name ("Monthly mean sea
+# surface temperature in degrees C, one row per year"): temperatures only, the
+# one case common enough to read without guessing.
+_TABLE_UNIT = re.compile(
+    r"\bin\s+(?:degrees?\s+(C|Celsius|F|Fahrenheit|K|Kelvin)\b|(°\s?[CF])|(℃))", re.I
+)
+_TABLE_UNIT_NAMES = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "k": "K",
+                     "kelvin": "K"}  # fmt: skip
+
+
 @dataclass
 class NoteFacts:
     units: dict[str, str] = field(default_factory=dict)  # lower-case column name -> unit
     labels: dict[str, str] = field(default_factory=dict)  # code -> label
+    table_unit: str | None = None  # "in degrees C" said of the whole table
 
 
 def read_facts(text: str, column_names: list[str]) -> NoteFacts:
@@ -89,6 +100,14 @@ def read_facts(text: str, column_names: list[str]) -> NoteFacts:
             name, unit = m.group(1).strip().lower(), m.group(2).rstrip(".,;")
             if name in wanted and unit.lower() not in _NOT_UNITS and name not in facts.units:
                 facts.units[name] = unit
+    m_unit = _TABLE_UNIT.search(text)
+    if m_unit:
+        word = m_unit.group(1)
+        facts.table_unit = (
+            _TABLE_UNIT_NAMES[word.lower()] if word else (m_unit.group(2) or "°C").replace(" ", "")
+        )
+        if facts.table_unit == "℃":
+            facts.table_unit = "°C"
     for m in _CODE_LABEL.finditer(text):
         code, label = m.group(1), m.group(2).strip()
         if code not in facts.labels and label and not label[0].isdigit():
