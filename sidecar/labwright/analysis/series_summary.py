@@ -47,7 +47,7 @@ def _across(s: SeriesSummary) -> SeriesSummary:
     """Fit each per-file quantity against the run parameter (names such as
     decay_T300K give one): the question "how does the decay time depend on
     temperature" is answered by this fit, not by the table alone."""
-    from labwright.agent.offline.fits import fit_xy
+    from labwright.analysis.fits import fit_xy
 
     x = np.asarray(s.series.parameters, dtype=float)
     for j in range(len(s.quantities)):
