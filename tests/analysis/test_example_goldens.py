@@ -38,7 +38,7 @@ EXPECTED_GOALS = {
     "decay-runs": {"dependence"},
     "plant-growth-zh": {"groups", "dependence"},
     "pendulum": {"law", "error"},
-    "rc-discharge": set(),
+    "rc-discharge": {"expected"},
     "spectrum": {"peaks"},
     "heat-plate": {"symmetry"},
 }
@@ -204,6 +204,40 @@ def test_symmetry_of_the_temperature_map() -> None:
     _within(r.cx, r.cx_se, float(truth["centre_col"]), "centroid column")
     _within(r.cy, r.cy_se, float(truth["centre_row"]), "centroid row")
     assert r.symmetric and r.centred
+
+
+def test_time_constants_compared_with_rc(tmp_path: Path) -> None:
+    """ "compare it with the product RC": each fitted tau (two sheets named by
+    their resistor, the scope capture named in the notes' sentence) is set
+    beside R C from the notes' components, and lies within 3 SE of the
+    generator's R C."""
+    import json
+
+    from labwright.agent.offline import build_offline
+
+    fa = _analysis("rc-discharge")
+    assert fa.rc is not None and "expected" in fa.goals_answered()
+    truth = TRUTH["rc-discharge"]
+    c = float(truth["C"])
+    want = {**{k: r * c for k, r in truth["R"].items()}, "scope": float(truth["R_scope"]) * c}
+    list(build_offline(ROOT / "rc-discharge", tmp_path / "out", tex_available=False))
+    record = json.loads((tmp_path / "out" / "provenance.json").read_text(encoding="utf-8"))
+    numbers = record["numbers"]
+    rc = {e["computation"]: e["value"] for e in numbers if e["computation"].startswith("R C for")}
+    assert len(rc) == 3
+    for key, value in want.items():
+        (found,) = [v for k, v in rc.items() if key.lower() in k.lower()]
+        assert abs(found - value) < 1e-12
+    taus = [e for e in numbers if e["computation"].startswith("parameter \\tau")]
+    ses = {e["computation"][len("standard uncertainty of ") :]: e["value"] for e in numbers
+           if e["computation"].startswith("standard uncertainty of parameter \\tau")}  # fmt: skip
+    assert len(taus) == 3
+    for e, truth_tau in zip(
+        sorted(taus, key=lambda e: e["value"]), sorted(want.values()), strict=True
+    ):
+        _within(e["value"], ses[e["computation"]], truth_tau, e["computation"])
+    tex = (tmp_path / "out" / "main.tex").read_text(encoding="utf-8")
+    assert tex.count("consistent with $RC$") == 3 and "not consistent" not in tex
 
 
 def test_law_of_the_pendulum() -> None:

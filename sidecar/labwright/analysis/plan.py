@@ -67,6 +67,10 @@ class FolderAnalysis:
     analyses: list[Analysis] = field(default_factory=list)
     series: list[FileSeries] = field(default_factory=list)
     handled: set[int] = field(default_factory=set)  # id(dataset) not sent down the x-y path
+    # "compare it with the product RC": the components the notes give
+    # (labwright.analysis.expected.RCQuestion); the writer compares each
+    # fitted time constant with the R C of its data set.
+    rc: Any = None
 
     def roles_of(self, ds: Dataset) -> TableRoles | None:
         return self.roles.get(id(ds))
@@ -355,6 +359,11 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
     text = notes_text(read.documents)
     names = [c.name for ds in read.datasets for c in ds.columns]
     fa = FolderAnalysis(question=read_question(text), facts=read_facts(text, names))
+    from labwright.analysis.expected import read_rc
+
+    fa.rc = read_rc(text)
+    if fa.rc is not None:
+        fa.question.goals.setdefault("expected", "compare with the product RC")
     for ds in read.datasets:
         if ds.kind == "table":
             roles = fa.roles[id(ds)] = infer_roles(ds, fa.facts)
@@ -393,6 +402,8 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
     for ds in read.datasets:
         if ds.kind == "table" and id(ds) not in fa.handled:
             goals = ["xy"] + (["law"] if fa.question.asks("law") else [])
+            if fa.rc is not None:
+                goals.append("expected")  # fitted tau against R C, in the writer
             fa.analyses.append(Analysis("xy", ds.source, ds, goals, "x-y measurements"))
     return fa
 

@@ -680,7 +680,55 @@ def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
 def question_text(fa: Any, ledger: Ledger, lang: str) -> str:
     goals = [g for g in fa.question.goals if g in (
         "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution",
-        "appendix", "peaks", "symmetry")]  # fmt: skip
+        "appendix", "peaks", "symmetry", "expected")]  # fmt: skip
     if not goals:
         return phrase(lang, "q_none") + "\n"
     return phrase(lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}") for g in goals)) + "\n"
+
+
+_TIME_PREFIX = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9}
+
+
+def rc_sentence(
+    fa: Any, source: str, name: str, fit: Any, x_unit: str | None, ledger: Ledger, lang: str
+) -> str:
+    """The fitted time constant against R C from the notes' components."""
+    if (
+        fa is None
+        or fa.rc is None
+        or fit is None
+        or fit.model.key not in ("exponential", "exponential_offset")
+    ):
+        return ""
+    scale = _TIME_PREFIX.get((x_unit or "").strip())
+    exp = fa.rc.expected_for(source, name)
+    if scale is None or exp is None:
+        return ""
+    tau, se = fit.params[1] * scale, fit.sigmas[1] * scale
+    ratio, z, ok = exp.compare(tau, se)
+    what = f"R C for {source} ({name})"
+
+    def tol(t: float | None, of: str) -> str:
+        if t is None:
+            return phrase(lang, "rc_tol_none")
+        pct = round(t * 100, 9)  # as written in the notes: 1, 20, 0.5
+        return phrase(
+            lang,
+            "rc_tol",
+            t=ledger.num(
+                pct,
+                None,
+                f"tolerance of {of} stated in the notes (%)",
+                sig=len(f"{pct:g}".replace(".", "").lstrip("0")) or 1,
+            ),
+        )
+
+    return phrase(
+        lang, "rc_compare", r=src_text(exp.r.text), c=src_text(exp.c.text),
+        tr=tol(exp.r.tolerance, exp.r.text), tc=tol(exp.c.tolerance, exp.c.text),
+        rc=ledger.num(float(f"{exp.value:.12g}"), None, f"{what}, from the notes", sig=3),
+        u=ledger.num(exp.u, None, f"standard uncertainty of {what} (tolerance/sqrt 3, combined)", sig=2),
+        ratio=ledger.num(ratio, None, f"fitted tau over {what}", sig=3),
+        z=ledger.num(abs(z), None, f"|tau - RC| / combined standard uncertainty, {source} ({name})", sig=2),
+        verdict=phrase(lang, "rc_yes" if ok else "rc_no"),
+    )  # fmt: skip

@@ -311,6 +311,14 @@ def _figure_text(inp: ReportInput, plan: FigurePlan, ledger: Ledger) -> str:
                 # fits say only what was chosen (no repeated sentences).
                 sentences.append(_fit_sentence(lang, s, ledger, short=inp.fit_explained))
                 inp.fit_explained = True
+                if inp.analysis is not None and inp.analysis.rc is not None:
+                    from labwright.agent.offline.analysis_text import rc_sentence
+
+                    ds = plan.dataset
+                    rc = rc_sentence(inp.analysis, plan.source, ds.name if ds else "", s.fit,
+                                     s.x.unit if s.x else None, ledger, lang)  # fmt: skip
+                    if rc:
+                        sentences.append(rc)
             elif s.x is not None:
                 threshold = ledger.num(
                     MIN_R2, None, "R^2 threshold for reporting a fit (constant)", sig=2
