@@ -292,7 +292,7 @@ def _series_appendix(a: Any, next_key: Callable[[], str], lang: str) -> list[Fig
     """Every file of the series as a small panel (data and, in fit mode, the
     series' model with that file's parameters), twelve to a figure. Marked
     "appendix" in the spec so the writer puts them after the discussion."""
-    from labwright.agent.offline.fits import MODELS
+    from labwright.analysis.fits import MODELS
 
     s = a.result
     fs = s.series

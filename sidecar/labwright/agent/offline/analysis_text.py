@@ -316,7 +316,7 @@ def wide_text(a: Any, ledger: Ledger, lang: str) -> str:
 
 
 def series_text(a: Any, ledger: Ledger, lang: str) -> str:
-    from labwright.agent.offline.fits import MODELS
+    from labwright.analysis.fits import MODELS
 
     s = a.result
     fs = s.series
@@ -409,7 +409,7 @@ def _primed(formula: str, symbols: tuple[str, ...]) -> tuple[str, list[str]]:
 
 def _series_across(s: Any, param: str, ledger: Ledger, lang: str) -> str:
     """How each per-file quantity varies with the run parameter."""
-    from labwright.agent.offline.fits import MIN_R2
+    from labwright.analysis.fits import MIN_R2
 
     if s.series.parameter_name == "run number" or not s.across:
         return ""

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from labwright.agent.offline.fits import FitResult, fit_xy
+from labwright.analysis.fits import FitResult, fit_xy
 from labwright.ingest.types import Column, Dataset, ImageInfo, Provenance
 
 FigureKind = Literal["xy", "line", "histogram", "heatmap", "image", "redraw", "panels"]

@@ -17,7 +17,6 @@ import numpy as np
 
 from labwright.agent.offline.escape import escape_text
 from labwright.agent.offline.figures import FigurePlan, Series
-from labwright.agent.offline.fits import MIN_R2
 from labwright.agent.offline.language import find_aim, find_method, find_title
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
@@ -29,6 +28,7 @@ from labwright.agent.offline.tables import (
     stats,
     summary_table,
 )
+from labwright.analysis.fits import MIN_R2
 from labwright.ingest.types import Column, Dataset, Inventory, Provenance, ReadResult
 
 FIGURE_DIR = "figures"
