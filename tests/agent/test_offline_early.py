@@ -65,7 +65,7 @@ def test_drawn_page_of_a_plan_is_the_size_the_worker_is_given() -> None:
     """`drawn_page` (before drawing) and `to_job`'s size (what the worker
     draws at) come from one rule."""
     from labwright.agent.offline.figures import Series, to_job
-    from labwright.agent.offline.fits import fit_xy
+    from labwright.analysis.fits import fit_xy
     from labwright.ingest.types import Column, Provenance
 
     prov = Provenance(file="d.csv")

@@ -24,10 +24,10 @@ EXPECTED_KINDS = {
     "resistor-repeats": {"repeated"},
     "decay-runs": {"series"},
     "plant-growth-zh": {"groups"},
-    "pendulum": {"xy", "repeated"},
+    "pendulum": {"law", "repeated"},
     "rc-discharge": {"xy"},
-    "spectrum": {"xy"},
-    "heat-plate": {"xy"},
+    "spectrum": {"peaks", "xy"},
+    "heat-plate": {"symmetry", "xy"},
 }
 EXPECTED_GOALS = {
     "station-series": {"trend", "seasonal"},
@@ -37,10 +37,10 @@ EXPECTED_GOALS = {
     "resistor-repeats": {"error"},
     "decay-runs": {"dependence"},
     "plant-growth-zh": {"groups", "dependence"},
-    "pendulum": {"error"},
-    "rc-discharge": set(),
-    "spectrum": set(),
-    "heat-plate": set(),
+    "pendulum": {"law", "error"},
+    "rc-discharge": {"expected"},
+    "spectrum": {"peaks"},
+    "heat-plate": {"symmetry"},
 }
 
 
@@ -115,6 +115,10 @@ def test_group_means(name: str, column: str) -> None:
     for s in g.stats:
         _within(s.mean, s.se, truth[s.level], f"{name} {s.level}")
     assert g.test is not None and g.test.p < 1e-3
+    # Which groups differ: every pair, Tukey HSD, difference within 3 SE of the truth.
+    assert len(g.pairs) == 3
+    for pr in g.pairs:
+        _within(pr.diff, pr.se, truth[pr.second] - truth[pr.first], f"{pr.second} - {pr.first}")
 
 
 def test_regression_coefficients_and_outlier() -> None:
@@ -124,6 +128,20 @@ def test_regression_coefficients_and_outlier() -> None:
     for c in a.result.coefficients:
         _within(c.value, c.se, float(truth[c.name]), c.name)
     assert truth["outlier_row"] in [o.row for o in a.result.outliers]
+    # "Discuss any outliers": the model again without the flagged rows.
+    w = a.result.without_flagged
+    assert w is not None and w.n == a.result.n - len(a.result.outliers)
+    for c in w.coefficients:
+        _within(c.value, c.se, float(truth[c.name]), f"{c.name} without flagged rows")
+    # Units stated in the notes ("pressure in bar") are the columns' units.
+    assert a.dataset.column("pressure").unit == "bar" and a.dataset.column("yield").unit == "%"
+
+
+def test_unit_of_a_wide_table_from_its_readme() -> None:
+    """ "Monthly mean sea surface temperature in degrees C": the melted series
+    (and so its trend and amplitude) is in °C."""
+    (a,) = _analysis("sea-surface").analyses
+    assert a.result[0].column.unit == "°C"
 
 
 def test_repeated_mean() -> None:
@@ -142,6 +160,104 @@ def test_series_of_files() -> None:
         _within(tau, se, truth["tau0"] * np.exp(-(temp - 280) / truth["scale"]), f"tau at {temp}")
 
 
+def test_series_dependence_on_the_run_parameter() -> None:
+    """ "How does the decay time depend on temperature?": tau is fitted against
+    T across the 30 files (tau = tau0 e^{-(T-280)/scale} in the generator, an
+    exponential in T with A' = tau0 e^{280/scale}); the amplitude, which does
+    not vary, is reported as a mean over the files."""
+    s = _analysis("decay-runs").analyses[0].result
+    truth = TRUTH["decay-runs"]
+    k = s.quantities.index(r"\tau")
+    fit = s.across[k]
+    assert fit is not None and fit.model.key == "exponential"
+    (a, scale), (sa, sscale) = fit.params, fit.sigmas
+    _within(scale, sscale, float(truth["scale"]), "scale of tau(T)")
+    _within(a, sa, float(truth["tau0"]) * np.exp(280 / float(truth["scale"])), "A' of tau(T)")
+    j = s.quantities.index("A")
+    assert s.across[j] is None
+    mean, se = s.across_mean[j]
+    _within(mean, se, float(truth["U0"]), "mean amplitude")
+
+
+def test_spectral_lines_and_their_reference_values() -> None:
+    """ "确定主要谱线的波长，并与标准值比较": the five Hg lines (a blended
+    doublet at 577.0/579.1 nm among them) are found, each centre within 3 SE
+    of the generator's, and matched to the standard values of calibration.csv."""
+    a = next(a for a in _analysis("spectrum").analyses if a.kind == "peaks")
+    r = a.result
+    truth = TRUTH["spectrum"]
+    assert len(r.peaks) == len(truth["lines_nm"])
+    fwhm = float(truth["sigma_nm"]) * 2 * np.sqrt(2 * np.log(2))
+    for p, line in zip(r.peaks, truth["lines_nm"], strict=True):
+        _within(p.centre, p.centre_se, line, f"line at {line} nm")
+        _within(p.fwhm, p.fwhm_se, fwhm, f"FWHM of the line at {line} nm")
+        assert p.reference == line
+    assert r.reference_source == "calibration.csv: 标准波长" and r.unmatched == []
+
+
+def test_symmetry_of_the_temperature_map() -> None:
+    """ "check the temperature map for symmetry": the hot spot's centroid is at
+    the generator's centre within 3 SE and the map is its own mirror image."""
+    (a,) = [a for a in _analysis("heat-plate").analyses if a.kind == "symmetry"]
+    r = a.result
+    truth = TRUTH["heat-plate"]
+    _within(r.cx, r.cx_se, float(truth["centre_col"]), "centroid column")
+    _within(r.cy, r.cy_se, float(truth["centre_row"]), "centroid row")
+    assert r.symmetric and r.centred
+
+
+def test_time_constants_compared_with_rc(tmp_path: Path) -> None:
+    """ "compare it with the product RC": each fitted tau (two sheets named by
+    their resistor, the scope capture named in the notes' sentence) is set
+    beside R C from the notes' components, and lies within 3 SE of the
+    generator's R C."""
+    import json
+
+    from labwright.agent.offline import build_offline
+
+    fa = _analysis("rc-discharge")
+    assert fa.rc is not None and "expected" in fa.goals_answered()
+    truth = TRUTH["rc-discharge"]
+    c = float(truth["C"])
+    want = {**{k: r * c for k, r in truth["R"].items()}, "scope": float(truth["R_scope"]) * c}
+    list(build_offline(ROOT / "rc-discharge", tmp_path / "out", tex_available=False))
+    record = json.loads((tmp_path / "out" / "provenance.json").read_text(encoding="utf-8"))
+    numbers = record["numbers"]
+    rc = {e["computation"]: e["value"] for e in numbers if e["computation"].startswith("R C for")}
+    assert len(rc) == 3
+    for key, value in want.items():
+        (found,) = [v for k, v in rc.items() if key.lower() in k.lower()]
+        assert abs(found - value) < 1e-12
+    taus = [e for e in numbers if e["computation"].startswith("parameter \\tau")]
+    ses = {e["computation"][len("standard uncertainty of ") :]: e["value"] for e in numbers
+           if e["computation"].startswith("standard uncertainty of parameter \\tau")}  # fmt: skip
+    assert len(taus) == 3
+    for e, truth_tau in zip(
+        sorted(taus, key=lambda e: e["value"]), sorted(want.values()), strict=True
+    ):
+        _within(e["value"], ses[e["computation"]], truth_tau, e["computation"])
+    tex = (tmp_path / "out" / "main.tex").read_text(encoding="utf-8")
+    assert tex.count("consistent with $RC$") == 3 and "not consistent" not in tex
+
+
+def test_law_of_the_pendulum() -> None:
+    """The notes' T^2 = (4 pi^2 / g) L is what is tested: T^2 against L, not
+    the x-y path's power law of every column against L."""
+    fa = _analysis("pendulum")
+    (a,) = [a for a in fa.analyses if a.kind == "law"]
+    f = a.result
+    assert a.source == "periods.csv" and "law" in a.goals
+    assert (f.y.name, f.x.name) == ("T^2", "L") or (f.y.name, f.y_power) == ("T", 2.0)
+    assert f.x.name == "L" and f.x_power == 1.0
+    truth = TRUTH["pendulum"]
+    _within(f.slope0, f.slope0_se, float(truth["slope"]), "slope of T^2 on L")
+    assert f.relation is not None and f.relation.name == "g"
+    assert f.constant is not None and f.constant_se is not None
+    _within(f.constant, f.constant_se, float(truth["g"]), "g")
+    assert f.supported and f.intercept_p > 0.05
+    assert abs(f.exponent - 1.0) < 3 * f.exponent_se
+
+
 def test_roles_and_question_are_in_the_provenance_record(tmp_path: Path) -> None:
     import json
 
@@ -156,3 +272,38 @@ def test_roles_and_question_are_in_the_provenance_record(tmp_path: Path) -> None
     assert roles["run"] == "index" and roles["yield"] == "measurement"
     assert all(c["reason"] for c in table["columns"])
     assert [a["kind"] for a in analysis["analyses"]] == ["regression"]
+
+
+def test_series_files_in_an_appendix_only_when_asked(tmp_path: Path) -> None:
+    import shutil
+
+    from labwright.agent.offline import build_offline
+    from labwright.agent.offline.analysis_figures import analysis_plans
+    from labwright.agent.offline.analysis_text import is_appendix
+
+    def appendix_plans(fa: FolderAnalysis) -> list[object]:
+        keys = iter(range(1, 1000))
+        return [p for p in analysis_plans(fa, lambda: f"fig{next(keys):02d}") if is_appendix(p)]
+
+    assert appendix_plans(_analysis("decay-runs")) == []  # not asked: never drawn one by one
+    folder = tmp_path / "asked"
+    shutil.copytree(ROOT / "decay-runs" / "runs", folder / "runs")
+    (folder / "notes.md").write_text(
+        "# Decay runs\n\n## Aim\n\nHow does the decay time depend on temperature? "
+        "Show the individual runs in an appendix.\n",
+        encoding="utf-8",
+    )
+    fa = analyse_folder(read_folder(folder))
+    assert fa.question.asks("appendix") and "appendix" in fa.goals_answered()
+    assert len(appendix_plans(fa)) == 3  # 30 files, twelve to a figure
+    list(build_offline(folder, tmp_path / "out", tex_available=False))
+    tex = (tmp_path / "out" / "main.tex").read_text(encoding="utf-8")
+    appendix = tex[tex.index("section*{Appendix") :]
+    assert appendix.count("\\includegraphics") == 3
+    assert tex.index("section*{Appendix") > tex.index("section{Discussion")
+
+
+def test_no_pairwise_comparison_without_a_group_difference() -> None:
+    a = next(a for a in _analysis("alloy-hardness").analyses if a.kind == "groups")
+    density = next(g for g in a.result if g.measurement == "density")
+    assert density.test is not None and density.test.p > 0.05 and density.pairs == ()

@@ -15,6 +15,9 @@ the analyses with their results. The choice, per table:
   notes asking for a model of one of them -> multiple regression;
 - a single measurement (beside counters) -> repeated measurements;
 - many measurement columns and no x -> wide (all columns shown);
+- a law stated in the notes whose quantities are columns of the table ->
+  the law tested (transformed quantities fitted through the origin and with
+  an intercept, the constant and what it implies);
 - anything else -> the x-y path (fits by AICc), restricted to measurements.
 
 `Analysis.goals` lists the goals an analysis answers, so a test can compare
@@ -23,6 +26,7 @@ what was run with what the notes asked.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +51,7 @@ MAX_GROUP_SERIES = 12
 
 @dataclass
 class Analysis:
-    kind: str  # timeseries | groups | regression | repeated | wide | series | xy
+    kind: str  # timeseries | groups | regression | repeated | wide | series | law | xy
     source: str
     dataset: Dataset | None
     goals: list[str]
@@ -64,6 +68,10 @@ class FolderAnalysis:
     analyses: list[Analysis] = field(default_factory=list)
     series: list[FileSeries] = field(default_factory=list)
     handled: set[int] = field(default_factory=set)  # id(dataset) not sent down the x-y path
+    # "compare it with the product RC": the components the notes give
+    # (labwright.analysis.expected.RCQuestion); the writer compares each
+    # fitted time constant with the R C of its data set.
+    rc: Any = None
 
     def roles_of(self, ds: Dataset) -> TableRoles | None:
         return self.roles.get(id(ds))
@@ -226,6 +234,34 @@ def _regression(fa: FolderAnalysis, ds: Dataset, roles: TableRoles, why: str) ->
     return Analysis("regression", ds.source, ds, goals, why, res)
 
 
+def _peaks(fa: FolderAnalysis, ds: Dataset, roles: TableRoles) -> Analysis | None:
+    """The lines of a densely sampled curve, when the notes ask for them;
+    reference values from a column named so anywhere in the folder."""
+    from labwright.analysis.peaks import MIN_POINTS, REFERENCE_NAMES, find_peaks, match_references
+
+    x = _sorted_measurement(roles)
+    ys = [c for c in roles.measurements if c is not x]
+    if x is None or not ys or len(x.values) < MIN_POINTS:
+        return None
+    res = find_peaks(np.asarray(x.values), np.asarray(ys[0].values), x.name, ys[0].name)
+    if res is None or not res.peaks:
+        return None
+    lo, hi = float(np.nanmin(x.values)), float(np.nanmax(x.values))
+    for other in fa.roles.values():
+        for c in other.measurements:
+            if c is x or not REFERENCE_NAMES.search(c.name):
+                continue
+            refs = [float(v) for v in np.asarray(c.values, dtype=float) if lo <= v <= hi]
+            if refs:
+                match_references(res, refs, f"{other.dataset.source}: {c.name}")
+                break
+        if res.reference_source:
+            break
+    goals = ["peaks"] + (["error"] if fa.question.asks("error") else [])
+    why = f"the notes ask for peaks or lines; {x.name} is sorted and densely sampled"
+    return Analysis("peaks", ds.source, ds, goals, why, res, {"x": x, "y": ys[0]})
+
+
 def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
     q = fa.question
     roles = fa.roles[id(ds)]
@@ -234,7 +270,7 @@ def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
     if mw is not None:
         col = Column(
             "value", mw.values, ds.column(mw.month_columns[0]).provenance,
-            ds.column(mw.month_columns[0]).unit,
+            ds.column(mw.month_columns[0]).unit or fa.facts.table_unit,
         )  # fmt: skip
         a = _timeseries(
             fa, ds, mw.years, [col],
@@ -242,6 +278,18 @@ def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
             wide=mw,
         )  # fmt: skip
         return [a] if a else []
+    if q.laws and len(meas) >= 2 and roles.time is None:
+        from labwright.analysis.law import find_law
+
+        fit = find_law(q.laws, meas)
+        if fit is not None:
+            goals = ["law"] + (["dependence"] if q.asks("dependence") else [])
+            why = f"the notes state the law {fit.statement.text}; its quantities are columns"
+            return [Analysis("law", ds.source, ds, goals, why, fit)]
+    if q.asks("peaks") and roles.time is None:
+        a = _peaks(fa, ds, roles)
+        if a is not None:
+            return [a]
     if roles.time is not None and meas:
         split = _split_by_category(ds, roles, meas)
         if split is not None:
@@ -297,19 +345,60 @@ def _series(fa: FolderAnalysis, fs: FileSeries) -> Analysis:
     # "How does the result depend on the run's parameter" is what the
     # per-file table and its summary figure answer.
     goals = ["series"] + (["dependence"] if fa.question.asks("dependence") else [])
+    # The files one by one, in an appendix, only when the notes ask for it.
+    appendix = fa.question.asks("appendix")
+    if appendix:
+        goals.append("appendix")
     return Analysis(
         "series", fs.pattern, None, goals,
         f"{len(fs.datasets)} files of the same shape named {fs.pattern}", result,
+        {"appendix": appendix},
     )  # fmt: skip
+
+
+_GENERATED = re.compile(r"col\d+")
+
+
+def _name_headerless(read: ReadResult, text: str) -> None:
+    """A table without a header row (columns col1, col2, ...) takes its
+    column names and units from a description file that lists exactly as
+    many attributes ("1. sepal length in cm"); the file's column stays in the
+    provenance."""
+    from labwright.analysis.notes import described_columns
+
+    for ds in read.datasets:
+        if ds.kind != "table" or not ds.columns:
+            continue
+        if not all(_GENERATED.fullmatch(c.name) for c in ds.columns):
+            continue
+        described = described_columns(text, len(ds.columns))
+        if described is None:
+            continue
+        for col, d in zip(ds.columns, described, strict=True):
+            col.name = d.name
+            if d.unit and not col.unit:
+                col.unit = d.unit
 
 
 def analyse_folder(read: ReadResult) -> FolderAnalysis:
     text = notes_text(read.documents)
+    _name_headerless(read, text)
     names = [c.name for ds in read.datasets for c in ds.columns]
     fa = FolderAnalysis(question=read_question(text), facts=read_facts(text, names))
+    from labwright.analysis.expected import read_rc
+
+    fa.rc = read_rc(text)
+    if fa.rc is not None:
+        fa.question.goals.setdefault("expected", "compare with the product RC")
     for ds in read.datasets:
         if ds.kind == "table":
-            fa.roles[id(ds)] = infer_roles(ds, fa.facts)
+            roles = fa.roles[id(ds)] = infer_roles(ds, fa.facts)
+            # A unit the notes state ("pressure in bar") is the column's unit
+            # for every reader of it: tables, axis labels, fitted parameters.
+            for c in roles.of("measurement"):
+                col = ds.column(c.name)
+                if c.unit and not col.unit:
+                    col.unit = c.unit
     fa.series = find_series(read.datasets)
     in_series = {id(ds) for fs in fa.series for ds in fs.datasets}
     for fs in fa.series:
@@ -322,11 +411,25 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
         if found:
             fa.analyses.extend(found)
             fa.handled.add(id(ds))
+    # A map the notes ask to check for symmetry (a thermal image, a beam).
+    if fa.question.asks("symmetry"):
+        from labwright.analysis.symmetry import analyse_symmetry
+
+        for ds in read.datasets:
+            if ds.kind != "matrix" or ds.matrix is None or np.asarray(ds.matrix).ndim != 2:
+                continue
+            res = analyse_symmetry(np.asarray(ds.matrix), ds.name)
+            if res is not None:
+                why = "the notes ask for symmetry; a 2-D map"
+                fa.analyses.append(Analysis("symmetry", ds.source, ds, ["symmetry"], why, res))
+                fa.handled.add(id(ds))
     # Tables left to the x-y path (fits by AICc, measurements only) are listed
     # too, so the choice can be compared with the question.
     for ds in read.datasets:
         if ds.kind == "table" and id(ds) not in fa.handled:
             goals = ["xy"] + (["law"] if fa.question.asks("law") else [])
+            if fa.rc is not None:
+                goals.append("expected")  # fitted tau against R C, in the writer
             fa.analyses.append(Analysis("xy", ds.source, ds, goals, "x-y measurements"))
     return fa
 

@@ -8,6 +8,7 @@ and year. Figures are placed by the caller's `figure_block`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -157,11 +158,59 @@ def groups_text(a: Any, ledger: Ledger, lang: str) -> str:
             h=ledger.num(t.kruskal_h, prov, f"Kruskal-Wallis H for {g.measurement}", sig=3),
             kp=ledger.num(t.kruskal_p, prov, f"Kruskal-Wallis p-value for {g.measurement}", sig=2),
         ))  # fmt: skip
+    pairs = _pairs_text(a, ledger, lang)
+    if pairs:
+        out.append(pairs)
     if a.extra.get("left_out"):
         out.append(
             phrase(lang, "grp_left_out", names=", ".join(src_text(n) for n in a.extra["left_out"]))
         )
     return out[0] + "\n" + table + "\n".join(out[1:]) + "\n"
+
+
+def _p_text(ledger: Ledger, p: float, prov: Provenance, what: str) -> str:
+    """A p-value; below 0.001 as "< 0.001" (the studentized-range tail is not
+    resolved further, statsmodels prints 0)."""
+    if p < 1e-3:
+        return "< " + ledger.num(1e-3, None, f"reporting floor of {what} (constant)", sig=1)
+    return ledger.num(p, prov, what, sig=2)
+
+
+def _pairs_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.groups import ALPHA
+
+    withpairs = [g for g in a.result if g.pairs]
+    if not withpairs:
+        return ""
+    level = ledger.count(round(ALPHA * 100), None, "family-wise level in per cent (constant)")
+    rows: list[list[str]] = []
+    verdicts: list[str] = []
+    for g in withpairs:
+        prov = a.dataset.column(g.measurement).provenance
+        same: list[str] = []
+        for i, pr in enumerate(g.pairs):
+            what = f"Tukey HSD {pr.second} - {pr.first} for {g.measurement}"
+            pair = f"{src_text(pr.second)} $-$ {src_text(pr.first)}"
+            rows.append([src_text(g.measurement) if i == 0 else "", pair,
+                         f"${ledger.measured(pr.diff, pr.se, prov, f'difference of means, {what}')}$",
+                         f"${_p_text(ledger, pr.p_adj, prov, f'adjusted p-value, {what}')}$"])  # fmt: skip
+            if pr.p_adj >= ALPHA:
+                same.append(f"{src_text(pr.first)}/{src_text(pr.second)}")
+        differ = sum(pr.p_adj < ALPHA for pr in g.pairs)
+        none = phrase(lang, "grp_pairs_none", pairs=", ".join(same)) if same else ""
+        verdicts.append(phrase(
+            lang, "grp_pairs_verdict", y=src_text(g.measurement), none=none,
+            differ=ledger.count(differ, prov, f"pairs differing at the family-wise level, {g.measurement}"),
+            k=ledger.count(len(g.pairs), prov, f"pairs of groups, {g.measurement}"),
+        ))  # fmt: skip
+    head = [phrase(lang, k) for k in ("col_quantity", "col_pair", "col_diff", "col_padj")]
+    cap = phrase(
+        lang, "grp_pairs_caption", file=src_file(a.source), cat=src_text(a.extra["category"])
+    )
+    return (
+        "\n" + phrase(lang, "grp_pairs_intro", level=level) + "\n"
+        + _float_table("llrr", head, rows[:MAX_TABLE_ROWS], cap) + " ".join(verdicts)
+    )  # fmt: skip
 
 
 def _zh_test(name: str) -> str:
@@ -172,27 +221,48 @@ def regression_text(a: Any, ledger: Ledger, lang: str) -> str:
     r = a.result
     prov = a.dataset.column(r.response).provenance
     what = f"regression of {r.response}"
+    uy = a.dataset.column(r.response).unit
     out = phrase(
         lang, "reg_intro", y=src_text(r.response), xs=", ".join(src_text(p) for p in r.predictors),
         n=ledger.count(r.n, prov, f"rows in the {what}"),
         r2=ledger.num(r.r2, prov, f"R^2 of the {what}", sig=3),
         r2a=ledger.num(r.r2_adj, prov, f"adjusted R^2 of the {what}", sig=3),
         s=ledger.num(r.resid_se, prov, f"residual standard error of the {what}", sig=3),
+        unit=f"~{src_text(uy)}" if uy else "",
         p=ledger.num(r.f_p, prov, f"F-test p-value of the {what}", sig=2),
     ) + "\n"  # fmt: skip
     rows = []
+    units = False
     for c in r.coefficients:
         name = phrase(lang, "reg_intercept") if c.name == "const" else src_text(c.name)
         value, _, se = ledger.measured(
             c.value, c.se, prov, f"coefficient {c.name} of the {what}"
         ).partition(" \\pm ")
+        ux = None if c.name == "const" else a.dataset.column(c.name).unit
+        unit = (
+            uy
+            if c.name == "const"
+            else (f"{uy}/{ux}" if uy and ux else uy or (f"1/{ux}" if ux else None))
+        )
+        units = units or bool(unit)
         rows.append([
-            name, f"${value}$", f"${se}$",
+            name, f"${value}$", f"${se}$", src_text(unit) if unit else "",
             f"${ledger.num(c.t, prov, f't of coefficient {c.name}', sig=3)}$",
             f"${ledger.num(c.p, prov, f'p-value of coefficient {c.name}', sig=2)}$",
         ])  # fmt: skip
-    head = [phrase(lang, k) for k in ("col_coef", "col_estimate", "col_se", "col_t", "col_p")]
-    out += _float_table("lrrrr", head, rows, phrase(lang, "reg_table_caption", y=src_text(r.response),
+    keys = ["col_coef", "col_estimate", "col_se", "col_unit", "col_t", "col_p"]
+    if not units:  # no unit anywhere: no empty column
+        keys.remove("col_unit")
+        rows = [r_[:3] + r_[4:] for r_ in rows]
+    w = r.without_flagged
+    if w is not None:
+        keys.append("col_without")
+        wc = {c.name: c for c in w.coefficients}
+        for row, c in zip(rows, r.coefficients, strict=True):
+            c2 = wc.get(c.name)
+            row.append(f"${ledger.measured(c2.value, c2.se, prov, f'coefficient {c.name} of the {what} without the flagged rows')}$" if c2 else "--")  # fmt: skip
+    head = [phrase(lang, k) for k in keys]
+    out += _float_table("lrr" + ("l" if units else "") + "rr" + ("r" if w is not None else ""), head, rows, phrase(lang, "reg_table_caption", y=src_text(r.response),
                                                     file=src_file(a.source)))  # fmt: skip
     lim = ledger.num(2.5, None, "studentized-residual limit for flagging (constant)", sig=2)
     four = ledger.count(4, None, "Cook's distance screening rule 4/n (constant)")
@@ -204,6 +274,14 @@ def regression_text(a: Any, ledger: Ledger, lang: str) -> str:
             for o in r.outliers
         ]  # fmt: skip
         out += phrase(lang, "reg_outliers", lim=lim, four=four, rows="; ".join(items)) + "\n"
+        w = r.without_flagged
+        if w is not None:
+            out += "\n" + phrase(
+                lang, "reg_without", n=ledger.count(w.n, prov, f"rows in the {what} without the flagged rows"),
+                r2=ledger.num(w.r2, prov, f"R^2 of the {what} without the flagged rows", sig=3),
+                s=ledger.num(w.resid_se, prov, f"residual standard error of the {what} without the flagged rows", sig=3),
+                unit=f"~{src_text(uy)}" if uy else "",
+            ) + "\n"  # fmt: skip
     else:
         out += phrase(lang, "reg_no_outliers", lim=lim, four=four) + "\n"
     return out
@@ -238,7 +316,7 @@ def wide_text(a: Any, ledger: Ledger, lang: str) -> str:
 
 
 def series_text(a: Any, ledger: Ledger, lang: str) -> str:
-    from labwright.agent.offline.fits import MODELS
+    from labwright.analysis.fits import MODELS
 
     s = a.result
     fs = s.series
@@ -296,7 +374,249 @@ def series_text(a: Any, ledger: Ledger, lang: str) -> str:
         out += (
             phrase(lang, "ser_failed", files=", ".join(src_file(f) for f in s.failed[:20])) + "\n"
         )
+    out += _series_across(s, param, ledger, lang)
     return out
+
+
+def _model_units(key: str, ux: str | None, uy: str | None) -> list[str | None]:
+    """Units of a model's parameters for y(x) (see fits.MODELS)."""
+    if key == "linear":
+        return [f"{uy}/{ux}" if uy and ux else uy, uy]
+    if key == "exponential":
+        return [uy, ux]
+    if key == "exponential_offset":
+        return [uy, ux, uy]
+    return [None] * 3
+
+
+def _quantity_units(s: Any) -> list[str | None]:
+    if s.mode != "fit" or not s.model_key:
+        return [s.unit]
+    return _model_units(s.model_key, s.x_unit, s.unit)
+
+
+def _primed(formula: str, symbols: tuple[str, ...]) -> tuple[str, list[str]]:
+    """The across-files model with primed parameters (A', \\tau'), so they are
+    not read as the per-file A and \\tau. A formula with a digit in it keeps its
+    symbols: the provenance check knows the model formulas only as written."""
+    if any(ch.isdigit() for ch in formula):
+        return formula, list(symbols)
+    for sym in symbols:
+        primed = sym.replace("\\", "\\\\") + "'"  # a replacement string: backslashes doubled
+        formula = re.sub(rf"(?<![A-Za-z\\]){re.escape(sym)}(?![A-Za-z])", primed, formula)
+    return formula, [s + "'" for s in symbols]
+
+
+def _series_across(s: Any, param: str, ledger: Ledger, lang: str) -> str:
+    """How each per-file quantity varies with the run parameter."""
+    from labwright.analysis.fits import MIN_R2
+
+    if s.series.parameter_name == "run number" or not s.across:
+        return ""
+    out = ""
+    units = _quantity_units(s)
+    pu = s.series.parameter_unit
+    prov = Provenance(file=s.series.pattern)
+    for j, q in enumerate(s.quantities):
+        qname = f"${q}$" if s.mode == "fit" else phrase(lang, "axis_mean_of", y=src_text(s.y))
+        qunit = units[j] if j < len(units) else None
+        fit = s.across[j]
+        what = f"fit of {q} against {s.series.parameter_name} over the files of {s.series.pattern}"
+        if fit is not None:
+            params = []
+            formula, symbols = _primed(fit.model.formula, fit.model.params)
+            for sym, value, sigma, unit in zip(
+                symbols,
+                fit.params,
+                fit.sigmas,
+                _model_units(fit.model.key, pu, qunit),
+                strict=False,
+            ):
+                text = f"${sym} = {ledger.measured(value, sigma, prov, f'parameter {sym} of the {what}')}$"
+                params.append(text + (f"~{src_text(unit)}" if unit else ""))
+            out += phrase(
+                lang, "ser_across_fit", q=qname, param=param, formula=formula,
+                k=ledger.count(fit.n, prov, f"points in the {what}"), params=", ".join(params),
+                r2=ledger.num(fit.r2, prov, f"R^2 of the {what}", sig=4),
+            ) + "\n\n"  # fmt: skip
+        else:
+            mean, se = s.across_mean[j]
+            if not (np.isfinite(mean) and np.isfinite(se) and se > 0):
+                continue
+            out += phrase(
+                lang, "ser_across_none", q=qname, param=param, unit=_unit(qunit),
+                min_r2=ledger.num(MIN_R2, None, "R^2 threshold for reporting a fit (constant)", sig=2),
+                mean=ledger.measured(mean, se, prov, f"mean of {q} over the files of {s.series.pattern}"),
+            ) + "\n\n"  # fmt: skip
+    return out
+
+
+def _powered(name: str, power: float) -> str:
+    return name if power == 1.0 else f"{name}^{power:g}"
+
+
+def law_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.law import ALPHA, constant_unit, slope_unit
+
+    f = a.result
+    prov = f.y.provenance
+    what = f"law {f.statement.text} tested on {a.source}"
+    ty, tx = src_text(_powered(f.y.name, f.y_power)), src_text(_powered(f.x.name, f.x_power))
+    su = _unit(slope_unit(f))
+    yu = _unit(f.y.unit if f.y_power == 1.0 else f"{f.y.unit}^{f.y_power:g}" if f.y.unit else None)
+    out = [phrase(lang, "law_intro", law=src_text(f.statement.text), file=src_file(a.source),
+                  ty=ty, tx=tx, n=ledger.count(f.n, prov, f"points in the {what}"))]  # fmt: skip
+    better = "origin" if f.aicc0 <= f.aicc1 else "intercept"
+    out.append(phrase(
+        lang, "law_fits", unit=su, yunit=yu,
+        s0=ledger.measured(f.slope0, f.slope0_se, prov, f"slope through the origin, {what} (OLS)"),
+        s1=ledger.measured(f.slope1, f.slope1_se, prov, f"slope with an intercept, {what} (OLS)"),
+        a=ledger.measured(f.intercept, f.intercept_se, prov, f"intercept, {what} (OLS)"),
+        p=ledger.num(f.intercept_p, prov, f"t-test p-value of a zero intercept, {what}", sig=2),
+        c0=ledger.num(f.aicc0, prov, f"AICc through the origin, {what}", sig=4),
+        c1=ledger.num(f.aicc1, prov, f"AICc with an intercept, {what}", sig=4),
+        better=phrase(lang, f"law_better_{better}"),
+    ))  # fmt: skip
+    if f.exponent is not None and f.exponent_se is not None and f.exponent_p is not None:
+        out.append(phrase(
+            lang, "law_exponent", y=src_text(f.y.name), x=src_text(f.x.name),
+            e=ledger.measured(f.exponent, f.exponent_se, prov, f"log-log exponent of {f.y.name} on {f.x.name} (OLS)"),
+            e0=ledger.num(f.expected_exponent, None, f"exponent implied by the law {f.statement.text}", sig=3),
+            p=ledger.num(f.exponent_p, prov, "t-test p-value of the exponent against the law's", sig=2),
+        ))  # fmt: skip
+    if f.relation is not None and f.constant is not None and f.constant_se is not None:
+        which = "origin" if f.through_origin else "intercept"
+        out.append(phrase(
+            lang, "law_constant", which=phrase(lang, f"law_which_{which}"),
+            expr=src_text(f.statement.constant or ""),
+            name=src_text(f.relation.name), unit=_unit(constant_unit(f)),
+            value=ledger.measured(f.constant, f.constant_se, prov,
+                                  f"{f.relation.name} from the slope, {what} (SE propagated)"),
+        ))  # fmt: skip
+    level = ledger.count(round(ALPHA * 100), None, "significance level in per cent (constant)")
+    if f.supported:
+        out.append(phrase(lang, "law_supported", level=level))
+    else:
+        reasons = []
+        if f.slope_p >= ALPHA:
+            reasons.append(phrase(lang, "law_r_slope"))
+        if f.intercept_p < ALPHA:
+            reasons.append(phrase(lang, "law_r_intercept"))
+        if f.exponent_p is not None and f.exponent_p < ALPHA:
+            reasons.append(phrase(lang, "law_r_exponent"))
+        sep = "; " if lang == "en" else "；"
+        out.append(phrase(lang, "law_not_supported", reasons=sep.join(reasons), level=level))
+    return "\n\n".join(out) + "\n"
+
+
+def peaks_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.peaks import MIN_SNR
+
+    r = a.result
+    x, y = a.extra["x"], a.extra["y"]
+    prov = y.provenance
+    xprov = x.provenance
+    ux, uy = _unit(x.unit), _unit(y.unit)
+    out = [phrase(
+        lang, "pk_intro", k=ledger.count(len(r.peaks), prov, f"peaks found in {y.name}"),
+        y=src_text(y.name), x=src_text(x.name), file=src_file(a.source), unit=uy,
+        thr=ledger.num(r.threshold, prov, f"prominence threshold for peaks of {y.name}", sig=2),
+        noise=ledger.num(r.noise, prov, f"noise of {y.name} from second differences (robust SD)", sig=2),
+        snr=ledger.count(round(MIN_SNR), None, "peak prominence in noise units (constant)"),
+    )]  # fmt: skip
+    refs = r.reference_source is not None
+    from labwright.analysis.presentation import decimals_of
+
+    ref_decimals = decimals_of(np.asarray(r.references, dtype=float)) if refs else 0
+    rows: list[list[str]] = []
+    off: list[str] = []
+    for i, p in enumerate(r.peaks, start=1):
+        what = f"peak {i} of {y.name} in {a.source} (Gaussian fit)"
+        cells = [
+            ledger.count(i, None, "peak number"),
+            f"${ledger.measured(p.centre, p.centre_se, xprov, f'centre of {what}')}$",
+            f"${ledger.measured(p.fwhm, p.fwhm_se, xprov, f'FWHM of {what}')}$",
+            f"${ledger.measured(p.height, p.height_se, prov, f'height of {what}')}$",
+        ]
+        if refs:
+            if p.reference is not None and p.z is not None:
+                ref = ledger.fixed(
+                    p.reference,
+                    ref_decimals,
+                    None,
+                    f"reference value matched to {what} ({r.reference_source})",
+                )
+                z = ledger.num(p.z, xprov, f"(centre - reference)/SE of {what}", sig=2)
+                cells += [f"${ref}$", f"${z}$"]
+                if abs(p.z) > 3:
+                    off.append(f"${ref}$")
+            else:
+                cells += ["--", "--"]
+        rows.append(cells)
+    head = [phrase(lang, "col_peak"),
+            phrase(lang, "col_centre") + (f" ({ux})" if ux else ""),
+            phrase(lang, "col_fwhm") + (f" ({ux})" if ux else ""),
+            phrase(lang, "col_height") + (f" ({uy})" if uy else "")]  # fmt: skip
+    if refs:
+        head += [phrase(lang, "col_ref") + (f" ({ux})" if ux else ""), phrase(lang, "col_z")]
+    table = _float_table("r" * len(head), head, rows[:MAX_TABLE_ROWS],
+                         phrase(lang, "pk_caption", y=src_text(y.name), file=src_file(a.source)))  # fmt: skip
+    if refs:
+        matched = [p for p in r.peaks if p.z is not None]
+        within = sum(abs(p.z) <= 3 for p in matched if p.z is not None)
+        source = r.reference_source or ""
+        file, _, col = source.partition(": ")
+        out.append(phrase(
+            lang, "pk_refs", source=f"{src_file(file)} ({src_text(col)})",
+            m=ledger.count(within, None, "reference values within 3 SE of a peak"),
+            r=ledger.count(len(r.references), None, f"reference values in {source}"),
+        ))  # fmt: skip
+        if off:
+            out.append(phrase(lang, "pk_refs_off", list=", ".join(off)))
+        if r.unmatched:
+            vals = [
+                f"${ledger.fixed(v, ref_decimals, None, f'reference value without a peak ({source})')}$"
+                for v in r.unmatched
+            ]
+            out.append(phrase(lang, "pk_unmatched", list=", ".join(vals)))
+    return out[0] + "\n" + table + "\n".join(out[1:]) + "\n"
+
+
+def symmetry_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.symmetry import ALPHA
+
+    r = a.result
+    prov = a.dataset.provenance or Provenance(file=a.source, variable=r.name)
+    what = f"symmetry check of {r.name}"
+    out = [phrase(
+        lang, "sym_intro", name=src_text(r.name),
+        rows=ledger.count(r.shape[0], prov, "matrix rows"), cols=ledger.count(r.shape[1], prov, "matrix columns"),
+        bg=ledger.num(r.background, prov, f"background (median of the border), {what}", sig=4),
+        noise=ledger.num(r.noise, prov, f"pixel noise from second differences, {what}", sig=2),
+        cx=ledger.measured(r.cx, r.cx_se, prov, f"centroid column above the background, {what}"),
+        cy=ledger.measured(r.cy, r.cy_se, prov, f"centroid row above the background, {what}"),
+        fx=ledger.fixed(r.centre_x, 1, prov, "column of the frame's centre"),
+        fy=ledger.fixed(r.centre_y, 1, prov, "row of the frame's centre"),
+    )]  # fmt: skip
+    for m in r.mirrors:
+        axis = phrase(lang, "sym_lr" if m.axis == "left-right" else "sym_ud")
+        out.append(phrase(
+            lang, "sym_mirror", axis=axis,
+            rms=ledger.num(m.rms, prov, f"RMS of the map minus its {m.axis} mirror", sig=2),
+            ratio=ledger.num(m.ratio, prov, f"{m.axis} mirror RMS over sqrt(2) x noise", sig=2),
+            chi2=ledger.num(m.chi2, prov, f"chi-square of the {m.axis} mirror difference", sig=3),
+            dof=ledger.count(m.dof, prov, f"independent pixel pairs, {m.axis} mirror"),
+            p=ledger.num(m.p, prov, f"chi-square p-value, {m.axis} mirror", sig=2),
+        ))  # fmt: skip
+    level = ledger.count(round(ALPHA * 100), None, "significance level in per cent (constant)")
+    if r.symmetric:
+        centred = phrase(lang, "sym_centred" if r.centred else "sym_offcentre")
+        out.append(phrase(lang, "sym_yes", level=level, centred=centred))
+    else:
+        which = [phrase(lang, "sym_no_axis", axis=phrase(lang, "sym_lr" if m.axis == "left-right" else "sym_ud"))
+                 for m in r.mirrors if m.p < ALPHA]  # fmt: skip
+        out.append(phrase(lang, "sym_no", which="; ".join(which), level=level))
+    return "\n\n".join(out) + "\n"
 
 
 _TEXT = {
@@ -306,6 +626,9 @@ _TEXT = {
     "repeated": repeated_text,
     "wide": wide_text,
     "series": series_text,
+    "law": law_text,
+    "peaks": peaks_text,
+    "symmetry": symmetry_text,
 }
 
 
@@ -316,9 +639,27 @@ def analysis_block(
     make = _TEXT.get(a.kind)
     text = make(a, ledger, lang) if make else ""
     for plan in plans:
-        if plan.analysis is a:
+        if plan.analysis is a and not is_appendix(plan):
             text += figure_block(plan)
     return text
+
+
+def is_appendix(plan: FigurePlan) -> bool:
+    return plan.panels is not None and bool(plan.panels.get("appendix"))
+
+
+def appendix_block(fa: Any, plans: list[FigurePlan], lang: str, figure_block: FigureBlock) -> str:
+    """The individual files of a series, after the discussion, when asked."""
+    out = ""
+    for a in fa.analyses:
+        figs = [p for p in plans if p.analysis is a and is_appendix(p)]
+        if not figs:
+            continue
+        if not out:
+            out = f"\\clearpage\n\\section*{{{phrase(lang, 'sec_appendix')}}}\n"
+        out += phrase(lang, "appendix_intro", pattern=src_text(a.source)) + "\n"
+        out += "".join(figure_block(p) for p in figs)
+    return out
 
 
 def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
@@ -338,7 +679,56 @@ def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
 
 def question_text(fa: Any, ledger: Ledger, lang: str) -> str:
     goals = [g for g in fa.question.goals if g in (
-        "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution")]  # fmt: skip
+        "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution",
+        "appendix", "peaks", "symmetry", "expected")]  # fmt: skip
     if not goals:
         return phrase(lang, "q_none") + "\n"
     return phrase(lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}") for g in goals)) + "\n"
+
+
+_TIME_PREFIX = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9}
+
+
+def rc_sentence(
+    fa: Any, source: str, name: str, fit: Any, x_unit: str | None, ledger: Ledger, lang: str
+) -> str:
+    """The fitted time constant against R C from the notes' components."""
+    if (
+        fa is None
+        or fa.rc is None
+        or fit is None
+        or fit.model.key not in ("exponential", "exponential_offset")
+    ):
+        return ""
+    scale = _TIME_PREFIX.get((x_unit or "").strip())
+    exp = fa.rc.expected_for(source, name)
+    if scale is None or exp is None:
+        return ""
+    tau, se = fit.params[1] * scale, fit.sigmas[1] * scale
+    ratio, z, ok = exp.compare(tau, se)
+    what = f"R C for {source} ({name})"
+
+    def tol(t: float | None, of: str) -> str:
+        if t is None:
+            return phrase(lang, "rc_tol_none")
+        pct = round(t * 100, 9)  # as written in the notes: 1, 20, 0.5
+        return phrase(
+            lang,
+            "rc_tol",
+            t=ledger.num(
+                pct,
+                None,
+                f"tolerance of {of} stated in the notes (%)",
+                sig=len(f"{pct:g}".replace(".", "").lstrip("0")) or 1,
+            ),
+        )
+
+    return phrase(
+        lang, "rc_compare", r=src_text(exp.r.text), c=src_text(exp.c.text),
+        tr=tol(exp.r.tolerance, exp.r.text), tc=tol(exp.c.tolerance, exp.c.text),
+        rc=ledger.num(float(f"{exp.value:.12g}"), None, f"{what}, from the notes", sig=3),
+        u=ledger.num(exp.u, None, f"standard uncertainty of {what} (tolerance/sqrt 3, combined)", sig=2),
+        ratio=ledger.num(ratio, None, f"fitted tau over {what}", sig=3),
+        z=ledger.num(abs(z), None, f"|tau - RC| / combined standard uncertainty, {source} ({name})", sig=2),
+        verdict=phrase(lang, "rc_yes" if ok else "rc_no"),
+    )  # fmt: skip

@@ -25,8 +25,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from labwright.agent.offline.fits import FitResult, fit_xy
 from labwright.agent.offline.plot_worker import drawn_size
+from labwright.analysis.fits import FitResult, fit_xy
 from labwright.ingest.types import Column, Dataset, ImageInfo, Provenance
 
 FigureKind = Literal["xy", "line", "histogram", "heatmap", "image", "redraw", "panels"]

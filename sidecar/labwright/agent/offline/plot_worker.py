@@ -343,7 +343,7 @@ def fit(request: dict[str, Any], context: WorkerContext) -> Iterator[dict[str, A
     """{"arrays": npz with x0, y0, x1, ..., "count": n} -> one line {"fits": [...]}."""
     import numpy as np
 
-    from labwright.agent.offline.fits import fit_xy
+    from labwright.analysis.fits import fit_xy
 
     with np.load(request["arrays"], allow_pickle=False) as npz:
         n = int(request["count"])

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from labwright.agent.offline.figures import FigurePlan
-    from labwright.agent.offline.fits import FitResult
+    from labwright.analysis.fits import FitResult
 
 _FIT = f"{plot_worker.__name__}:fit"
 _RENDER = f"{plot_worker.__name__}:render"
@@ -116,7 +116,7 @@ class PlotWorker:
     ) -> list[FitResult | None]:
         import numpy as np
 
-        from labwright.agent.offline.fits import FitResult, fit_xy
+        from labwright.analysis.fits import FitResult, fit_xy
 
         worker = self._worker
         path = worker.inbox_path(".npz")

@@ -32,7 +32,7 @@ from labwright.safety import is_inside
 if TYPE_CHECKING:
     import numpy as np
 
-    from labwright.agent.offline.fits import FitResult
+    from labwright.analysis.fits import FitResult
 
 PROVENANCE_JSON = "provenance.json"
 # Larger images go through the plotting process, which scales them down for print.
@@ -197,8 +197,8 @@ def compose_report(
     graphics_root: Path,
 ) -> OfflineReport:
     """Write the LaTeX from the plan and the drawn figures; every number goes to the ledger."""
-    from labwright.agent.offline.fits import MODELS
     from labwright.agent.offline.provenance import unsourced_numbers
+    from labwright.analysis.fits import MODELS
     from labwright.latex.sanitize import sanitize
     from labwright.latex.template import render_template
 
