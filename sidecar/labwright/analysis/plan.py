@@ -127,15 +127,17 @@ def _sorted_measurement(roles: TableRoles) -> Column | None:
 
 
 def _ts_flags(q: Question, step_years: float, span: float) -> dict[str, bool]:
-    asked = {g for g in ("trend", "seasonal", "change", "outliers") if q.asks(g)}
+    asked = {g for g in ("trend", "seasonal", "change", "outliers", "acceleration") if q.asks(g)}
     cycle_visible = step_years <= 0.5 and span >= 2.0
     if not asked:  # nothing asked: what a scientist looks at first
-        return {"trend": True, "seasonal": cycle_visible, "change": False, "anomalies": False}
+        return {"trend": True, "seasonal": cycle_visible, "change": False, "anomalies": False,
+                "acceleration": False}  # fmt: skip
     return {
         "trend": "trend" in asked or "change" not in asked,
         "seasonal": "seasonal" in asked and cycle_visible,
         "change": "change" in asked,
         "anomalies": "outliers" in asked,
+        "acceleration": "acceleration" in asked,
     }
 
 
@@ -171,6 +173,8 @@ def _timeseries(
         goals.append("seasonal")
     if first.change is not None:
         goals.append("change")
+    if first.acceleration is not None:
+        goals.append("acceleration")
     if q.asks("outliers") and any(p.result.trend_curve is not None for p in parts):
         goals.append("outliers")
     left = [c.name for c in cols[limit:]]

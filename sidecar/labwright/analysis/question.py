@@ -17,7 +17,7 @@ from labwright.analysis.law import LawStatement, parse_laws
 
 Goal = Literal[
     "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error",
-    "distribution", "appendix", "peaks", "symmetry", "expected",
+    "distribution", "appendix", "peaks", "symmetry", "expected", "acceleration",
 ]  # fmt: skip
 
 _PATTERNS: dict[str, tuple[str, ...]] = {
@@ -68,6 +68,12 @@ _PATTERNS: dict[str, tuple[str, ...]] = {
         r"\bpeaks?\b", r"\b(?:spectral|emission|absorption) lines?\b",
         r"wavelengths? of the (?:\w+ )?lines", r"\bline (?:positions|centres|centers)\b",
         r"谱线", r"峰位", r"峰值", r"吸收峰", r"发射峰", r"特征峰",
+    ),
+    # Not "gravitational acceleration": the trend speeding up or slowing down.
+    "acceleration": (
+        r"\baccelerat(?:ing|es|ed)\b", r"acceleration of the (?:rise|increase|growth|trend|decline)",
+        r"\bspeed(?:ing|s)? up\b", r"\bslow(?:ing|s)? down\b", r"non-?linear trend", r"quadratic trend",
+        r"加速(?!度)", r"增速(?:加快|放缓|变化)",
     ),
     "symmetry": (r"\bsymmetr", r"\bmirror image", r"对称"),
     "distribution": (

@@ -62,6 +62,22 @@ class ChangePoint:
     p: float
 
 
+@dataclass(frozen=True)
+class Acceleration:
+    """y = a + b (t - t_ref) + c (t - t_ref)^2 (+ the annual harmonics), HAC
+    errors: the acceleration is 2c, the rate at a time t is b + 2c (t - t_ref)."""
+
+    accel: float  # per year per year
+    se: float
+    p: float
+    rate_start: float
+    rate_start_se: float
+    rate_end: float
+    rate_end_se: float
+    t_ref: float
+    coef: tuple[float, float, float]  # a, b, c (trend part only, for the figure)
+
+
 @dataclass
 class SeriesResult:
     years: np.ndarray  # decimal years of the finite pairs, sorted
@@ -70,6 +86,7 @@ class SeriesResult:
     trend: Trend | None = None
     seasonal: Seasonal | None = None
     change: ChangePoint | None = None
+    acceleration: Acceleration | None = None
     anomalies: list[int] = field(default_factory=list)  # indexes into years/values
     anomaly_sigma: float = 3.0
     trend_curve: np.ndarray | None = None  # fitted trend (+cycle) at `years`
@@ -114,6 +131,32 @@ def fit_trend(t: np.ndarray, y: np.ndarray, harmonics: int = 0) -> tuple[Trend, 
         harmonics=harmonics,
     )
     return trend, design @ params, res
+
+
+def fit_acceleration(t: np.ndarray, y: np.ndarray, harmonics: int) -> Acceleration | None:
+    """The trend with a quadratic term: is the rise speeding up (CO2) or not."""
+    if t.size < MIN_POINTS + 2:
+        return None
+    t_ref = float(np.round(np.mean(t)))
+    base = _design(t, t_ref, harmonics)
+    design = np.column_stack([base[:, :2], (t - t_ref) ** 2, base[:, 2:]])
+    res = _ols(design, y, _maxlags(t.size))
+    params = np.asarray(res.params)  # type: ignore[attr-defined]
+    cov = np.asarray(res.cov_params())  # type: ignore[attr-defined]
+    pvalues = np.asarray(res.pvalues)  # type: ignore[attr-defined]
+
+    def rate(at: float) -> tuple[float, float]:
+        g = np.zeros(params.size)
+        g[1], g[2] = 1.0, 2.0 * (at - t_ref)
+        return float(g @ params), float(math.sqrt(max(g @ cov @ g, 0.0)))
+
+    r0, r0_se = rate(float(t[0]))
+    r1, r1_se = rate(float(t[-1]))
+    return Acceleration(
+        accel=float(2 * params[2]), se=float(2 * math.sqrt(max(cov[2, 2], 0.0))),
+        p=float(pvalues[2]), rate_start=r0, rate_start_se=r0_se, rate_end=r1, rate_end_se=r1_se,
+        t_ref=t_ref, coef=(float(params[0]), float(params[1]), float(params[2])),
+    )  # fmt: skip
 
 
 def _monthly(years: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -224,6 +267,7 @@ def analyse_series(
     change: bool = False,
     change_at: float | None = None,
     anomalies: bool = False,
+    acceleration: bool = False,
 ) -> SeriesResult | None:
     """Run the requested parts on one series; None when too short."""
     t = np.asarray(years, dtype=float)
@@ -253,6 +297,8 @@ def analyse_series(
             mad = float(np.median(np.abs(resid - np.median(resid)))) * 1.4826
             if mad > 0:
                 out.anomalies = [int(i) for i in np.flatnonzero(np.abs(resid) > 3 * mad)]
+    if acceleration:
+        out.acceleration = fit_acceleration(t, y, harmonics)
     if change:
         out.change = change_point(t, y, change_at)
     return out
