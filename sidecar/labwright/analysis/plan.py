@@ -26,6 +26,7 @@ what was run with what the notes asked.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -355,8 +356,33 @@ def _series(fa: FolderAnalysis, fs: FileSeries) -> Analysis:
     )  # fmt: skip
 
 
+_GENERATED = re.compile(r"col\d+")
+
+
+def _name_headerless(read: ReadResult, text: str) -> None:
+    """A table without a header row (columns col1, col2, ...) takes its
+    column names and units from a description file that lists exactly as
+    many attributes ("1. sepal length in cm"); the file's column stays in the
+    provenance."""
+    from labwright.analysis.notes import described_columns
+
+    for ds in read.datasets:
+        if ds.kind != "table" or not ds.columns:
+            continue
+        if not all(_GENERATED.fullmatch(c.name) for c in ds.columns):
+            continue
+        described = described_columns(text, len(ds.columns))
+        if described is None:
+            continue
+        for col, d in zip(ds.columns, described, strict=True):
+            col.name = d.name
+            if d.unit and not col.unit:
+                col.unit = d.unit
+
+
 def analyse_folder(read: ReadResult) -> FolderAnalysis:
     text = notes_text(read.documents)
+    _name_headerless(read, text)
     names = [c.name for ds in read.datasets for c in ds.columns]
     fa = FolderAnalysis(question=read_question(text), facts=read_facts(text, names))
     from labwright.analysis.expected import read_rc

@@ -12,6 +12,7 @@ before it becomes a figure of the report.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from collections.abc import Generator, Iterator
@@ -212,7 +213,11 @@ class PlotWorker:
         if data is None or not data.startswith(magic):
             return FigureResult(key, False, None, "the plotting process left no usable image")
         dest = out_dir / name
-        dest.write_bytes(data)
+        # Replaced in one step: an early compile (offline/early.py) may be
+        # reading the blank stand-in at this path right now.
+        part = out_dir / f".{name}.part"
+        part.write_bytes(data)
+        os.replace(part, dest)
         return FigureResult(key, True, dest)
 
     def release(self) -> None:
