@@ -88,6 +88,15 @@ _YEAR_POINT = (
     re.compile(r"\b(?:before|after|since|from|in|around)\s+(?:the\s+)?(?:year\s+)?(\d{4})\b", re.I),
     re.compile(r"(\d{4})\s*年\s*(?:之前|之后|以后|以前|前后)"),
 )
+# Several levels asked for: more than one change point may be found.
+_MANY_CHANGES = re.compile(
+    r"change[- ]points\b|\b(?:shifts|breaks|regimes)\b|several (?:changes|levels|steps)|"
+    r"多个(?:突变|变化点)|几次(?:突变|跳变)|各个阶段",
+    re.I,
+)
+_BETWEEN = re.compile(
+    r"\bbetween\s+(\d{4})\s+and\s+(\d{4})\b|(\d{4})\s*(?:-|–|至|到)\s*(\d{4})\s*年?"
+)
 _RESPONSE = (
     re.compile(r"\bmodel (?:of|for) (?:the )?([A-Za-z][\w.]{0,30})", re.I),
     re.compile(r"\bpredict (?:the )?([A-Za-z][\w.]{0,30})", re.I),
@@ -103,6 +112,10 @@ _RESPONSE = (
 class Question:
     goals: dict[str, str] = field(default_factory=dict)  # goal -> the phrase that matched
     change_at: float | None = None  # a named point (a year) for before/after
+    # Every point named for a change ("after 1950 and after 1980", "between
+    # 1950 and 1980"), sorted; two or more give one level per period.
+    change_points: list[float] = field(default_factory=list)
+    many_changes: bool = False  # "change points", "regimes": detect more than one
     response: str | None = None  # the quantity to model, as named in the notes
     # Laws stated in the notes ("T^2 ∝ L", "T^2 = (4 pi^2 / g) L"), in order.
     laws: list[LawStatement] = field(default_factory=list)
@@ -128,6 +141,15 @@ def read_question(text: str) -> Question:
         if m and q.asks("change"):
             q.change_at = float(m.group(1))
             break
+    many = _MANY_CHANGES.search(text)
+    if many is not None:
+        q.goals.setdefault("change", many.group(0))
+    if q.asks("change"):
+        points = {float(m.group(1)) for p in _YEAR_POINT for m in p.finditer(text)}
+        for m in _BETWEEN.finditer(text):
+            points |= {float(g) for g in m.groups() if g}
+        q.change_points = sorted(points)
+        q.many_changes = many is not None
     for pattern in _RESPONSE:
         m = pattern.search(text)
         if m:

@@ -87,6 +87,14 @@ def _timeseries(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePl
             quad = ac.coef[0] + ac.coef[1] * dt + ac.coef[2] * dt * dt
             layers.append({"type": "line", "x": b.arr(x), "y": b.arr(quad), "color": "#8e44ad",
                            "lw": 1.8, "label": phrase(lang, "lg_quadratic")})  # fmt: skip
+        if r.segments is not None:
+            for i, seg in enumerate(r.segments.segments):
+                lo = int(np.searchsorted(r.years, seg.start))
+                hi = int(np.searchsorted(r.years, seg.end, side="right"))
+                layers.append({"type": "line", "x": b.arr([x[lo], x[hi - 1]]),
+                               "y": b.arr([seg.mean, seg.mean]), "color": "#c0392b", "lw": 2.0})  # fmt: skip
+                if i:
+                    layers.append({"type": "vline", "x": float(x[lo]), "color": "#555555"})
         if r.change is not None:
             c = r.change
             k = int(np.searchsorted(r.years, c.at))
