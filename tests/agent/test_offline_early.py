@@ -211,3 +211,120 @@ def test_a_run_that_fails_while_drawing_leaves_no_compile_behind(
     assert not [t for t in threading.enumerate() if t.name == "early-compile"]
     assert (out / "main.tex").is_file()  # it was typeset early ...
     assert not (out / "main.pdf").exists()  # ... and never converted
+
+
+# --- typesetting the head while the data is analysed -------------------------------
+
+
+def test_a_stream_nobody_reads_ends_and_leaves_nothing(tmp_path: Path) -> None:
+    """XeLaTeX never started: closing the stream does not hang on the pipe,
+    and the pipe is gone from the folder."""
+    from labwright.agent.offline.early import TexStream
+
+    if not TexStream.available():
+        pytest.skip("named pipes exist only on POSIX systems")
+    stream = TexStream(tmp_path / "main.tex", "\\documentclass{article}\n")
+    stream.start()
+    stream.close()
+    assert not (tmp_path / "main.tex").exists()
+    assert not [t for t in threading.enumerate() if t.name == "tex-stream"]
+
+
+def test_a_report_that_does_not_begin_with_the_head_is_refused(tmp_path: Path) -> None:
+    from labwright.agent.offline.early import TexStream
+
+    if not TexStream.available():
+        pytest.skip("named pipes exist only on POSIX systems")
+    stream = TexStream(tmp_path / "main.tex", "\\documentclass{article}\n")
+    stream.start()
+    assert not stream.send("\\documentclass{report}\n\\begin{document}x\\end{document}\n")
+    stream.close()
+    assert not (tmp_path / "main.tex").exists()
+
+
+@needs_tex
+@pytest.mark.parametrize("example", ["pendulum", "plant-growth-zh"])
+def test_the_report_streams_into_a_compile_started_on_its_head(
+    example: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """English and Chinese: XeLaTeX is started on the class line before the
+    report exists; the final main.tex is a regular file holding exactly the
+    report (no byte-order mark), and the compile is clean."""
+    started: list[str | None] = []
+    original = early_module.EarlyCompile.start.__func__  # type: ignore[attr-defined]
+
+    def start(cls: type, main_tex: Path, *, head: str | None = None) -> object:
+        started.append(head)
+        return original(cls, main_tex, head=head)
+
+    monkeypatch.setattr(early_module.EarlyCompile, "start", classmethod(start))
+    out = tmp_path / "out"
+    events = list(build_offline(EXAMPLES / example, out))
+    done = events[-1]
+    assert isinstance(done, Done) and done.ok and done.pdf_path, done
+    assert len(started) == 1 and started[0] and "\\documentclass" in started[0]
+    tex = out / "main.tex"
+    assert tex.is_file() and not tex.is_symlink()
+    data = tex.read_bytes()
+    assert data.startswith(started[0].encode("utf-8"))  # no BOM in the file
+    assert b"\\end{document}" in data
+    assert not list(out.glob(".*.part"))
+    assert min(_figure_streams(Path(done.pdf_path))) > 500
+
+
+@needs_tex
+def test_a_head_that_is_not_the_reports_falls_back_to_a_normal_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(build_module, "fixed_head", lambda lang: "\\documentclass{article}\n")
+    out = tmp_path / "out"
+    events = list(build_offline(EXAMPLES / "pendulum", out))
+    done = events[-1]
+    assert isinstance(done, Done) and done.ok and done.pdf_path, done
+    assert (out / "main.tex").is_file()
+    assert (out / "main.tex").read_text(encoding="utf-8").startswith("% Labwright")
+    assert not [t for t in threading.enumerate() if t.name in ("tex-stream", "early-compile")]
+
+
+@needs_tex
+def test_a_run_that_fails_while_analysing_stops_the_started_tex(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """XeLaTeX is already reading the head when the analysis fails: the
+    stream ends, TeX stops, no thread, pipe or PDF is left."""
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug in the analysis")
+
+    monkeypatch.setattr(build_module, "plan_report", broken)
+    out = tmp_path / "out"
+    with pytest.raises(RuntimeError, match="a bug in the analysis"):
+        list(build_offline(EXAMPLES / "pendulum", out))
+    assert not [t for t in threading.enumerate() if t.name in ("tex-stream", "early-compile")]
+    assert not (out / "main.tex").exists()
+    assert not (out / "main.pdf").exists()
+
+
+@needs_tex
+def test_a_tex_that_never_reads_the_stream_does_not_hang_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first XeLaTeX exits without opening main.tex (here: it only prints
+    its version): the stream is closed, the build compiles the file instead."""
+    import labwright.latex.compile as compile_module
+
+    real = compile_module._xelatex_argv
+    calls: list[int] = []
+
+    def argv(engine: object, tex_name: str, *, xdv: bool = False) -> list[str]:
+        calls.append(1)
+        full = real(engine, tex_name, xdv=xdv)  # type: ignore[arg-type]
+        return [full[0], "-version"] if len(calls) == 1 else full
+
+    monkeypatch.setattr(compile_module, "_xelatex_argv", argv)
+    out = tmp_path / "out"
+    events = list(build_offline(EXAMPLES / "pendulum", out))
+    done = events[-1]
+    assert isinstance(done, Done) and done.ok and done.pdf_path, done
+    assert len(calls) == 2
+    assert (out / "main.tex").is_file()

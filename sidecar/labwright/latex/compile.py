@@ -165,7 +165,16 @@ def _spawn_tex(
 
 def _xelatex_argv(engine: TexEngine, tex_name: str, *, xdv: bool = False) -> list[str]:
     assert engine.xelatex is not None
-    argv = [str(engine.xelatex), "-no-shell-escape", "-interaction=nonstopmode", "-file-line-error"]
+    # -no-parse-first-line: a document's "%&" first line may not choose the
+    # format, and the main file is opened once (it may be a pipe, see
+    # agent/offline/early.py).
+    argv = [
+        str(engine.xelatex),
+        "-no-shell-escape",
+        "-no-parse-first-line",
+        "-interaction=nonstopmode",
+        "-file-line-error",
+    ]
     if xdv:
         argv.append("-no-pdf")
     return [*argv, tex_name]

@@ -62,6 +62,16 @@ def bibliography_commands(bib_stems: str) -> str:
     return f"\\bibliographystyle{{{BIBLIOGRAPHY_STYLE}}}\n\\bibliography{{{stems}}}"
 
 
+def fixed_head(lang: Lang) -> str:
+    """The start of every document rendered for `lang`: the template's text
+    before its first slot (the class line, which loads every package and
+    font). A build can start typesetting it before the report is written."""
+    source = template_path(lang).read_text(encoding="utf-8")
+    first = _SLOT.search(source)
+    head = source if first is None else source[: first.start()]
+    return head[: head.rfind("\n") + 1]  # whole lines only
+
+
 def render_template(lang: Lang, fields: Mapping[str, str]) -> str:
     """Return the full .tex source of a report.
 

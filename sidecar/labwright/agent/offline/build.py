@@ -13,12 +13,13 @@ every file written to the output directory has a name generated here.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from labwright.agent.events import Done, Error, Event, Step, Warning_
-from labwright.agent.offline.early import EarlyCompile, PendingFigure, write_stand_ins
+from labwright.agent.offline.early import EarlyCompile, PendingFigure, TexStream, write_stand_ins
 from labwright.agent.offline.figures import FigurePlan, drawn_page
 from labwright.agent.offline.render import FigureResult, PlotWorker, take_worker
 from labwright.agent.offline.report import (
@@ -42,6 +43,7 @@ from labwright.agent.run import (
     plan_of,
     run_stages,
 )
+from labwright.latex.template import fixed_head, template_files
 from labwright.safety import is_inside
 
 __all__ = [
@@ -123,26 +125,49 @@ class OfflineContext(RunContext):
                     self.report = None
         return self.drawn
 
+    def start_typesetting(self) -> None:
+        """Start XeLaTeX on the report's fixed head (the class line, which
+        loads every package and font) while the data is analysed; the report
+        follows through the stream when it is written (offline/early.py)."""
+        if not self.compile_early or self.early is not None or not TexStream.available():
+            return
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        for path in template_files(self.lang):  # type: ignore[arg-type]
+            shutil.copyfile(path, self.out_dir / path.name)
+        self.early = EarlyCompile.start(
+            self.out_dir / MAIN_TEX,
+            head=fixed_head(self.lang),  # type: ignore[arg-type]
+        )
+
     def _start_early(
         self, plan: ReportPlan, to_draw: list[FigurePlan], copied: list[FigureResult]
     ) -> DrawnFigures | None:
-        """Write the report as if every figure will be drawn and start compiling
-        it; return that assumption (None when there is no early compile)."""
+        """Write the report as if every figure will be drawn and have it
+        compiled (sent into the started compile, or a compile started now);
+        return that assumption (None when there is no early compile)."""
         fig_dir = self.out_dir / FIGURE_DIR
         pending = []
         for figure in to_draw:
             page = drawn_page(figure)
             if page is None or not figure.file_name.endswith(".pdf"):
-                return None  # an image to convert: its page is its own
+                self.stop_early()  # an image to convert: its page is its own
+                return None
             pending.append(PendingFigure(fig_dir / figure.file_name, *page))
-        if not self.compile_early or not pending:
+        if not self.compile_early or (self.early is None and not pending):
             return None
         write_stand_ins(pending)
         assumed = copied + [FigureResult(f.key, True, fig_dir / f.file_name) for f in to_draw]
         expected = settle_figures(plan, assumed)
-        self.report = self._compose(expected)
-        self._write(self.report)
-        self.early = EarlyCompile.start(self.out_dir / MAIN_TEX, pending)
+        report = self._compose(expected)
+        write_report_files(report, self.out_dir)
+        if self.early is None:
+            (self.out_dir / MAIN_TEX).write_text(report.tex, encoding="utf-8")
+            self.early = EarlyCompile.start(self.out_dir / MAIN_TEX)
+        elif not self.early.send(report.tex):
+            self.stop_early()  # the head it typeset is not this report's
+            return None
+        self.early.expect(pending)
+        self.report = report
         return expected
 
     def stop_early(self) -> None:
@@ -198,6 +223,7 @@ def _scan(ctx: OfflineContext) -> Iterator[Event]:
 
 
 def _analyse(ctx: OfflineContext) -> Iterator[Event]:
+    ctx.start_typesetting()
     plan = ctx.planned()
     for warning in plan.warnings:
         yield Warning_(message=warning)

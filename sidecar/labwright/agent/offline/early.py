@@ -109,19 +109,106 @@ def write_stand_ins(pending: Sequence[PendingFigure]) -> None:
         figure.path.write_bytes(blank_page_pdf(*figure.page_pt))
 
 
-class EarlyCompile:
-    """One compile of `main_tex` started before its figures are drawn.
+class TexStream:
+    """`main.tex` as a named pipe, so XeLaTeX starts before the report exists.
 
-    `start` writes the blank stand-ins and runs `compile_tex` in a thread; the
-    compile stops before the PDF driver until the caller calls `confirm`
-    (every figure drawn where it was expected) or `abandon`. `result` is the
-    compile's result, or None when it was abandoned or a drawn page did not
-    match its stand-in.
+    Most of a pass is the class line (every package, every font: ~0.4 s of a
+    0.55 s pass), and that line is the same for every report of a language
+    (`template.fixed_head`). The pipe gets it at once; XeLaTeX loads the
+    class, then waits for the next line, which comes when the report has been
+    written (`send`). Afterwards the pipe is replaced by the same text as a
+    regular file (a further pass, the export and the user read that).
+
+    Two details of XeTeX shape this: it reads the first bytes to sniff the
+    encoding and rewinds, which a pipe cannot do, unless they are a UTF-8
+    byte-order mark (then it keeps reading); and its "%&" first-line parsing
+    would open the file twice (compile passes -no-parse-first-line).
     """
 
-    def __init__(self, main_tex: Path, pending: Sequence[PendingFigure]) -> None:
+    BOM = b"\xef\xbb\xbf"
+
+    def __init__(self, path: Path, head: str) -> None:
+        self.path = path
+        self.head = head
+        self._body: bytes | None = None
+        self._full = ""
+        self._fed = threading.Event()
+        self._thread = threading.Thread(target=self._write, name="tex-stream", daemon=True)
+
+    @staticmethod
+    def available() -> bool:
+        return hasattr(os, "mkfifo")
+
+    def start(self) -> None:
+        self.path.unlink(missing_ok=True)
+        os.mkfifo(self.path, 0o600)
+        self._thread.start()
+
+    def send(self, tex: str) -> bool:
+        """Give XeLaTeX the rest of `tex`; False (nothing sent) when `tex`
+        does not begin with the head it has already read."""
+        if not tex.startswith(self.head):
+            return False
+        self._body = tex[len(self.head) :].encode("utf-8")
+        self._full = tex
+        self._fed.set()
+        return True
+
+    def close(self) -> None:
+        """End the stream (without a body unless one was sent: XeLaTeX then
+        stops at the end of its input) and wait until the pipe is gone from
+        the folder. Call it once no reader will come, or to make one stop."""
+        self._fed.set()
+        while self._thread.is_alive():
+            self._unblock()
+            self._thread.join(timeout=0.05)
+
+    def _unblock(self) -> None:
+        # The writer may still wait in open() for a reader (XeLaTeX never
+        # started): opening the read end lets it through, then it sees EPIPE.
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            return
+        os.close(fd)
+
+    def _write(self) -> None:
+        try:
+            with open(self.path, "wb", buffering=0) as pipe:  # waits for XeLaTeX
+                pipe.write(self.BOM + self.head.encode("utf-8"))
+                self._fed.wait()
+                if self._body is not None:
+                    pipe.write(self._body)
+        except OSError:
+            pass  # XeLaTeX left early (it failed): the compile says why
+        finally:
+            if self._body is not None:
+                # Same path, same text, now a file: later passes, the export
+                # and the user read this (also when TeX stopped reading);
+                # XeLaTeX keeps reading its open pipe.
+                part = self.path.with_name(f".{self.path.name}.part")
+                part.write_text(self._full, encoding="utf-8")
+                os.replace(part, self.path)
+            else:
+                self.path.unlink(missing_ok=True)
+
+
+class EarlyCompile:
+    """One compile of `main_tex` started before its figures are drawn, and
+    possibly before the report is written.
+
+    `start` runs `compile_tex` in a thread: on `main_tex` as written, or, with
+    `head`, on a `TexStream` that the report is `send` into later. The compile
+    stops before the PDF driver until the caller calls `confirm` (every figure
+    given to `expect` was drawn where it was expected) or `abandon`. `result`
+    is the compile's result, or None when it was abandoned, a drawn page did
+    not match its stand-in, or the early pass ran out of time.
+    """
+
+    def __init__(self, main_tex: Path, stream: TexStream | None) -> None:
         self.main_tex = main_tex
-        self.pending = tuple(pending)
+        self.stream = stream
+        self.pending: tuple[PendingFigure, ...] = ()
         self._decided = threading.Event()
         self._use = False
         self._result: CompileResult | None = None
@@ -129,13 +216,25 @@ class EarlyCompile:
         self._thread = threading.Thread(target=self._run, name="early-compile", daemon=True)
 
     @classmethod
-    def start(cls, main_tex: Path, pending: Sequence[PendingFigure]) -> EarlyCompile:
-        """Compile `main_tex` now; its pending figures' stand-ins must exist
-        (`write_stand_ins`, before the report is written: the sanitizer boxes
-        out a figure whose file is missing)."""
-        early = cls(main_tex, pending)
+    def start(cls, main_tex: Path, *, head: str | None = None) -> EarlyCompile:
+        """Compile `main_tex` now. Without `head` the file must be written,
+        with the stand-ins of its pending figures (`write_stand_ins`, before
+        the report is written: the sanitizer boxes out a missing figure)."""
+        stream = TexStream(main_tex, head) if head is not None else None
+        if stream is not None:
+            stream.start()
+        early = cls(main_tex, stream)
         early._thread.start()
         return early
+
+    def send(self, tex: str) -> bool:
+        """The report, for a compile started on its head; False when it does
+        not begin with that head (then abandon this compile)."""
+        return self.stream is not None and self.stream.send(tex)
+
+    def expect(self, pending: Sequence[PendingFigure]) -> None:
+        """The figures being drawn in place of their stand-ins."""
+        self.pending = tuple(pending)
 
     def _run(self) -> None:
         try:
@@ -148,10 +247,14 @@ class EarlyCompile:
     def _settle(self) -> list[str]:
         """Called by compile_tex between the last pass and the driver."""
         self._decided.wait()
+        if self.stream is not None:
+            # XeLaTeX has exited: the stream ends (main.tex is a file again,
+            # or gone if the report was never sent), even if TeX never read it.
+            self.stream.close()
         if not self._use:
             raise Abandoned
         root = self.main_tex.parent
-        replaced = []
+        replaced = [self.main_tex.name] if self.stream is not None else []
         for figure in self.pending:
             try:
                 drawn = page_size_pt(figure.path.read_bytes())
@@ -171,12 +274,26 @@ class EarlyCompile:
         self._decided.set()
 
     def abandon(self) -> None:
-        """Stop before the driver; the compile's files are left as they are."""
+        """Stop before the driver; a stream not yet fed ends (XeLaTeX stops)."""
         self._decided.set()
+        if self.stream is not None:
+            self.stream.close()
 
     def result(self) -> CompileResult | None:
-        """Wait for the compile; None when it was abandoned."""
+        """Wait for the compile; None when it was abandoned, its passes were
+        cut short (a stream that waited past the pass timeout), or a streamed
+        compile failed."""
         self._thread.join()
+        if self.stream is not None:
+            self.stream.close()
         if self._error is not None:
             raise self._error
-        return self._result
+        result = self._result
+        if result is not None and self.stream is not None and not result.ok:
+            # Whatever went wrong is said again by a compile of the file (a
+            # second compile only on failure): a stream must never be the
+            # reason a report does not compile.
+            return None
+        if result is not None and result.stopped_by in ("timeout", "budget"):
+            return None
+        return result
