@@ -1,8 +1,9 @@
 """The real window under Xvfb, driven through WebDriver (tauri-driver in front
 of Debian's WebKitWebDriver): the app starts the frozen sidecar from its
-bundle resources, a folder is opened, the report's first page is drawn, a
-screenshot is saved as a test artifact, and closing the window leaves no
-process behind."""
+bundle resources, a folder is opened as a person opens it (the Open-folder
+button, then the native GTK folder chooser, typed into with xdotool on the
+same display), the report's first page is drawn, screenshots are saved as test
+artifacts, and closing the window leaves no process behind."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from tests.desktop import xdisplay
 from tests.desktop.frozen import ROOT, leftovers, pid_alive
 from tests.desktop.webdriver import Session, tauri_driver, xvfb
 
@@ -29,9 +32,13 @@ pytestmark = [
     pytest.mark.skipif(
         not (ROOT / "ui" / "package.json").is_file(), reason="the UI (ui/) is not in this tree yet"
     ),
+    pytest.mark.skipif(xdisplay.missing_tools() is not None, reason=str(xdisplay.missing_tools())),
 ]
 
-ARTIFACTS = ROOT / "build" / "test-artifacts"
+# Git-ignored, beside the UI tests' screenshots, so a reviewer finds them all.
+ARTIFACTS = ROOT / "ui" / "artifacts" / "screenshots"
+# The chooser's title, set by the shell (src-tauri/src/lib.rs, PICK_FOLDER_TITLE).
+DIALOG_TITLE = "Open a data folder"
 STATE = "return window.__TAURI_INTERNALS__.invoke('sidecar_info').then(arguments[0], e => arguments[0]({error: String(e)}));"
 
 
@@ -69,10 +76,15 @@ def test_window_opens_a_folder_and_shows_the_first_page(
     env = {
         **os.environ,
         "LABWRIGHT_HOME": str(_isolated_home),
-        "LABWRIGHT_PICK_FOLDER": str(folder),
         "WEBKIT_DISABLE_COMPOSITING_MODE": "1",
+        # The chooser's settings (sort order, window size) stay in memory:
+        # there is no D-Bus session here for dconf, and the tester's own
+        # settings are neither read nor written.
+        "GSETTINGS_BACKEND": "memory",
     }
     env.pop("LABWRIGHT_SIDECAR", None)  # the app must find the sidecar in its own resources
+    # GTK's own chooser, as on a desktop without a portal (none runs here).
+    env.pop("GTK_USE_PORTAL", None)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     sidecar_pid: int | None = None
     with xvfb() as display, tauri_driver(display, env) as driver:
@@ -96,6 +108,8 @@ def test_window_opens_a_folder_and_shows_the_first_page(
 
             opened = _open_folder(session)
             assert opened, "the page offers no way to open a folder"
+            _choose_in_native_dialog(display, folder, _app_processes(binary))
+            _assert_one_session_for(state, folder)
             _show_first_page(session, 400)
             session.screenshot(ARTIFACTS / "window-first-page.png")
             assert (ARTIFACTS / "window-first-page.png").stat().st_size > 10_000
@@ -110,13 +124,53 @@ def test_window_opens_a_folder_and_shows_the_first_page(
 
 
 def _open_folder(session: Session) -> bool:
-    """Click the UI's "open folder" control; the shell's picker answers."""
+    """Click the UI's "open folder" control; the shell shows its native picker."""
     for css in ('[data-testid="open-folder"]', '[data-testid="drop-zone"] button.primary', "#open"):
         element = session.find(css)
         if element:
             session.click(element)
             return True
     return False
+
+
+def _choose_in_native_dialog(display: str, folder: Path, app_pids: list[int]) -> None:
+    """Type `folder` into the GTK folder chooser the click opened and accept it:
+    Ctrl+L opens the location entry, the path is typed, Return presses the
+    default button (Open)."""
+    dialog = xdisplay.wait_window(display, DIALOG_TITLE, 60)
+    if dialog is None:
+        shot = ARTIFACTS / "window-no-folder-dialog.png"
+        saved = xdisplay.screenshot(display, shot)
+        raise AssertionError(
+            f"the native folder chooser ({DIALOG_TITLE!r}) did not appear within 60 s"
+            f" of clicking Open folder; {'screen saved to ' + str(shot) if saved else 'no screenshot could be taken'}"
+        )
+    # The dialog is the app's own (GTK, in-process), not a portal's or another program's.
+    assert xdisplay.window_pid(display, dialog) in app_pids, (
+        "the chooser belongs to another process"
+    )
+    xdisplay.focus_and_type(display, dialog, ("key", "ctrl+l"), ("type", str(folder)))
+    xdisplay.screenshot(display, ARTIFACTS / "window-folder-dialog.png")
+    xdisplay.focus_and_type(display, dialog, ("key", "Return"))
+    if not xdisplay.wait_gone(display, dialog, DIALOG_TITLE, 30):
+        shot = ARTIFACTS / "window-folder-dialog-stuck.png"
+        xdisplay.screenshot(display, shot)
+        raise AssertionError(f"the folder chooser stayed open after Return; screen saved to {shot}")
+
+
+def _assert_one_session_for(state: dict[str, Any], folder: Path) -> None:
+    """The sidecar holds exactly one session, and it is the chosen folder."""
+    headers = {"Authorization": f"Bearer {state['token']}"}
+    deadline = time.monotonic() + 60
+    sessions: list[dict[str, Any]] = []
+    while time.monotonic() < deadline:
+        reply = httpx.get(f"{state['base']}/api/sessions", headers=headers, timeout=30)
+        reply.raise_for_status()
+        sessions = reply.json()
+        if sessions:
+            break
+        time.sleep(0.25)
+    assert [s["source_path"] for s in sessions] == [str(folder.resolve())], sessions
 
 
 FIRST_PAGE = '[data-testid="pdf"]:not([data-pages="0"]) canvas[data-page="1"]'
