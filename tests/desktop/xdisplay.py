@@ -10,9 +10,12 @@ in the project's venv."""
 from __future__ import annotations
 
 import re
+import select
 import shutil
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 HELPER = Path(__file__).with_name("gtk_helper.py")
@@ -107,3 +110,57 @@ def screenshot(display: str, path: Path) -> bool:
         timeout=60,
     )  # fmt: skip
     return done.returncode == 0 and path.is_file()
+
+
+def geometry(display: str, window: str) -> tuple[int, int, int, int]:
+    """x, y, width, height of `window` on the screen."""
+    fields = dict(
+        line.split("=", 1)
+        for line in xdotool(display, "getwindowgeometry", "--shell", window).split()
+        if "=" in line
+    )
+    return int(fields["X"]), int(fields["Y"]), int(fields["WIDTH"]), int(fields["HEIGHT"])
+
+
+@contextmanager
+def drag_source(display: str, folder: Path, x: int, y: int) -> Iterator[subprocess.Popen[str]]:
+    """A small window at (x, y) offering `folder` as a file manager would
+    (text/uri-list over XDND); yields once it is on screen."""
+    proc = subprocess.Popen(
+        [SYSTEM_PYTHON, str(HELPER), "drag-source", str(folder), str(x), str(y)],
+        env={"DISPLAY": display, "PATH": "/usr/bin:/bin", "GSETTINGS_BACKEND": "memory"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )  # fmt: skip
+    try:
+        if read_line(proc, 30) != "ready":
+            raise RuntimeError("the drag source window did not appear")
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def read_line(proc: subprocess.Popen[str], seconds: float) -> str | None:
+    """The next line `proc` prints within `seconds`, else None."""
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], seconds)
+    return proc.stdout.readline().strip() if ready else None
+
+
+def drag(display: str, start: tuple[int, int], end: tuple[int, int]) -> None:
+    """Press the left button at `start`, move to `end` in small steps, release.
+    GTK starts a drag once the pointer passes its threshold with the button
+    held; each step gives the XDND source and target a moment to exchange
+    their position and status messages before the next."""
+    xdotool(display, "mousemove", "--sync", str(start[0]), str(start[1]))
+    xdotool(display, "mousedown", "1")
+    steps = 12
+    for i in range(1, steps + 1):
+        x = start[0] + (end[0] - start[0]) * i // steps
+        y = start[1] + (end[1] - start[1]) * i // steps
+        xdotool(display, "mousemove", "--sync", str(x), str(y))
+        time.sleep(0.05)
+    time.sleep(0.3)  # the target's last status reply, so the drop is accepted
+    xdotool(display, "mouseup", "1")
