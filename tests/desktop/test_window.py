@@ -171,13 +171,14 @@ def test_a_folder_dragged_onto_the_window_starts_its_session(
 
 
 def _open_folder(session: Session) -> bool:
-    """Click the UI's "open folder" control; the shell shows its native picker."""
-    for css in ('[data-testid="open-folder"]', '[data-testid="drop-zone"] button.primary', "#open"):
-        element = session.find(css)
-        if element:
-            session.click(element)
-            return True
-    return False
+    """Click the UI's "open folder" control once the start screen shows it;
+    the shell then shows its native picker."""
+    try:
+        element = session.wait_for('[data-testid="open-folder"]', 60)
+    except TimeoutError:
+        return False
+    session.click(element)
+    return True
 
 
 def _choose_in_native_dialog(display: str, folder: Path, app_pids: list[int]) -> None:
