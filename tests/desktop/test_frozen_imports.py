@@ -121,7 +121,9 @@ def _shipped(name: str, excludes: list[str]) -> bool:
     for ex in excludes:
         if name == ex or name.startswith(ex + "."):
             return False
-    return not any(name == n or name.startswith(n if n.endswith(".") else n + ".") for n in NOT_SHIPPED)
+    return not any(
+        name == n or name.startswith(n if n.endswith(".") else n + ".") for n in NOT_SHIPPED
+    )
 
 
 def test_frozen_sidecar_imports_what_our_code_and_model_code_import(
@@ -156,8 +158,9 @@ def test_frozen_sidecar_imports_what_our_code_and_model_code_import(
     frozen = _probe([str(frozen_exe)], {"modules": wanted}, tmp_path)
     failed = frozen["failed"]
     assert isinstance(failed, dict)
-    assert failed == {}, f"{len(failed)} of {len(wanted)} modules do not import frozen: " + json.dumps(
-        failed, indent=1
-    )[:6000]
+    assert failed == {}, (
+        f"{len(failed)} of {len(wanted)} modules do not import frozen: "
+        + json.dumps(failed, indent=1)[:6000]
+    )
     assert isinstance(frozen["libs"], int) and frozen["libs"] > 100
     assert frozen["libs_failed"] == {}, frozen["libs_failed"]
