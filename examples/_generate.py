@@ -256,6 +256,7 @@ def heat_plate(root: Path) -> None:
 # parameters the golden tests compare the recovered ones against. ---------------
 
 TRUTH: dict[str, dict[str, object]] = {
+    "pendulum": {"g": G, "slope": 4 * np.pi**2 / G},  # T^2 = (4 pi^2 / g) L
     "station-series": {
         "weekly_co2.csv": {"slope": 1.8, "amplitude": 3.0},
         "daily_price.csv": {"slope": 4.0, "amplitude": 0.0},
@@ -271,7 +272,7 @@ TRUTH: dict[str, dict[str, object]] = {
         "outlier_row": 17,
     },
     "resistor-repeats": {"R": 1000.0},
-    "decay-runs": {"tau0": 2.0, "scale": 200.0},
+    "decay-runs": {"tau0": 2.0, "scale": 200.0, "U0": 5.0},
     "plant-growth-zh": {"株高": {"对照": 30.0, "低氮": 34.0, "高氮": 41.0}},
 }
 
@@ -422,7 +423,7 @@ def decay_runs(root: Path) -> None:
     for temp in range(280, 430, 5):
         tau = tr["tau0"] * np.exp(-(temp - 280) / tr["scale"])
         t = np.linspace(0, 4 * tau, 25)
-        u = 5.0 * np.exp(-t / tau) + rng.normal(0, 0.02, t.size)
+        u = tr["U0"] * np.exp(-t / tau) + rng.normal(0, 0.02, t.size)
         rows = ["t (s),U (V)"] + [f"{a:.4f},{b:.4f}" for a, b in zip(t, u, strict=True)]
         _write(root / "runs" / f"decay_T{temp}K.csv", "\n".join(rows) + "\n")
     _write(

@@ -24,7 +24,7 @@ EXPECTED_KINDS = {
     "resistor-repeats": {"repeated"},
     "decay-runs": {"series"},
     "plant-growth-zh": {"groups"},
-    "pendulum": {"xy", "repeated"},
+    "pendulum": {"law", "repeated"},
     "rc-discharge": {"xy"},
     "spectrum": {"xy"},
     "heat-plate": {"xy"},
@@ -37,7 +37,7 @@ EXPECTED_GOALS = {
     "resistor-repeats": {"error"},
     "decay-runs": {"dependence"},
     "plant-growth-zh": {"groups", "dependence"},
-    "pendulum": {"error"},
+    "pendulum": {"law", "error"},
     "rc-discharge": set(),
     "spectrum": set(),
     "heat-plate": set(),
@@ -142,6 +142,43 @@ def test_series_of_files() -> None:
         _within(tau, se, truth["tau0"] * np.exp(-(temp - 280) / truth["scale"]), f"tau at {temp}")
 
 
+def test_series_dependence_on_the_run_parameter() -> None:
+    """ "How does the decay time depend on temperature?": tau is fitted against
+    T across the 30 files (tau = tau0 e^{-(T-280)/scale} in the generator, an
+    exponential in T with A' = tau0 e^{280/scale}); the amplitude, which does
+    not vary, is reported as a mean over the files."""
+    s = _analysis("decay-runs").analyses[0].result
+    truth = TRUTH["decay-runs"]
+    k = s.quantities.index(r"\tau")
+    fit = s.across[k]
+    assert fit is not None and fit.model.key == "exponential"
+    (a, scale), (sa, sscale) = fit.params, fit.sigmas
+    _within(scale, sscale, float(truth["scale"]), "scale of tau(T)")
+    _within(a, sa, float(truth["tau0"]) * np.exp(280 / float(truth["scale"])), "A' of tau(T)")
+    j = s.quantities.index("A")
+    assert s.across[j] is None
+    mean, se = s.across_mean[j]
+    _within(mean, se, float(truth["U0"]), "mean amplitude")
+
+
+def test_law_of_the_pendulum() -> None:
+    """The notes' T^2 = (4 pi^2 / g) L is what is tested: T^2 against L, not
+    the x-y path's power law of every column against L."""
+    fa = _analysis("pendulum")
+    (a,) = [a for a in fa.analyses if a.kind == "law"]
+    f = a.result
+    assert a.source == "periods.csv" and "law" in a.goals
+    assert (f.y.name, f.x.name) == ("T^2", "L") or (f.y.name, f.y_power) == ("T", 2.0)
+    assert f.x.name == "L" and f.x_power == 1.0
+    truth = TRUTH["pendulum"]
+    _within(f.slope0, f.slope0_se, float(truth["slope"]), "slope of T^2 on L")
+    assert f.relation is not None and f.relation.name == "g"
+    assert f.constant is not None and f.constant_se is not None
+    _within(f.constant, f.constant_se, float(truth["g"]), "g")
+    assert f.supported and f.intercept_p > 0.05
+    assert abs(f.exponent - 1.0) < 3 * f.exponent_se
+
+
 def test_roles_and_question_are_in_the_provenance_record(tmp_path: Path) -> None:
     import json
 
@@ -156,3 +193,32 @@ def test_roles_and_question_are_in_the_provenance_record(tmp_path: Path) -> None
     assert roles["run"] == "index" and roles["yield"] == "measurement"
     assert all(c["reason"] for c in table["columns"])
     assert [a["kind"] for a in analysis["analyses"]] == ["regression"]
+
+
+def test_series_files_in_an_appendix_only_when_asked(tmp_path: Path) -> None:
+    import shutil
+
+    from labwright.agent.offline import build_offline
+    from labwright.agent.offline.analysis_figures import analysis_plans
+    from labwright.agent.offline.analysis_text import is_appendix
+
+    def appendix_plans(fa: FolderAnalysis) -> list[object]:
+        keys = iter(range(1, 1000))
+        return [p for p in analysis_plans(fa, lambda: f"fig{next(keys):02d}") if is_appendix(p)]
+
+    assert appendix_plans(_analysis("decay-runs")) == []  # not asked: never drawn one by one
+    folder = tmp_path / "asked"
+    shutil.copytree(ROOT / "decay-runs" / "runs", folder / "runs")
+    (folder / "notes.md").write_text(
+        "# Decay runs\n\n## Aim\n\nHow does the decay time depend on temperature? "
+        "Show the individual runs in an appendix.\n",
+        encoding="utf-8",
+    )
+    fa = analyse_folder(read_folder(folder))
+    assert fa.question.asks("appendix") and "appendix" in fa.goals_answered()
+    assert len(appendix_plans(fa)) == 3  # 30 files, twelve to a figure
+    list(build_offline(folder, tmp_path / "out", tex_available=False))
+    tex = (tmp_path / "out" / "main.tex").read_text(encoding="utf-8")
+    appendix = tex[tex.index("section*{Appendix") :]
+    assert appendix.count("\\includegraphics") == 3
+    assert tex.index("section*{Appendix") > tex.index("section{Discussion")

@@ -20,6 +20,8 @@ CASES = [
     ("比较各组的株高，并分析异常值。", {"groups", "outliers"}),
     ("重复测量 20 次，计算平均值和不确定度。", {"error"}),
     ("研究流量在 1898 年之后是否突变。", {"change"}),
+    ("Plot each run individually; put the individual runs in an appendix.", {"appendix"}),
+    ("把每个文件的曲线放在附录中。", {"appendix"}),
 ]
 
 
@@ -34,7 +36,8 @@ def test_named_point_and_response() -> None:
     assert q.change_at == 1898.0
     assert read_question("We want a model of STACKLOSS on the others.").response == "STACKLOSS"
     assert read_question("研究流量在 1898 年之后是否突变。").change_at == 1898.0
-    assert read_question("verify T^2 ∝ L").law == ("T^2", "L")
+    (law,) = read_question("verify T^2 ∝ L").laws
+    assert (law.left, law.left_power, law.right, law.right_power) == ("T", 2.0, "L", 1.0)
 
 
 def test_plain_notes_ask_nothing() -> None:

@@ -15,6 +15,9 @@ the analyses with their results. The choice, per table:
   notes asking for a model of one of them -> multiple regression;
 - a single measurement (beside counters) -> repeated measurements;
 - many measurement columns and no x -> wide (all columns shown);
+- a law stated in the notes whose quantities are columns of the table ->
+  the law tested (transformed quantities fitted through the origin and with
+  an intercept, the constant and what it implies);
 - anything else -> the x-y path (fits by AICc), restricted to measurements.
 
 `Analysis.goals` lists the goals an analysis answers, so a test can compare
@@ -47,7 +50,7 @@ MAX_GROUP_SERIES = 12
 
 @dataclass
 class Analysis:
-    kind: str  # timeseries | groups | regression | repeated | wide | series | xy
+    kind: str  # timeseries | groups | regression | repeated | wide | series | law | xy
     source: str
     dataset: Dataset | None
     goals: list[str]
@@ -242,6 +245,14 @@ def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
             wide=mw,
         )  # fmt: skip
         return [a] if a else []
+    if q.laws and len(meas) >= 2 and roles.time is None:
+        from labwright.analysis.law import find_law
+
+        fit = find_law(q.laws, meas)
+        if fit is not None:
+            goals = ["law"] + (["dependence"] if q.asks("dependence") else [])
+            why = f"the notes state the law {fit.statement.text}; its quantities are columns"
+            return [Analysis("law", ds.source, ds, goals, why, fit)]
     if roles.time is not None and meas:
         split = _split_by_category(ds, roles, meas)
         if split is not None:
@@ -297,9 +308,14 @@ def _series(fa: FolderAnalysis, fs: FileSeries) -> Analysis:
     # "How does the result depend on the run's parameter" is what the
     # per-file table and its summary figure answer.
     goals = ["series"] + (["dependence"] if fa.question.asks("dependence") else [])
+    # The files one by one, in an appendix, only when the notes ask for it.
+    appendix = fa.question.asks("appendix")
+    if appendix:
+        goals.append("appendix")
     return Analysis(
         "series", fs.pattern, None, goals,
         f"{len(fs.datasets)} files of the same shape named {fs.pattern}", result,
+        {"appendix": appendix},
     )  # fmt: skip
 
 

@@ -15,7 +15,10 @@ import re
 import numpy as np
 
 _POWER = re.compile(r"\^\{?(-?\d+(?:\.\d+)?)\}?")
-_MATH_SPECIAL = re.compile(r"([$%#&_{}])")
+# Outside $...$ matplotlib prints every character as it is, except that a
+# "$" starts math: only the dollar needs escaping (an escaped underscore
+# would print as "\_").
+_MATH_SPECIAL = re.compile(r"([$])")
 MAX_DECIMALS = 6
 
 
@@ -37,8 +40,9 @@ def _escape(text: str) -> str:
 
 
 def axis_label(name: str, unit: str | None) -> str:
-    """`flow (m$^{3}$/s)` for a matplotlib axis."""
-    base = _escape(name)
+    """`flow (m$^{3}$/s)` for a matplotlib axis; a power in the name (`T^2`)
+    is set the same way."""
+    base = unit_mathtext(name)
     return f"{base} ({unit_mathtext(unit)})" if unit else base
 
 

@@ -13,9 +13,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from labwright.analysis.law import LawStatement, parse_laws
+
 Goal = Literal[
     "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error",
-    "distribution",
+    "distribution", "appendix",
 ]  # fmt: skip
 
 _PATTERNS: dict[str, tuple[str, ...]] = {
@@ -50,11 +52,17 @@ _PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "law": (
         r"∝", r"\bproportional to\b", r"\bverify\b", r"\blaw\b", r"\bconfirm\b",
-        r"验证", r"定律", r"成正比",
+        r"验证", r"定律", r"成正比", r"正比于",
     ),
     "error": (
         r"uncertaint", r"error analysis", r"standard error", r"repeat(?:ed)? (?:measurement|timing|reading|trial)s?",
         r"\bprecision\b", r"\bscatter\b", r"误差", r"不确定度", r"重复测量",
+    ),
+    # The individual files of a series (runs, sweeps), shown one by one at the
+    # end of the report; never done unasked (200 runs would be 200 figures).
+    "appendix": (
+        r"\bappendix\b", r"\b(?:each|every) (?:run|file|sweep|measurement file) (?:individually|separately|on its own)",
+        r"\bindividual (?:runs|files|sweeps|curves)\b", r"附录", r"逐个(?:文件|运行|曲线)", r"每个文件(?:单独|分别)",
     ),
     "distribution": (
         r"distribution of (?:the )?(?:values|readings|measurements|results)", r"histogram",
@@ -77,10 +85,6 @@ _RESPONSE = (
         r"([\w\u4e00-\u9fff]{1,20})\s*(?:与|和)\s*[\w\u4e00-\u9fff、,，]{1,40}\s*的(?:关系|回归)"
     ),
 )
-_LAW = re.compile(
-    r"([A-Za-z](?:\^?\d|²|³)?)\s*(?:∝|\\propto|is proportional to|成正比于?)\s*([A-Za-z](?:\^?\d|²|³)?)",
-    re.I,
-)
 
 
 @dataclass
@@ -88,7 +92,8 @@ class Question:
     goals: dict[str, str] = field(default_factory=dict)  # goal -> the phrase that matched
     change_at: float | None = None  # a named point (a year) for before/after
     response: str | None = None  # the quantity to model, as named in the notes
-    law: tuple[str, str] | None = None  # (left, right) of "T^2 ∝ L"
+    # Laws stated in the notes ("T^2 ∝ L", "T^2 = (4 pi^2 / g) L"), in order.
+    laws: list[LawStatement] = field(default_factory=list)
 
     def asks(self, goal: str) -> bool:
         return goal in self.goals
@@ -116,8 +121,7 @@ def read_question(text: str) -> Question:
         if m:
             q.response = m.group(1).strip().rstrip(".")
             break
-    m = _LAW.search(text)
-    if m:
-        q.law = (m.group(1), m.group(2))
-        q.goals.setdefault("law", m.group(0))
+    q.laws = parse_laws(text)
+    if q.laws:
+        q.goals.setdefault("law", q.laws[0].text)
     return q

@@ -4,13 +4,15 @@ When every file is an x-y measurement (a sorted measurement column and
 others), the model is chosen once, by AICc, on the first file with a fit, and
 the same model is then fitted to every file, so the parameters are comparable
 across runs. Otherwise each file contributes the mean and standard error of
-each measurement. Either way the result is one row per file.
+each measurement. Either way the result is one row per file, and each
+per-file quantity is then fitted against the run parameter (model by AICc).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -33,6 +35,32 @@ class SeriesSummary:
     errors: np.ndarray  # files x quantities (standard errors)
     n_points: list[int] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)  # files without a result
+    x_unit: str | None = None  # unit of the files' x column (fit mode)
+    # How each per-file quantity varies with the run parameter: a model chosen
+    # by AICc over the files (None where none explains it), and the mean over
+    # the files with its standard error for the quantities that do not vary.
+    across: list[Any] = field(default_factory=list)  # FitResult | None per quantity
+    across_mean: list[tuple[float, float]] = field(default_factory=list)
+
+
+def _across(s: SeriesSummary) -> SeriesSummary:
+    """Fit each per-file quantity against the run parameter (names such as
+    decay_T300K give one): the question "how does the decay time depend on
+    temperature" is answered by this fit, not by the table alone."""
+    from labwright.agent.offline.fits import fit_xy
+
+    x = np.asarray(s.series.parameters, dtype=float)
+    for j in range(len(s.quantities)):
+        y = s.values[:, j]
+        fit = None
+        if s.series.parameter_name != "run number":
+            fit = fit_xy(x, y)
+        s.across.append(fit)
+        ok = np.isfinite(y)
+        mean = float(np.mean(y[ok])) if ok.any() else math.nan
+        se = float(np.std(y[ok], ddof=1) / math.sqrt(ok.sum())) if ok.sum() >= 2 else math.nan
+        s.across_mean.append((mean, se))
+    return s
 
 
 def _xy(ds: Dataset, facts: NoteFacts) -> tuple[Column | None, list[Column]]:
@@ -77,10 +105,10 @@ def summarise_series(fs: FileSeries, facts: NoteFacts) -> SeriesSummary:
                 continue
             vals[i], errs[i] = fit.params, fit.sigmas
             n_points.append(fit.n)
-        return SeriesSummary(
+        return _across(SeriesSummary(
             fs, "fit", x.name, ys[0].name, ys[0].unit, model_key, names, vals, errs,
-            n_points, failed,
-        )  # fmt: skip
+            n_points, failed, x.unit,
+        ))  # fmt: skip
     target = ys[0] if ys else None
     if target is None:
         roles = infer_roles(first, facts)
@@ -102,6 +130,8 @@ def summarise_series(fs: FileSeries, facts: NoteFacts) -> SeriesSummary:
             errs[i, 0] = v.std(ddof=1) / math.sqrt(v.size)
         else:
             failed.append(ds.source)
-    return SeriesSummary(
-        fs, "mean", None, target.name, target.unit, None, ["mean"], vals, errs, n_points, failed
+    return _across(
+        SeriesSummary(
+            fs, "mean", None, target.name, target.unit, None, ["mean"], vals, errs, n_points, failed
+        )
     )

@@ -262,15 +262,105 @@ def _series(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
         label = (
             f"${q}$" if s.mode == "fit" else axis_label(phrase(lang, "axis_mean_of", y=s.y), s.unit)
         )
+        layers: list[dict[str, Any]] = [
+            {"type": "errorbar", "x": b.arr(x), "y": b.arr(s.values[:, j]),
+             "yerr": b.arr(np.nan_to_num(s.errors[:, j])), "color": "#1f4e79"}]  # fmt: skip
+        fit = s.across[j] if j < len(s.across) else None
+        if fit is not None:  # the model across the runs, drawn above the points
+            grid = np.linspace(float(np.nanmin(x)), float(np.nanmax(x)), 200)
+            layers.append({"type": "line", "x": b.arr(grid), "y": b.arr(fit.predict(grid)),
+                           "color": "#c0392b", "lw": 1.8})  # fmt: skip
         panels.append({"xlabel": axis_label(fs.parameter_name, fs.parameter_unit), "ylabel": label,
-                       "layers": [{"type": "errorbar", "x": b.arr(x), "y": b.arr(s.values[:, j]),
-                                   "yerr": b.arr(np.nan_to_num(s.errors[:, j])), "color": "#1f4e79"}]})  # fmt: skip
+                       "layers": layers})  # fmt: skip
     spec = {
         "panels": panels,
         "ncols": len(panels),
         "size": [min(9.0, 3.2 * len(panels) + 0.5), 3.2],
     }
     cap = phrase(lang, "cap_series", pattern=src_text(fs.pattern))
+    plans = [_plan(key, b, spec, cap, a)]
+    if a.extra.get("appendix"):
+        plans += _series_appendix(a, next_key, lang)
+    return plans
+
+
+APPENDIX_PER_FIGURE = 12
+APPENDIX_MAX_FIGURES = 20  # 240 files; the plan's figure cap applies as well
+
+
+def _series_appendix(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
+    """Every file of the series as a small panel (data and, in fit mode, the
+    series' model with that file's parameters), twelve to a figure. Marked
+    "appendix" in the spec so the writer puts them after the discussion."""
+    from labwright.agent.offline.fits import MODELS
+
+    s = a.result
+    fs = s.series
+    plans = []
+    files = list(enumerate(fs.datasets))
+    for start in range(
+        0, min(len(files), APPENDIX_PER_FIGURE * APPENDIX_MAX_FIGURES), APPENDIX_PER_FIGURE
+    ):
+        key = next_key()
+        b = _Builder(key)
+        panels: list[dict[str, Any]] = []
+        for i, ds in files[start : start + APPENDIX_PER_FIGURE]:
+            try:
+                y = np.asarray(ds.column(s.y).values, dtype=float)
+                x = (np.asarray(ds.column(s.x).values, dtype=float) if s.x
+                     else np.arange(1, y.size + 1, dtype=float))  # fmt: skip
+            except KeyError:
+                continue
+            layers: list[dict[str, Any]] = [
+                {"type": "scatter", "x": b.arr(x), "y": b.arr(y), "color": "#1f77b4"}
+            ]
+            if s.mode == "fit" and s.model_key and np.all(np.isfinite(s.values[i])):
+                grid = np.linspace(float(np.nanmin(x)), float(np.nanmax(x)), 100)
+                fy = MODELS[s.model_key].func(grid, *s.values[i])
+                layers.append({"type": "line", "x": b.arr(grid), "y": b.arr(fy),
+                               "color": "#c0392b", "lw": 1.5})  # fmt: skip
+            panels.append({"title": src_plain(ds.source.rsplit("/", 1)[-1]), "small": True,
+                           "integer_x": s.x is None, "layers": layers})  # fmt: skip
+        if not panels:
+            continue
+        ncols = min(4, len(panels))
+        nrows = -(-len(panels) // ncols)
+        spec = {
+            "panels": panels,
+            "ncols": ncols,
+            "size": [8.0, 1.8 * nrows + 0.4],
+            "appendix": True,
+        }
+        first = fs.datasets[start].source.rsplit("/", 1)[-1]
+        last = fs.datasets[min(start + len(panels), len(fs.datasets)) - 1].source.rsplit("/", 1)[-1]
+        cap = phrase(lang, "cap_series_appendix", pattern=src_text(fs.pattern),
+                     first=src_file(first), last=src_file(last),
+                     x=src_text(s.x or phrase(lang, "axis_row")), y=src_text(s.y))  # fmt: skip
+        plans.append(_plan(key, b, spec, cap, a))
+    return plans
+
+
+def _law(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
+    f = a.result
+    key = next_key()
+    b = _Builder(key)
+    ty = f.y.name if f.y_power == 1.0 else f"{f.y.name}^{f.y_power:g}"
+    tx = f.x.name if f.x_power == 1.0 else f"{f.x.name}^{f.x_power:g}"
+    uy = f.y.unit if f.y_power == 1.0 else (f"{f.y.unit}^{f.y_power:g}" if f.y.unit else None)
+    ux = f.x.unit if f.x_power == 1.0 else (f"{f.x.unit}^{f.x_power:g}" if f.x.unit else None)
+    # Drawn from the origin: whether the line passes through it is the question.
+    grid = np.linspace(0.0, float(np.max(f.xt)) * 1.05, 100)
+    p1: dict[str, Any] = {"xlabel": axis_label(tx, ux), "ylabel": axis_label(ty, uy), "legend": True,
+          "layers": [{"type": "scatter", "x": b.arr(f.xt), "y": b.arr(f.yt), "color": "#1f77b4", "label": "data"},
+                     {"type": "line", "x": b.arr(grid), "y": b.arr(f.slope1 * grid + f.intercept),
+                      "color": "#999999", "lw": 1.0, "label": "with intercept"},
+                     {"type": "line", "x": b.arr(grid), "y": b.arr(f.slope0 * grid), "color": "#c0392b",
+                      "lw": 1.8, "label": "law (through 0)"}]}  # fmt: skip
+    p2: dict[str, Any] = {"xlabel": axis_label(tx, ux), "ylabel": axis_label(phrase(lang, "axis_resid"), uy),
+          "layers": [{"type": "scatter", "x": b.arr(f.xt), "y": b.arr(f.yt - f.slope0 * f.xt), "color": "#1f77b4"},
+                     {"type": "hline", "y": 0.0, "color": "#888888"}]}  # fmt: skip
+    spec = {"panels": [p1, p2], "ncols": 2, "size": [8.0, 3.2]}
+    cap = phrase(lang, "cap_law", ty=src_text(ty), tx=src_text(tx), file=src_file(a.source))
     return [_plan(key, b, spec, cap, a)]
 
 
@@ -281,6 +371,7 @@ _BY_KIND = {
     "repeated": _repeated,
     "wide": _wide,
     "series": _series,
+    "law": _law,
 }
 
 

@@ -8,6 +8,7 @@ and year. Figures are placed by the caller's `figure_block`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -296,7 +297,139 @@ def series_text(a: Any, ledger: Ledger, lang: str) -> str:
         out += (
             phrase(lang, "ser_failed", files=", ".join(src_file(f) for f in s.failed[:20])) + "\n"
         )
+    out += _series_across(s, param, ledger, lang)
     return out
+
+
+def _model_units(key: str, ux: str | None, uy: str | None) -> list[str | None]:
+    """Units of a model's parameters for y(x) (see fits.MODELS)."""
+    if key == "linear":
+        return [f"{uy}/{ux}" if uy and ux else uy, uy]
+    if key == "exponential":
+        return [uy, ux]
+    if key == "exponential_offset":
+        return [uy, ux, uy]
+    return [None] * 3
+
+
+def _quantity_units(s: Any) -> list[str | None]:
+    if s.mode != "fit" or not s.model_key:
+        return [s.unit]
+    return _model_units(s.model_key, s.x_unit, s.unit)
+
+
+def _primed(formula: str, symbols: tuple[str, ...]) -> tuple[str, list[str]]:
+    """The across-files model with primed parameters (A', \\tau'), so they are
+    not read as the per-file A and \\tau. A formula with a digit in it keeps its
+    symbols: the provenance check knows the model formulas only as written."""
+    if any(ch.isdigit() for ch in formula):
+        return formula, list(symbols)
+    for sym in symbols:
+        primed = sym.replace("\\", "\\\\") + "'"  # a replacement string: backslashes doubled
+        formula = re.sub(rf"(?<![A-Za-z\\]){re.escape(sym)}(?![A-Za-z])", primed, formula)
+    return formula, [s + "'" for s in symbols]
+
+
+def _series_across(s: Any, param: str, ledger: Ledger, lang: str) -> str:
+    """How each per-file quantity varies with the run parameter."""
+    from labwright.agent.offline.fits import MIN_R2
+
+    if s.series.parameter_name == "run number" or not s.across:
+        return ""
+    out = ""
+    units = _quantity_units(s)
+    pu = s.series.parameter_unit
+    prov = Provenance(file=s.series.pattern)
+    for j, q in enumerate(s.quantities):
+        qname = f"${q}$" if s.mode == "fit" else phrase(lang, "axis_mean_of", y=src_text(s.y))
+        qunit = units[j] if j < len(units) else None
+        fit = s.across[j]
+        what = f"fit of {q} against {s.series.parameter_name} over the files of {s.series.pattern}"
+        if fit is not None:
+            params = []
+            formula, symbols = _primed(fit.model.formula, fit.model.params)
+            for sym, value, sigma, unit in zip(
+                symbols,
+                fit.params,
+                fit.sigmas,
+                _model_units(fit.model.key, pu, qunit),
+                strict=False,
+            ):
+                text = f"${sym} = {ledger.measured(value, sigma, prov, f'parameter {sym} of the {what}')}$"
+                params.append(text + (f"~{src_text(unit)}" if unit else ""))
+            out += phrase(
+                lang, "ser_across_fit", q=qname, param=param, formula=formula,
+                k=ledger.count(fit.n, prov, f"points in the {what}"), params=", ".join(params),
+                r2=ledger.num(fit.r2, prov, f"R^2 of the {what}", sig=4),
+            ) + "\n\n"  # fmt: skip
+        else:
+            mean, se = s.across_mean[j]
+            if not (np.isfinite(mean) and np.isfinite(se) and se > 0):
+                continue
+            out += phrase(
+                lang, "ser_across_none", q=qname, param=param, unit=_unit(qunit),
+                min_r2=ledger.num(MIN_R2, None, "R^2 threshold for reporting a fit (constant)", sig=2),
+                mean=ledger.measured(mean, se, prov, f"mean of {q} over the files of {s.series.pattern}"),
+            ) + "\n\n"  # fmt: skip
+    return out
+
+
+def _powered(name: str, power: float) -> str:
+    return name if power == 1.0 else f"{name}^{power:g}"
+
+
+def law_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.law import ALPHA, constant_unit, slope_unit
+
+    f = a.result
+    prov = f.y.provenance
+    what = f"law {f.statement.text} tested on {a.source}"
+    ty, tx = src_text(_powered(f.y.name, f.y_power)), src_text(_powered(f.x.name, f.x_power))
+    su = _unit(slope_unit(f))
+    yu = _unit(f.y.unit if f.y_power == 1.0 else f"{f.y.unit}^{f.y_power:g}" if f.y.unit else None)
+    out = [phrase(lang, "law_intro", law=src_text(f.statement.text), file=src_file(a.source),
+                  ty=ty, tx=tx, n=ledger.count(f.n, prov, f"points in the {what}"))]  # fmt: skip
+    better = "origin" if f.aicc0 <= f.aicc1 else "intercept"
+    out.append(phrase(
+        lang, "law_fits", unit=su, yunit=yu,
+        s0=ledger.measured(f.slope0, f.slope0_se, prov, f"slope through the origin, {what} (OLS)"),
+        s1=ledger.measured(f.slope1, f.slope1_se, prov, f"slope with an intercept, {what} (OLS)"),
+        a=ledger.measured(f.intercept, f.intercept_se, prov, f"intercept, {what} (OLS)"),
+        p=ledger.num(f.intercept_p, prov, f"t-test p-value of a zero intercept, {what}", sig=2),
+        c0=ledger.num(f.aicc0, prov, f"AICc through the origin, {what}", sig=4),
+        c1=ledger.num(f.aicc1, prov, f"AICc with an intercept, {what}", sig=4),
+        better=phrase(lang, f"law_better_{better}"),
+    ))  # fmt: skip
+    if f.exponent is not None and f.exponent_se is not None and f.exponent_p is not None:
+        out.append(phrase(
+            lang, "law_exponent", y=src_text(f.y.name), x=src_text(f.x.name),
+            e=ledger.measured(f.exponent, f.exponent_se, prov, f"log-log exponent of {f.y.name} on {f.x.name} (OLS)"),
+            e0=ledger.num(f.expected_exponent, None, f"exponent implied by the law {f.statement.text}", sig=3),
+            p=ledger.num(f.exponent_p, prov, "t-test p-value of the exponent against the law's", sig=2),
+        ))  # fmt: skip
+    if f.relation is not None and f.constant is not None and f.constant_se is not None:
+        which = "origin" if f.through_origin else "intercept"
+        out.append(phrase(
+            lang, "law_constant", which=phrase(lang, f"law_which_{which}"),
+            expr=src_text(f.statement.constant or ""),
+            name=src_text(f.relation.name), unit=_unit(constant_unit(f)),
+            value=ledger.measured(f.constant, f.constant_se, prov,
+                                  f"{f.relation.name} from the slope, {what} (SE propagated)"),
+        ))  # fmt: skip
+    level = ledger.count(round(ALPHA * 100), None, "significance level in per cent (constant)")
+    if f.supported:
+        out.append(phrase(lang, "law_supported", level=level))
+    else:
+        reasons = []
+        if f.slope_p >= ALPHA:
+            reasons.append(phrase(lang, "law_r_slope"))
+        if f.intercept_p < ALPHA:
+            reasons.append(phrase(lang, "law_r_intercept"))
+        if f.exponent_p is not None and f.exponent_p < ALPHA:
+            reasons.append(phrase(lang, "law_r_exponent"))
+        sep = "; " if lang == "en" else "；"
+        out.append(phrase(lang, "law_not_supported", reasons=sep.join(reasons), level=level))
+    return "\n\n".join(out) + "\n"
 
 
 _TEXT = {
@@ -306,6 +439,7 @@ _TEXT = {
     "repeated": repeated_text,
     "wide": wide_text,
     "series": series_text,
+    "law": law_text,
 }
 
 
@@ -316,9 +450,27 @@ def analysis_block(
     make = _TEXT.get(a.kind)
     text = make(a, ledger, lang) if make else ""
     for plan in plans:
-        if plan.analysis is a:
+        if plan.analysis is a and not is_appendix(plan):
             text += figure_block(plan)
     return text
+
+
+def is_appendix(plan: FigurePlan) -> bool:
+    return plan.panels is not None and bool(plan.panels.get("appendix"))
+
+
+def appendix_block(fa: Any, plans: list[FigurePlan], lang: str, figure_block: FigureBlock) -> str:
+    """The individual files of a series, after the discussion, when asked."""
+    out = ""
+    for a in fa.analyses:
+        figs = [p for p in plans if p.analysis is a and is_appendix(p)]
+        if not figs:
+            continue
+        if not out:
+            out = f"\\clearpage\n\\section*{{{phrase(lang, 'sec_appendix')}}}\n"
+        out += phrase(lang, "appendix_intro", pattern=src_text(a.source)) + "\n"
+        out += "".join(figure_block(p) for p in figs)
+    return out
 
 
 def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
@@ -338,7 +490,8 @@ def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
 
 def question_text(fa: Any, ledger: Ledger, lang: str) -> str:
     goals = [g for g in fa.question.goals if g in (
-        "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution")]  # fmt: skip
+        "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution",
+        "appendix")]  # fmt: skip
     if not goals:
         return phrase(lang, "q_none") + "\n"
     return phrase(lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}") for g in goals)) + "\n"

@@ -371,24 +371,35 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
     return out
 
 
+def _figure_or_failure(inp: ReportInput, plan: FigurePlan) -> str:
+    result = inp.figures.get(plan.key)
+    if result is not None and result.ok:
+        return _figure_float(plan, _figure_caption(inp.lang, plan))
+    reason = result.error if result is not None else "not rendered"
+    return (
+        phrase(inp.lang, "fig_failed", file=src_file(plan.source), reason=src_text(reason)) + "\n"
+    )
+
+
 def _analyses_of(inp: ReportInput, ledger: Ledger, which: Any) -> str:
     from labwright.agent.offline.analysis_text import analysis_block
 
     def block(plan: FigurePlan) -> str:
-        result = inp.figures.get(plan.key)
-        if result is not None and result.ok:
-            return _figure_float(plan, _figure_caption(inp.lang, plan))
-        reason = result.error if result is not None else "not rendered"
-        return (
-            phrase(inp.lang, "fig_failed", file=src_file(plan.source), reason=src_text(reason))
-            + "\n"
-        )
+        return _figure_or_failure(inp, plan)
 
     out = ""
     for a in inp.analysis.analyses:
         if a.kind != "xy" and which(a):
             out += analysis_block(a, inp.plans, ledger, inp.lang, block) + "\n"
     return out
+
+
+def _appendix(inp: ReportInput) -> str:
+    if inp.analysis is None:
+        return ""
+    from labwright.agent.offline.analysis_text import appendix_block
+
+    return appendix_block(inp.analysis, inp.plans, inp.lang, lambda p: _figure_or_failure(inp, p))
 
 
 def _author_sections(lang: str) -> str:
@@ -426,6 +437,7 @@ def assemble(inp: ReportInput, ledger: Ledger) -> dict[str, str]:
             _method(inp, ledger),
             _results(inp, ledger),
             _author_sections(inp.lang),
+            _appendix(inp),
             _unread(inp),
         ]
     )
