@@ -61,13 +61,13 @@ def rc_discharge(root: Path) -> None:
     import scipy.io
 
     rng = np.random.default_rng(7)
-    cap = 100e-6  # F
+    cap = TRUTH["rc-discharge"]["C"]  # F
     wb = openpyxl.Workbook()
     fixed = _dt.datetime(2026, 11, 2, 14, 30, 0)
     wb.properties.created = fixed
     wb.properties.modified = fixed
     wb.remove(wb.active)
-    for sheet, res in (("R10k", 10e3), ("R22k", 22e3)):
+    for sheet, res in TRUTH["rc-discharge"]["R"].items():
         ws = wb.create_sheet(sheet)
         ws.append(["t (s)", "U_C (V)"])
         tau = res * cap
@@ -79,7 +79,8 @@ def rc_discharge(root: Path) -> None:
 
     # An oscilloscope capture of a faster discharge (R = 1 kOhm, C = 100 uF).
     t = np.arange(0, 0.5, 1e-3)
-    v = 5.0 * np.exp(-t / 0.1) + rng.normal(0.0, 0.02, t.size)
+    tau_scope = TRUTH["rc-discharge"]["R_scope"] * cap  # 0.1 s
+    v = 5.0 * np.exp(-t / tau_scope) + rng.normal(0.0, 0.02, t.size)
     scipy.io.savemat(
         root / "scope_capture.mat",
         {"time_s": t.reshape(-1, 1), "voltage_V": v.reshape(-1, 1)},
@@ -109,11 +110,12 @@ def spectrum(root: Path) -> None:
     from PIL import Image
 
     rng = np.random.default_rng(546)
-    lines_nm = np.array([404.7, 435.8, 546.1, 577.0, 579.1])
+    lines_nm = np.array(TRUTH["spectrum"]["lines_nm"])
     strength = np.array([0.35, 0.8, 1.0, 0.45, 0.42])
     wl = np.round(np.arange(380.0, 700.0, 0.5), 1)
     inten = 0.03 + sum(
-        s * np.exp(-0.5 * ((wl - c) / 0.9) ** 2) for c, s in zip(lines_nm, strength, strict=True)
+        s * np.exp(-0.5 * ((wl - c) / TRUTH["spectrum"]["sigma_nm"]) ** 2)
+        for c, s in zip(lines_nm, strength, strict=True)
     )
     inten = 1000 * (inten + rng.normal(0.0, 0.006, wl.size))
     rows = ["波长 (nm),强度 (counts)"] + [
@@ -215,7 +217,8 @@ def heat_plate(root: Path) -> None:
     rng = np.random.default_rng(1729)
     root.mkdir(parents=True, exist_ok=True)
     yy, xx = np.mgrid[0:24, 0:32]
-    frame = 22.0 + 18.0 * np.exp(-(((xx - 15.5) / 9.0) ** 2 + ((yy - 11.5) / 7.0) ** 2))
+    cx, cy = TRUTH["heat-plate"]["centre_col"], TRUTH["heat-plate"]["centre_row"]
+    frame = 22.0 + 18.0 * np.exp(-(((xx - cx) / 9.0) ** 2 + ((yy - cy) / 7.0) ** 2))
     frame = np.round(frame + rng.normal(0.0, 0.15, frame.shape), 2)
     np.save(root / "ir_frame.npy", frame.astype(np.float32), allow_pickle=False)
 
@@ -256,6 +259,9 @@ def heat_plate(root: Path) -> None:
 # parameters the golden tests compare the recovered ones against. ---------------
 
 TRUTH: dict[str, dict[str, object]] = {
+    "spectrum": {"lines_nm": [404.7, 435.8, 546.1, 577.0, 579.1], "sigma_nm": 0.9},
+    "heat-plate": {"centre_col": 15.5, "centre_row": 11.5},  # hot spot of ir_frame.npy
+    "rc-discharge": {"C": 100e-6, "R": {"R10k": 10e3, "R22k": 22e3}, "R_scope": 1e3},
     "pendulum": {"g": G, "slope": 4 * np.pi**2 / G},  # T^2 = (4 pi^2 / g) L
     "station-series": {
         "weekly_co2.csv": {"slope": 1.8, "amplitude": 3.0},

@@ -14,9 +14,9 @@ import pytest
 
 from labwright.agent.events import Done
 from labwright.agent.offline import build_offline
-from labwright.agent.offline.fits import MODELS
 from labwright.agent.offline.provenance import unsourced_numbers
 from labwright.agent.offline.tables import src_file
+from labwright.analysis.fits import MODELS
 from labwright.ingest.read import read_folder
 from labwright.latex.diagnose import diagnose
 from labwright.latex.engine import resolve_engine

@@ -174,7 +174,7 @@ def test_the_api_refuses_both_exports_and_shows_the_message(
 ) -> None:
     import json
 
-    from labwright.server.artifacts import run_dir
+    from labwright.store.artifacts import run_dir
 
     app, client = make_client()  # type: ignore[operator]
     world = seed_world(app, data_folder)

@@ -22,13 +22,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from labwright.latex.compile import COMPILE_RECORD
 from labwright.latex.template import CLASS_FILE, template_files
+from labwright.safety import is_plain_below, is_regular_file, read_regular, read_regular_whole
 
 LATEXMKRC = (
     "# Written by Labwright: compile with XeLaTeX (fontspec, xeCJK).\n"
@@ -42,6 +42,7 @@ _INCLUDE = re.compile(r"\\includegraphics\s*(?:\[[^\]]*\])?\s*\{([^{}]+)\}")
 _CLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{([^{}]+)\}")
 _BIB = re.compile(r"\\bibliography\s*\{([^{}]+)\}")
 _GRAPHIC_EXT = (".pdf", ".png", ".jpg", ".jpeg")
+_MAX_RECORD = 1 << 20  # a compile record is a few hundred bytes
 
 
 class ExportError(ValueError):
@@ -67,16 +68,12 @@ def _check_rel(rel: str) -> str:
 
 def _regular_file(path: Path, root: Path) -> Path:
     """lstat, not stat: a symlink is refused, never followed."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError as exc:
-        raise ExportError(f"{path.name} is missing from the build; rebuild the report.") from exc
-    if not stat.S_ISREG(st.st_mode):
+    if not os.path.lexists(path):
+        raise ExportError(f"{path.name} is missing from the build; rebuild the report.")
+    if not is_regular_file(path):
         raise ExportError(f"{path.name} is not a regular file, so it is not exported.")
     # The parent chain must not escape either (figures/ could be a symlink).
-    if os.path.realpath(path.parent) != os.path.join(
-        os.path.realpath(root), *path.relative_to(root).parts[:-1]
-    ):
+    if not is_plain_below(path, root):
         raise ExportError(
             f"{path.name} does not lie inside the build folder, so it is not exported."
         )
@@ -97,19 +94,18 @@ def check_exportable(build_dir: Path) -> None:
     compile overwrote its own inputs. No record: nothing was compiled there
     (a build without TeX), so there is nothing to refuse."""
     path = Path(build_dir) / COMPILE_RECORD
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return
     try:
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError("not a regular file")
-        record = json.loads(path.read_text(encoding="utf-8"))
+        data = read_regular_whole(path, _MAX_RECORD)
+        if data is None:
+            raise ValueError("not a regular file of a record's size")
+        record = json.loads(data.decode("utf-8"))
         modified = record["modified_inputs"]
         messages = record.get("messages", [])
         if not isinstance(modified, list) or not isinstance(messages, list):
             raise ValueError("malformed")
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):  # UnicodeDecodeError is a ValueError
         raise ExportError("The build's compile record is unreadable; rebuild the report.") from None
     if modified:
         said = [m for m in messages if isinstance(m, str) and "overwrote" in m]
@@ -138,8 +134,11 @@ def members_of(tex_path: Path) -> list[Member]:
             stem = stem.strip()
             if stem:
                 wanted.append(_check_rel(stem if stem.endswith(".bib") else stem + ".bib"))
-    for m in _INCLUDE.finditer(source):
-        wanted.append(_check_rel(_graphic(m.group(1).strip(), root)))
+    # Figures by name, not by where the text cites them: the zip's layout stays
+    # the same when a writer reorders its sections.
+    wanted += sorted(
+        _check_rel(_graphic(m.group(1).strip(), root)) for m in _INCLUDE.finditer(source)
+    )
     seen: set[str] = set()
     out: list[Member] = []
     for rel in wanted:
@@ -171,7 +170,12 @@ def export_overleaf_zip(tex_path: Path, zip_path: Path) -> Path:
                 info = zipfile.ZipInfo(member.arcname, date_time=_FIXED_TIME)
                 info.compress_type = zipfile.ZIP_DEFLATED
                 info.external_attr = 0o644 << 16
-                zf.writestr(info, member.path.read_bytes())
+                data = read_regular(member.path)
+                if data is None:  # swapped for a link or removed since it was checked
+                    raise ExportError(
+                        f"{member.path.name} changed during the export; rebuild the report."
+                    )
+                zf.writestr(info, data)
             info = zipfile.ZipInfo("latexmkrc", date_time=_FIXED_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16

@@ -26,7 +26,7 @@ def _material(with_data: bool) -> tuple[Inventory, ReadResult]:
             )
         )
     docs = [DocumentText("notes.md", "Aim: measure g. The data are in pendulum.csv.")]
-    return Inventory(root=".", files=files), ReadResult(datasets=datasets, documents=docs)
+    return Inventory(files=files), ReadResult(datasets=datasets, documents=docs)
 
 
 def test_gaps_for_a_plotted_folder_with_notes() -> None:

@@ -11,8 +11,8 @@ import pytest
 
 from labwright.agent.events import Done, Error, FigureMade, Milestone, Warning_
 from labwright.agent.offline import build_offline, check_folder, plan_offline
-from labwright.agent.offline.fits import MODELS
 from labwright.agent.offline.provenance import unsourced_numbers
+from labwright.analysis.fits import MODELS
 from labwright.latex.engine import resolve_engine
 
 needs_tex = pytest.mark.skipif(

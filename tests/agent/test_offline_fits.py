@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from labwright.agent.offline.fits import MIN_R2, fit_with, fit_xy
+from labwright.analysis.fits import MIN_R2, fit_with, fit_xy
 
 
 def _within(fit, truth, k=3.0):  # type: ignore[no-untyped-def]

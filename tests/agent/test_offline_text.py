@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from labwright.agent.offline.figures import plan_figures
-from labwright.agent.offline.fits import MODELS
 from labwright.agent.offline.language import detect_lang, find_aim
 from labwright.agent.offline.provenance import Ledger, unsourced_numbers
 from labwright.agent.offline.render import FigureResult
 from labwright.agent.offline.text import ReportInput, assemble
+from labwright.analysis.fits import MODELS
 from labwright.ingest.types import Column, Dataset, DocumentText, Provenance, ReadResult, Skipped
 from labwright.latex.template import render_template
 

@@ -13,8 +13,8 @@ import pytest
 
 from labwright.agent.events import Done
 from labwright.agent.offline import build_offline
-from labwright.agent.offline.fits import MODELS
 from labwright.agent.offline.provenance import unsourced_numbers
+from labwright.analysis.fits import MODELS
 from labwright.latex.engine import resolve_engine
 
 ROOT = Path(__file__).resolve().parents[2] / "examples"

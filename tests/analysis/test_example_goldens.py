@@ -26,8 +26,8 @@ EXPECTED_KINDS = {
     "plant-growth-zh": {"groups"},
     "pendulum": {"law", "repeated"},
     "rc-discharge": {"xy"},
-    "spectrum": {"xy"},
-    "heat-plate": {"xy"},
+    "spectrum": {"peaks", "xy"},
+    "heat-plate": {"symmetry", "xy"},
 }
 EXPECTED_GOALS = {
     "station-series": {"trend", "seasonal"},
@@ -38,9 +38,9 @@ EXPECTED_GOALS = {
     "decay-runs": {"dependence"},
     "plant-growth-zh": {"groups", "dependence"},
     "pendulum": {"law", "error"},
-    "rc-discharge": set(),
-    "spectrum": set(),
-    "heat-plate": set(),
+    "rc-discharge": {"expected"},
+    "spectrum": {"peaks"},
+    "heat-plate": {"symmetry"},
 }
 
 
@@ -115,6 +115,10 @@ def test_group_means(name: str, column: str) -> None:
     for s in g.stats:
         _within(s.mean, s.se, truth[s.level], f"{name} {s.level}")
     assert g.test is not None and g.test.p < 1e-3
+    # Which groups differ: every pair, Tukey HSD, difference within 3 SE of the truth.
+    assert len(g.pairs) == 3
+    for pr in g.pairs:
+        _within(pr.diff, pr.se, truth[pr.second] - truth[pr.first], f"{pr.second} - {pr.first}")
 
 
 def test_regression_coefficients_and_outlier() -> None:
@@ -124,6 +128,20 @@ def test_regression_coefficients_and_outlier() -> None:
     for c in a.result.coefficients:
         _within(c.value, c.se, float(truth[c.name]), c.name)
     assert truth["outlier_row"] in [o.row for o in a.result.outliers]
+    # "Discuss any outliers": the model again without the flagged rows.
+    w = a.result.without_flagged
+    assert w is not None and w.n == a.result.n - len(a.result.outliers)
+    for c in w.coefficients:
+        _within(c.value, c.se, float(truth[c.name]), f"{c.name} without flagged rows")
+    # Units stated in the notes ("pressure in bar") are the columns' units.
+    assert a.dataset.column("pressure").unit == "bar" and a.dataset.column("yield").unit == "%"
+
+
+def test_unit_of_a_wide_table_from_its_readme() -> None:
+    """ "Monthly mean sea surface temperature in degrees C": the melted series
+    (and so its trend and amplitude) is in °C."""
+    (a,) = _analysis("sea-surface").analyses
+    assert a.result[0].column.unit == "°C"
 
 
 def test_repeated_mean() -> None:
@@ -159,6 +177,67 @@ def test_series_dependence_on_the_run_parameter() -> None:
     assert s.across[j] is None
     mean, se = s.across_mean[j]
     _within(mean, se, float(truth["U0"]), "mean amplitude")
+
+
+def test_spectral_lines_and_their_reference_values() -> None:
+    """ "确定主要谱线的波长，并与标准值比较": the five Hg lines (a blended
+    doublet at 577.0/579.1 nm among them) are found, each centre within 3 SE
+    of the generator's, and matched to the standard values of calibration.csv."""
+    a = next(a for a in _analysis("spectrum").analyses if a.kind == "peaks")
+    r = a.result
+    truth = TRUTH["spectrum"]
+    assert len(r.peaks) == len(truth["lines_nm"])
+    fwhm = float(truth["sigma_nm"]) * 2 * np.sqrt(2 * np.log(2))
+    for p, line in zip(r.peaks, truth["lines_nm"], strict=True):
+        _within(p.centre, p.centre_se, line, f"line at {line} nm")
+        _within(p.fwhm, p.fwhm_se, fwhm, f"FWHM of the line at {line} nm")
+        assert p.reference == line
+    assert r.reference_source == "calibration.csv: 标准波长" and r.unmatched == []
+
+
+def test_symmetry_of_the_temperature_map() -> None:
+    """ "check the temperature map for symmetry": the hot spot's centroid is at
+    the generator's centre within 3 SE and the map is its own mirror image."""
+    (a,) = [a for a in _analysis("heat-plate").analyses if a.kind == "symmetry"]
+    r = a.result
+    truth = TRUTH["heat-plate"]
+    _within(r.cx, r.cx_se, float(truth["centre_col"]), "centroid column")
+    _within(r.cy, r.cy_se, float(truth["centre_row"]), "centroid row")
+    assert r.symmetric and r.centred
+
+
+def test_time_constants_compared_with_rc(tmp_path: Path) -> None:
+    """ "compare it with the product RC": each fitted tau (two sheets named by
+    their resistor, the scope capture named in the notes' sentence) is set
+    beside R C from the notes' components, and lies within 3 SE of the
+    generator's R C."""
+    import json
+
+    from labwright.agent.offline import build_offline
+
+    fa = _analysis("rc-discharge")
+    assert fa.rc is not None and "expected" in fa.goals_answered()
+    truth = TRUTH["rc-discharge"]
+    c = float(truth["C"])
+    want = {**{k: r * c for k, r in truth["R"].items()}, "scope": float(truth["R_scope"]) * c}
+    list(build_offline(ROOT / "rc-discharge", tmp_path / "out", tex_available=False))
+    record = json.loads((tmp_path / "out" / "provenance.json").read_text(encoding="utf-8"))
+    numbers = record["numbers"]
+    rc = {e["computation"]: e["value"] for e in numbers if e["computation"].startswith("R C for")}
+    assert len(rc) == 3
+    for key, value in want.items():
+        (found,) = [v for k, v in rc.items() if key.lower() in k.lower()]
+        assert abs(found - value) < 1e-12
+    taus = [e for e in numbers if e["computation"].startswith("parameter \\tau")]
+    ses = {e["computation"][len("standard uncertainty of ") :]: e["value"] for e in numbers
+           if e["computation"].startswith("standard uncertainty of parameter \\tau")}  # fmt: skip
+    assert len(taus) == 3
+    for e, truth_tau in zip(
+        sorted(taus, key=lambda e: e["value"]), sorted(want.values()), strict=True
+    ):
+        _within(e["value"], ses[e["computation"]], truth_tau, e["computation"])
+    tex = (tmp_path / "out" / "main.tex").read_text(encoding="utf-8")
+    assert tex.count("consistent with $RC$") == 3 and "not consistent" not in tex
 
 
 def test_law_of_the_pendulum() -> None:
@@ -222,3 +301,9 @@ def test_series_files_in_an_appendix_only_when_asked(tmp_path: Path) -> None:
     appendix = tex[tex.index("section*{Appendix") :]
     assert appendix.count("\\includegraphics") == 3
     assert tex.index("section*{Appendix") > tex.index("section{Discussion")
+
+
+def test_no_pairwise_comparison_without_a_group_difference() -> None:
+    a = next(a for a in _analysis("alloy-hardness").analyses if a.kind == "groups")
+    density = next(g for g in a.result if g.measurement == "density")
+    assert density.test is not None and density.test.p > 0.05 and density.pairs == ()

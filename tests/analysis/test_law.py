@@ -96,3 +96,37 @@ def test_plan_tests_the_law_only_when_the_notes_state_it() -> None:
     assert fa.kinds() == {"law"} and "law" in fa.goals_answered()
     fa = analyse_folder(_folder("Pendulum periods at several lengths.", _pendulum(9.81)))
     assert "law" not in fa.kinds()
+
+
+def test_components_and_resistor_of_each_data_set() -> None:
+    from labwright.analysis.expected import read_rc
+
+    text = (
+        "Aim: measure the time constant and compare it with the product RC.\n"
+        "C = 100 uF (tolerance 20 %), resistors 10 kOhm and 22 kOhm (tolerance 1 %). "
+        "A faster discharge through 1 kOhm was captured (scope.mat). Unrelated: 4.7 kOhm."
+    )
+    q = read_rc(text)
+    assert q is not None and [c.value for c in q.capacitors] == [pytest.approx(1e-4)]
+    assert [(r.value, r.tolerance) for r in q.resistors[:2]] == [(1e4, 0.01), (2.2e4, 0.01)]
+    e = q.expected_for("data.xlsx", "data:R22k")
+    assert e is not None and e.value == pytest.approx(2.2)
+    assert e.u == pytest.approx(2.2 * math.sqrt(0.01**2 + 0.2**2) / math.sqrt(3))
+    scope = q.expected_for("scope.mat", "scope")
+    assert scope is not None and scope.value == pytest.approx(0.1) and scope.r.tolerance is None
+    assert q.expected_for("other.csv", "other") is None
+    ratio, z, ok = e.compare(2.0, 0.01)
+    assert ok and ratio == pytest.approx(2.0 / 2.2)
+    assert not e.compare(4.0, 0.01)[2]
+    assert read_rc("C = 100 uF and R = 10 kOhm.") is None  # not asked
+
+
+def test_a_proportionality_takes_its_constant_from_the_same_law_written_out() -> None:
+    from labwright.analysis.law import find_law
+
+    laws = parse_laws("验证 T² 与 L 成正比，并由 T^2 = (4 pi^2 / g) L 求重力加速度 g。")
+    assert [s.constant for s in laws] == [None, "4 pi^2 / g"]
+    fit = find_law(laws, _pendulum(9.81))
+    assert fit is not None and fit.relation is not None and fit.relation.name == "g"
+    assert fit.constant is not None and fit.constant_se is not None
+    assert abs(fit.constant - 9.81) < 3 * fit.constant_se

@@ -197,7 +197,6 @@ def test_inventory_entries_outside_the_folder_are_refused(tmp_path: Path, data_d
     secret = tmp_path / "secret.csv"
     secret.write_text("x\n4242\n4343\n", encoding="utf-8")
     inventory = Inventory(
-        root=str(data_dir),
         files=[
             FileEntry("../secret.csv", 10, None, "data"),
             FileEntry(str(secret), 10, None, "data"),

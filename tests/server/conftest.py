@@ -170,7 +170,7 @@ class World:
 
 def seed_world(app: FastAPI, folder: Path) -> World:
     """Put a realistic state into the app's store directly (no HTTP involved)."""
-    from labwright.server.artifacts import run_dir
+    from labwright.store.artifacts import run_dir
 
     store = app.state.ctx.store
     data = app.state.ctx.data

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from labwright.server.artifacts import run_dir
+from labwright.store.artifacts import run_dir
 from tests.server.conftest import CONTENT, MemoryKeyring, ScriptedPipeline, seed_world
 
 

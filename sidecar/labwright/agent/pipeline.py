@@ -583,5 +583,5 @@ def run_agent(
         options=options,
         save_version=save_version,
     )
-    with client.observe_usage(ctx.record_usage):
+    with client.observe_usage(ctx.usage.put):
         yield from run_stages(agent_stages(options.reflect_rounds), ctx, _finish)

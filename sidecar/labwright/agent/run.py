@@ -18,6 +18,7 @@ stage can read the folder a second time.
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -87,8 +88,10 @@ class RunContext:
     problems: list[str] = field(default_factory=list)
     degraded: bool = False
     pdf: Path | None = None  # set by a compile stage that produced one
-    _usage: list[UsageRecord] = field(default_factory=list, repr=False)
-    _usage_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: What the model client reports for each billed call. The client puts
+    #: records into this queue (a usage sink of the llm layer's own kind), so
+    #: the lower layer never calls back into the run's context.
+    usage: queue.SimpleQueue[UsageRecord] = field(default_factory=queue.SimpleQueue, repr=False)
 
     # -- read once ---------------------------------------------------------------
 
@@ -129,15 +132,13 @@ class RunContext:
     def cancelled(self) -> bool:
         return self.cancel is not None and self.cancel.is_set()
 
-    def record_usage(self, record: UsageRecord) -> None:
-        """A usage sink: released as events by the loop, in the order of the calls."""
-        with self._usage_lock:
-            self._usage.append(record)
-
     def drain_usage(self) -> Iterator[UsageRecorded]:
-        with self._usage_lock:
-            pending, self._usage = self._usage, []
-        for record in pending:
+        """The usage records so far as events, in the order of the calls."""
+        while True:
+            try:
+                record = self.usage.get_nowait()
+            except queue.Empty:
+                return
             yield UsageRecorded(
                 step=record.step or "",
                 model=record.model,

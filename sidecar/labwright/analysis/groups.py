@@ -4,6 +4,9 @@ For each measurement, per group: n, mean, standard deviation and standard
 error of the mean. The difference between groups is tested with Welch's
 t-test for two groups and one-way ANOVA for more (scipy), with the
 Kruskal-Wallis test beside it as the check that does not assume normality.
+With three groups or more and a significant ANOVA, which groups differ is
+answered by Tukey's HSD (statsmodels): each pairwise difference of means with
+its standard error and a family-wise adjusted p-value.
 """
 
 from __future__ import annotations
@@ -33,11 +36,43 @@ class GroupTest:
 
 
 @dataclass(frozen=True)
+class PairDiff:
+    first: str  # level
+    second: str
+    diff: float  # mean(second) - mean(first)
+    se: float  # standard error of the difference (pooled variance)
+    p_adj: float  # Tukey HSD, family-wise
+
+
+@dataclass(frozen=True)
 class GroupResult:
     measurement: str
     category: str
     stats: tuple[GroupStat, ...]
     test: GroupTest | None
+    pairs: tuple[PairDiff, ...] = ()
+
+
+ALPHA = 0.05
+
+
+def tukey_pairs(samples: list[np.ndarray], levels: list[str]) -> tuple[PairDiff, ...]:
+    """Tukey's HSD over the groups (statsmodels' pairwise_tukeyhsd)."""
+    from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
+    y = np.concatenate(samples)
+    g = np.concatenate([np.full(s.size, i) for i, s in enumerate(samples)])
+    res = pairwise_tukeyhsd(y, g, alpha=ALPHA)
+    out = []
+    k = 0
+    # statsmodels orders the pairs (0,1), (0,2), ..., (1,2), ...; its
+    # std_pairs is the studentized-range scale, SE(difference) / sqrt(2).
+    for i in range(len(samples)):
+        for j in range(i + 1, len(samples)):
+            out.append(PairDiff(levels[i], levels[j], float(res.meandiffs[k]),
+                                float(res.std_pairs[k]) * math.sqrt(2.0), float(res.pvalues[k])))  # fmt: skip
+            k += 1
+    return tuple(out)
 
 
 def group_codes(values: np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -62,7 +97,7 @@ def compare_groups(
     from scipy import stats
 
     y = np.asarray(y, dtype=float)
-    samples, rows = [], []
+    samples, rows, tested = [], [], []
     for i, level in enumerate(levels):
         sel = y[(codes == i) & np.isfinite(y)]
         if sel.size == 0:
@@ -73,6 +108,7 @@ def compare_groups(
         )
         if sel.size > 1:
             samples.append(sel)
+            tested.append(level)
     if len(rows) < 2:
         return None
     test = None
@@ -85,4 +121,7 @@ def compare_groups(
             name, stat, p = "one-way ANOVA", float(r2.statistic), float(r2.pvalue)
         kw = stats.kruskal(*samples)
         test = GroupTest(name, stat, p, float(kw.statistic), float(kw.pvalue))
-    return GroupResult(measurement, category, tuple(rows), test)
+    pairs: tuple[PairDiff, ...] = ()
+    if test is not None and len(samples) >= 3 and test.p < ALPHA:
+        pairs = tukey_pairs(samples, tested)
+    return GroupResult(measurement, category, tuple(rows), test, pairs)

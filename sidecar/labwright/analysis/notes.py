@@ -74,10 +74,21 @@ _CODE_LABEL = re.compile(
 )
 
 
+# The unit of a whole table stated without a column name ("Monthly mean sea
+# surface temperature in degrees C, one row per year"): temperatures only, the
+# one case common enough to read without guessing.
+_TABLE_UNIT = re.compile(
+    r"\bin\s+(?:degrees?\s+(C|Celsius|F|Fahrenheit|K|Kelvin)\b|(°\s?[CF])|(℃))", re.I
+)
+_TABLE_UNIT_NAMES = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "k": "K",
+                     "kelvin": "K"}  # fmt: skip
+
+
 @dataclass
 class NoteFacts:
     units: dict[str, str] = field(default_factory=dict)  # lower-case column name -> unit
     labels: dict[str, str] = field(default_factory=dict)  # code -> label
+    table_unit: str | None = None  # "in degrees C" said of the whole table
 
 
 def read_facts(text: str, column_names: list[str]) -> NoteFacts:
@@ -89,8 +100,70 @@ def read_facts(text: str, column_names: list[str]) -> NoteFacts:
             name, unit = m.group(1).strip().lower(), m.group(2).rstrip(".,;")
             if name in wanted and unit.lower() not in _NOT_UNITS and name not in facts.units:
                 facts.units[name] = unit
+    m_unit = _TABLE_UNIT.search(text)
+    if m_unit:
+        word = m_unit.group(1)
+        facts.table_unit = (
+            _TABLE_UNIT_NAMES[word.lower()] if word else (m_unit.group(2) or "°C").replace(" ", "")
+        )
+        if facts.table_unit == "℃":
+            facts.table_unit = "°C"
     for m in _CODE_LABEL.finditer(text):
         code, label = m.group(1), m.group(2).strip()
         if code not in facts.labels and label and not label[0].isdigit():
             facts.labels[code] = label
     return facts
+
+
+# --- column names of a headerless table from a description file ---------------------
+
+_NUMBERED = re.compile(r"^(\s*)(\d{1,3})[.)]\s+(\S.*?)\s*$")
+_ATTR_HEADING = re.compile(r"attribute|column|variable|field|字段|变量|列", re.I)
+_NAME_UNIT = re.compile(r"^(.*?)\s+(?:in|\[|\()\s*([A-Za-zµμ°%][\w/^.\-°µμ%]{0,12})\s*[\])]?$")
+
+
+@dataclass(frozen=True)
+class DescribedColumn:
+    name: str
+    unit: str | None
+
+
+def _described(item: str) -> DescribedColumn:
+    text = re.split(r":|\s-{1,2}\s|\s{2,}", item, maxsplit=1)[0].strip().rstrip(".,;")
+    m = _NAME_UNIT.match(text)
+    if m and m.group(1).strip():
+        return DescribedColumn(m.group(1).strip()[:40], m.group(2))
+    return DescribedColumn(text[:40], None)
+
+
+def described_columns(text: str, n_columns: int) -> list[DescribedColumn] | None:
+    """The numbered list of `n_columns` attributes in a description file
+    ("7. Attribute Information: 1. sepal length in cm ..."), or None. Lists
+    are told apart by indentation and consecutive numbers; when several have
+    the right length, the one after an "attribute/column/variable" heading."""
+    runs: list[tuple[int, list[str], bool]] = []  # (indent, items, after a heading)
+    open_runs: dict[int, int] = {}  # indent -> index into runs
+    last_heading = False
+    for line in text.splitlines():
+        m = _NUMBERED.match(line.expandtabs())
+        if not m:
+            if line.strip():
+                last_heading = bool(_ATTR_HEADING.search(line)) or last_heading
+            continue
+        indent, number, item = len(m.group(1)), int(m.group(2)), m.group(3)
+        k = open_runs.get(indent)
+        if number == 1:
+            runs.append((indent, [item], last_heading))
+            open_runs[indent] = len(runs) - 1
+        elif k is not None and len(runs[k][1]) == number - 1:
+            runs[k][1].append(item)
+        last_heading = bool(_ATTR_HEADING.search(item))
+    fitting = [r for r in runs if len(r[1]) == n_columns]
+    if not fitting:
+        return None
+    chosen = next((r for r in fitting if r[2]), fitting[-1])
+    cols = [_described(item) for item in chosen[1]]
+    names = [c.name for c in cols]
+    if any(not n for n in names) or len(set(names)) != len(names):
+        return None
+    return cols

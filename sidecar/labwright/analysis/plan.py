@@ -26,6 +26,7 @@ what was run with what the notes asked.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +68,10 @@ class FolderAnalysis:
     analyses: list[Analysis] = field(default_factory=list)
     series: list[FileSeries] = field(default_factory=list)
     handled: set[int] = field(default_factory=set)  # id(dataset) not sent down the x-y path
+    # "compare it with the product RC": the components the notes give
+    # (labwright.analysis.expected.RCQuestion); the writer compares each
+    # fitted time constant with the R C of its data set.
+    rc: Any = None
 
     def roles_of(self, ds: Dataset) -> TableRoles | None:
         return self.roles.get(id(ds))
@@ -122,15 +127,19 @@ def _sorted_measurement(roles: TableRoles) -> Column | None:
 
 
 def _ts_flags(q: Question, step_years: float, span: float) -> dict[str, bool]:
-    asked = {g for g in ("trend", "seasonal", "change", "outliers") if q.asks(g)}
+    asked = {g for g in ("trend", "seasonal", "change", "outliers", "acceleration") if q.asks(g)}
     cycle_visible = step_years <= 0.5 and span >= 2.0
     if not asked:  # nothing asked: what a scientist looks at first
-        return {"trend": True, "seasonal": cycle_visible, "change": False, "anomalies": False}
+        return {"trend": True, "seasonal": cycle_visible, "change": False, "anomalies": False,
+                "acceleration": False, "segments": False}  # fmt: skip
     return {
         "trend": "trend" in asked or "change" not in asked,
         "seasonal": "seasonal" in asked and cycle_visible,
         "change": "change" in asked,
         "anomalies": "outliers" in asked,
+        "acceleration": "acceleration" in asked,
+        # More than one named point, or "change points"/"regimes": several levels.
+        "segments": "change" in asked and (q.many_changes or len(q.change_points) >= 2),
     }
 
 
@@ -153,7 +162,10 @@ def _timeseries(
             continue
         step = float(np.median(np.diff(np.sort(t[ok]))))
         flags = _ts_flags(q, step, float(np.ptp(t[ok])))
-        res = analyse_series(t, y, change_at=q.change_at, **flags)
+        res = analyse_series(
+            t, y, change_at=q.change_at,
+            change_points=q.change_points if len(q.change_points) >= 2 else None, **flags,
+        )  # fmt: skip
         if res is not None:
             parts.append(TimeSeriesPart(col, res))
     if not parts:
@@ -164,8 +176,10 @@ def _timeseries(
         goals.append("trend")
     if first.seasonal is not None:
         goals.append("seasonal")
-    if first.change is not None:
+    if first.change is not None or first.segments is not None:
         goals.append("change")
+    if first.acceleration is not None:
+        goals.append("acceleration")
     if q.asks("outliers") and any(p.result.trend_curve is not None for p in parts):
         goals.append("outliers")
     left = [c.name for c in cols[limit:]]
@@ -229,6 +243,34 @@ def _regression(fa: FolderAnalysis, ds: Dataset, roles: TableRoles, why: str) ->
     return Analysis("regression", ds.source, ds, goals, why, res)
 
 
+def _peaks(fa: FolderAnalysis, ds: Dataset, roles: TableRoles) -> Analysis | None:
+    """The lines of a densely sampled curve, when the notes ask for them;
+    reference values from a column named so anywhere in the folder."""
+    from labwright.analysis.peaks import MIN_POINTS, REFERENCE_NAMES, find_peaks, match_references
+
+    x = _sorted_measurement(roles)
+    ys = [c for c in roles.measurements if c is not x]
+    if x is None or not ys or len(x.values) < MIN_POINTS:
+        return None
+    res = find_peaks(np.asarray(x.values), np.asarray(ys[0].values), x.name, ys[0].name)
+    if res is None or not res.peaks:
+        return None
+    lo, hi = float(np.nanmin(x.values)), float(np.nanmax(x.values))
+    for other in fa.roles.values():
+        for c in other.measurements:
+            if c is x or not REFERENCE_NAMES.search(c.name):
+                continue
+            refs = [float(v) for v in np.asarray(c.values, dtype=float) if lo <= v <= hi]
+            if refs:
+                match_references(res, refs, f"{other.dataset.source}: {c.name}")
+                break
+        if res.reference_source:
+            break
+    goals = ["peaks"] + (["error"] if fa.question.asks("error") else [])
+    why = f"the notes ask for peaks or lines; {x.name} is sorted and densely sampled"
+    return Analysis("peaks", ds.source, ds, goals, why, res, {"x": x, "y": ys[0]})
+
+
 def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
     q = fa.question
     roles = fa.roles[id(ds)]
@@ -237,7 +279,7 @@ def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
     if mw is not None:
         col = Column(
             "value", mw.values, ds.column(mw.month_columns[0]).provenance,
-            ds.column(mw.month_columns[0]).unit,
+            ds.column(mw.month_columns[0]).unit or fa.facts.table_unit,
         )  # fmt: skip
         a = _timeseries(
             fa, ds, mw.years, [col],
@@ -253,6 +295,10 @@ def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
             goals = ["law"] + (["dependence"] if q.asks("dependence") else [])
             why = f"the notes state the law {fit.statement.text}; its quantities are columns"
             return [Analysis("law", ds.source, ds, goals, why, fit)]
+    if q.asks("peaks") and roles.time is None:
+        a = _peaks(fa, ds, roles)
+        if a is not None:
+            return [a]
     if roles.time is not None and meas:
         split = _split_by_category(ds, roles, meas)
         if split is not None:
@@ -319,13 +365,49 @@ def _series(fa: FolderAnalysis, fs: FileSeries) -> Analysis:
     )  # fmt: skip
 
 
+_GENERATED = re.compile(r"col\d+")
+
+
+def _name_headerless(read: ReadResult, text: str) -> None:
+    """A table without a header row (columns col1, col2, ...) takes its
+    column names and units from a description file that lists exactly as
+    many attributes ("1. sepal length in cm"); the file's column stays in the
+    provenance."""
+    from labwright.analysis.notes import described_columns
+
+    for ds in read.datasets:
+        if ds.kind != "table" or not ds.columns:
+            continue
+        if not all(_GENERATED.fullmatch(c.name) for c in ds.columns):
+            continue
+        described = described_columns(text, len(ds.columns))
+        if described is None:
+            continue
+        for col, d in zip(ds.columns, described, strict=True):
+            col.name = d.name
+            if d.unit and not col.unit:
+                col.unit = d.unit
+
+
 def analyse_folder(read: ReadResult) -> FolderAnalysis:
     text = notes_text(read.documents)
+    _name_headerless(read, text)
     names = [c.name for ds in read.datasets for c in ds.columns]
     fa = FolderAnalysis(question=read_question(text), facts=read_facts(text, names))
+    from labwright.analysis.expected import read_rc
+
+    fa.rc = read_rc(text)
+    if fa.rc is not None:
+        fa.question.goals.setdefault("expected", "compare with the product RC")
     for ds in read.datasets:
         if ds.kind == "table":
-            fa.roles[id(ds)] = infer_roles(ds, fa.facts)
+            roles = fa.roles[id(ds)] = infer_roles(ds, fa.facts)
+            # A unit the notes state ("pressure in bar") is the column's unit
+            # for every reader of it: tables, axis labels, fitted parameters.
+            for c in roles.of("measurement"):
+                col = ds.column(c.name)
+                if c.unit and not col.unit:
+                    col.unit = c.unit
     fa.series = find_series(read.datasets)
     in_series = {id(ds) for fs in fa.series for ds in fs.datasets}
     for fs in fa.series:
@@ -338,11 +420,25 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
         if found:
             fa.analyses.extend(found)
             fa.handled.add(id(ds))
+    # A map the notes ask to check for symmetry (a thermal image, a beam).
+    if fa.question.asks("symmetry"):
+        from labwright.analysis.symmetry import analyse_symmetry
+
+        for ds in read.datasets:
+            if ds.kind != "matrix" or ds.matrix is None or np.asarray(ds.matrix).ndim != 2:
+                continue
+            res = analyse_symmetry(np.asarray(ds.matrix), ds.name)
+            if res is not None:
+                why = "the notes ask for symmetry; a 2-D map"
+                fa.analyses.append(Analysis("symmetry", ds.source, ds, ["symmetry"], why, res))
+                fa.handled.add(id(ds))
     # Tables left to the x-y path (fits by AICc, measurements only) are listed
     # too, so the choice can be compared with the question.
     for ds in read.datasets:
         if ds.kind == "table" and id(ds) not in fa.handled:
             goals = ["xy"] + (["law"] if fa.question.asks("law") else [])
+            if fa.rc is not None:
+                goals.append("expected")  # fitted tau against R C, in the writer
             fa.analyses.append(Analysis("xy", ds.source, ds, goals, "x-y measurements"))
     return fa
 

@@ -50,6 +50,9 @@ class RegressionResult:
     rows: np.ndarray  # table rows used (finite in every variable)
     outliers: list[Outlier]
     f_p: float
+    # The same model without the flagged rows: how much they move the answer
+    # (the discussion of outliers a scientist writes needs exactly this).
+    without_flagged: RegressionResult | None = None
 
 
 def _norm(s: str) -> str:
@@ -72,8 +75,11 @@ def pick_response(names: list[str], hint: str | None) -> str:
     return names[-1]
 
 
-def regress(table: dict[str, np.ndarray], response: str) -> RegressionResult | None:
-    """OLS of `response` on the other columns of `table` (name -> values)."""
+def regress(
+    table: dict[str, np.ndarray], response: str, refit: bool = True
+) -> RegressionResult | None:
+    """OLS of `response` on the other columns of `table` (name -> values);
+    with `refit`, once more without the flagged rows."""
     # Modules, not statsmodels.api (which imports every model: seconds cold).
     from statsmodels.regression.linear_model import OLS
     from statsmodels.stats.outliers_influence import OLSInfluence
@@ -103,7 +109,17 @@ def regress(table: dict[str, np.ndarray], response: str) -> RegressionResult | N
         for i in range(n)
         if abs(stud[i]) > RESID_LIMIT or cooks[i] > 4.0 / n
     ]
+    without = None
+    if refit and flagged and n - len(flagged) >= len(predictors) + 3:
+        drop = np.zeros(y.size, dtype=bool)
+        drop[[o.row for o in flagged]] = True
+        without = regress(
+            {k: np.where(drop, np.nan, np.asarray(v, dtype=float)) for k, v in table.items()},
+            response,
+            refit=False,
+        )
     return RegressionResult(
+        without_flagged=without,
         response=response,
         predictors=predictors,
         coefficients=coefs,

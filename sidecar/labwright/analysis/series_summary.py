@@ -47,7 +47,7 @@ def _across(s: SeriesSummary) -> SeriesSummary:
     """Fit each per-file quantity against the run parameter (names such as
     decay_T300K give one): the question "how does the decay time depend on
     temperature" is answered by this fit, not by the table alone."""
-    from labwright.agent.offline.fits import fit_xy
+    from labwright.analysis.fits import fit_xy
 
     x = np.asarray(s.series.parameters, dtype=float)
     for j in range(len(s.quantities)):
@@ -76,7 +76,7 @@ def _xy(ds: Dataset, facts: NoteFacts) -> tuple[Column | None, list[Column]]:
 
 
 def summarise_series(fs: FileSeries, facts: NoteFacts) -> SeriesSummary:
-    from labwright.agent.offline.fits import fit_with, fit_xy
+    from labwright.analysis.fits import fit_with, fit_xy
 
     first = fs.datasets[0]
     x, ys = _xy(first, facts)
@@ -91,7 +91,7 @@ def summarise_series(fs: FileSeries, facts: NoteFacts) -> SeriesSummary:
                 model_key = fit.model.key
                 break
     if x is not None and ys and model_key is not None:
-        from labwright.agent.offline.fits import MODELS
+        from labwright.analysis.fits import MODELS
 
         names = list(MODELS[model_key].params)
         vals = np.full((len(fs.datasets), len(names)), np.nan)

@@ -140,7 +140,7 @@ def _compile(store: object, version: object, output: Path, out: TextIO) -> int:
     from labwright.config import data_dir
     from labwright.edit.locate import document_language
     from labwright.edit.recompile import compile_build, prepare_build
-    from labwright.server.artifacts import build_dir_for
+    from labwright.store.artifacts import build_dir_for
 
     content: str = version.content  # type: ignore[attr-defined]
     ancestor = build_dir_for(store, data_dir(), version)  # type: ignore[arg-type]

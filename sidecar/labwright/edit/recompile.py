@@ -12,24 +12,17 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from labwright.agent.events import Done, Error, Event, Milestone, Step, Warning_
 from labwright.latex.sanitize import sanitize
 from labwright.latex.template import template_files
+from labwright.safety import is_regular_file
 
 MAIN_TEX = "main.tex"
 _SUPPORT_SUFFIXES = (".cls", ".bib", ".sty", ".bst")
 _FIGURES = "figures"
-
-
-def _regular(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return False
 
 
 def _copy_inputs(ancestor: Path, out_dir: Path) -> int:
@@ -37,7 +30,7 @@ def _copy_inputs(ancestor: Path, out_dir: Path) -> int:
     with os.scandir(ancestor) as entries:
         for entry in entries:
             path = Path(entry.path)
-            if path.suffix.lower() in _SUPPORT_SUFFIXES and _regular(path):
+            if path.suffix.lower() in _SUPPORT_SUFFIXES and is_regular_file(path):
                 shutil.copyfile(path, out_dir / entry.name)
                 copied += 1
     figures = ancestor / _FIGURES
@@ -46,7 +39,7 @@ def _copy_inputs(ancestor: Path, out_dir: Path) -> int:
         with os.scandir(figures) as entries:
             for entry in entries:
                 path = Path(entry.path)
-                if not entry.name.startswith(".") and _regular(path):
+                if not entry.name.startswith(".") and is_regular_file(path):
                     shutil.copyfile(path, out_dir / _FIGURES / entry.name)
                     copied += 1
     return copied

@@ -10,11 +10,11 @@ the level's table, and short strings become its `metadata`. Names follow MATLAB:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.sparse
 
 from .types import Column, Dataset, Provenance, Skipped
 from .units import split_suffix_units
@@ -39,7 +39,10 @@ def _numeric(value: object) -> np.ndarray | None:
         return np.asarray(value, dtype=float)
     if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
         return value.astype(float, copy=False)
-    if scipy.sparse.issparse(value) and value.dtype.kind in "biuf":  # type: ignore[attr-defined]
+    # A sparse matrix exists only if a MATLAB reader imported scipy.sparse,
+    # so the check costs no import for the folders that have none.
+    sparse = sys.modules.get("scipy.sparse")
+    if sparse is not None and sparse.issparse(value) and value.dtype.kind in "biuf":  # type: ignore[attr-defined]
         rows, cols = value.shape  # type: ignore[attr-defined]
         if rows * cols <= _MAX_SPARSE_CELLS:
             return np.asarray(value.toarray(), dtype=float)  # type: ignore[attr-defined]

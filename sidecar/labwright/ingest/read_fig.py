@@ -20,7 +20,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-import scipy.io
 
 from .base import Item, ReaderContext, ReadError
 from .read_matlab import mat_version
@@ -184,6 +183,8 @@ def read_fig(path: Path, ctx: ReaderContext) -> list[Item]:
         raise ReadError(
             "is a figure saved in the HDF5 format, whose plotted data cannot be read yet"
         )
+    import scipy.io  # only for .fig files (see read_matlab.mat_version)
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -11,8 +11,6 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-import scipy.io
-from scipy.io.matlab import MatReadError, matfile_version
 
 from .arrays import collect
 from .base import Item, ReaderContext, ReadError
@@ -26,6 +24,10 @@ _MAX_H5_DEPTH = 10
 
 def mat_version(path: Path) -> int:
     """0 for v4, 1 for v5-v7, 2 for v7.3 (HDF5). Raises ReadError for non-MAT files."""
+    # scipy.io is imported here, not at module level: it pulls in scipy.sparse
+    # and numpy.testing (~60 ms), which a folder without MATLAB files never needs.
+    from scipy.io.matlab import MatReadError, matfile_version
+
     try:
         with open(path, "rb") as handle:
             major, _minor = matfile_version(handle)
@@ -37,6 +39,8 @@ def mat_version(path: Path) -> int:
 
 
 def _load_classic(path: Path) -> dict[str, object]:
+    import scipy.io
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

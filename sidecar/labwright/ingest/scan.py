@@ -125,7 +125,7 @@ def scan_folder(
     single file larger than what is left) are listed with `sha256=None`."""
     root = Path(root)
     real_root = os.path.realpath(root)
-    inventory = Inventory(root=real_root)
+    inventory = Inventory()
     counts: Counter[str] = Counter()
     if not os.path.isdir(real_root):
         inventory.warnings.append(f"{root} is not a folder; choose a folder of experiment data.")

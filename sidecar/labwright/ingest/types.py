@@ -141,7 +141,10 @@ class FileEntry:
 
 @dataclass
 class Inventory:
-    root: str
+    """What is in a folder, by relative path. It does not carry the folder's own
+    location: whoever reads files gets the folder explicitly (read_folder), so
+    the many consumers of the listing cannot reach the user's files through it."""
+
     files: list[FileEntry] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)

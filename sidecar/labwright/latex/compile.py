@@ -38,7 +38,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -293,10 +293,18 @@ def compile_tex(
     wall_budget_s: float = WALL_BUDGET_S,
     pass_timeout_s: float = PASS_TIMEOUT_S,
     placeholder_figures: Sequence[str] = (),
+    before_driver: Callable[[], Iterable[str]] | None = None,
 ) -> CompileResult:
     """Compile `main_tex` in its own directory (which should hold nothing but
     this document and its inputs). Raises EngineNotFound without XeLaTeX or
-    without its PDF driver."""
+    without its PDF driver.
+
+    `before_driver` runs after the last XeLaTeX pass and before the driver
+    gate: the offline writer's early compile (agent/offline/early.py) waits
+    there for the figures that were drawn during the passes. It returns the
+    inputs (names relative to the build folder) it replaced meanwhile, whose
+    new contents are what the modified-inputs check then compares against,
+    or raises, which ends the compile there: nothing is converted or recorded."""
     engine = engine or resolve_engine()
     if engine.xelatex is None:
         raise EngineNotFound("No XeLaTeX found. Run `labwright doctor` to see how to install one.")
@@ -390,6 +398,11 @@ def compile_tex(
         rerun, fatal = run_xelatex(rerun)
         if fatal:
             stopped = "timeout" if passes[-1].timed_out else "fatal"
+    if before_driver is not None:
+        for rel in before_driver():
+            digest = _digest(build_dir / rel)
+            if digest is not None:
+                inputs[rel] = digest
     log_text = _read_log(log_path) or _read_log(terminal)
     if xdv_path.exists() and stopped not in ("timeout", "fatal"):
         blocked = refused_specials(xdv_path, build_dir)

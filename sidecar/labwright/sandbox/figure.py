@@ -12,10 +12,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from labwright.safety import read_regular
+
 from .confine import confinement_available
 from .limits import Limits
 from .policy import ALLOWED_IMPORTS, PolicyError, check_and_compile
-from .runner import Mode, RunResult, WorkDirNotRemoved, read_regular, remove_work_dir, run_code
+from .runner import Mode, RunResult, WorkDirNotRemoved, remove_work_dir, run_code
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -168,7 +168,7 @@ def harvest(mplconfig: Path) -> None:
     global _seed
     if seed_dir(build=False) is not None:
         return
-    from .runner import read_regular
+    from labwright.safety import read_regular
 
     for src in mplconfig.glob("fontlist-*.json"):
         data = read_regular(src, limit=32 * 1024 * 1024)

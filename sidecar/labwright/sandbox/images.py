@@ -18,6 +18,8 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+from labwright.safety import real_inside
+
 from .trusted_worker import WorkerContext
 
 THUMBNAIL_SIZE = (256, 256)
@@ -31,8 +33,7 @@ DAMAGED = "could not be read as an image (it may be damaged or truncated)"
 def _inside(path: str, root: str | None) -> bool:
     if root is None:
         return False
-    real, base = os.path.realpath(path), os.path.realpath(root)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+    return real_inside(os.path.realpath(path), os.path.realpath(root))
 
 
 def _displayable(img: Any) -> Any:

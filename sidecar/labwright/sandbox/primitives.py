@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from labwright.safety import real_inside
+
 
 def make_primitives(data_root: str | None) -> dict[str, Callable[..., object]]:
     root = os.path.realpath(data_root) if data_root else None
@@ -14,7 +16,7 @@ def make_primitives(data_root: str | None) -> dict[str, Callable[..., object]]:
         if root is None:
             raise FileNotFoundError("No data folder was given for this figure; plot computed data.")
         target = os.path.realpath(os.path.join(root, str(rel)))
-        if target != root and not target.startswith(root + os.sep):
+        if not real_inside(target, root):
             raise PermissionError(
                 f"{rel!r} is outside the data folder; pass a name relative to it, "
                 "as listed by walkfiles()."

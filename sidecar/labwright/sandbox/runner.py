@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from labwright.safety import is_regular_file, read_regular
 
 from .confine import python_read_roots, system_read_roots
 from .fontcache import seed_mplconfig
@@ -51,30 +52,10 @@ def read_roots_for(data_root: str | os.PathLike[str] | None, extra: list[str]) -
     return roots
 
 
-def read_regular(path: Path, *, limit: int | None = None, tail: bool = False) -> bytes | None:
-    """Read a file the child left behind, without trusting it.
-
-    The child can replace any name in its work dir with a symlink to a secret
-    (or a FIFO that blocks us forever); reading it by path would carry the
-    secret into the model's next prompt or into the report. So: never follow
-    a symlink, never block, read only regular files.
-    """
-    try:
-        fd = os.open(
-            path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-        )
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        if tail and limit is not None and st.st_size > limit:
-            fh.seek(st.st_size - limit)
-        return fh.read(limit) if limit is not None else fh.read()
-
-
 def _tail(path: Path, limit: int = 64 * 1024) -> str:
+    # The child can replace any name in its work dir with a symlink to a secret
+    # (or a FIFO that blocks us forever): every file it left behind is read with
+    # safety.read_regular (no link followed, never blocking, regular files only).
     data = read_regular(path, limit=limit, tail=True)
     return data.decode("utf-8", errors="replace") if data else ""
 
@@ -139,7 +120,7 @@ def run_code(
         stdout=_tail(work / STDOUT_FILE),
         stderr=_tail(work / STDERR_FILE),
         work_dir=work,
-        output=out if not out.is_symlink() and out.is_file() and out.stat().st_size > 0 else None,
+        output=out if is_regular_file(out) and out.stat().st_size > 0 else None,
         mode=used,
     )
 

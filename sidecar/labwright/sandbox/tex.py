@@ -31,14 +31,16 @@ from pathlib import Path
 from .confine import confinement_available, system_read_roots
 from .limits import Limits
 from .spawn import python_command
+from .tex_launch import SPEC_ENV
 
-SPEC_ENV = "LABWRIGHT_TEX_CONFINE"
 TEX_LIMITS = Limits(
     cpu_seconds=300, wall_seconds=600, address_space=8 * 1024**3, open_files=1024,
     file_size=1024**3,
 )  # fmt: skip
 
-_LAUNCHER = "from labwright.sandbox.tex import launch\nlaunch()\n"
+# The launcher imports only tex_launch and confine: it starts before every
+# TeX program, twice per build, on the way to the PDF.
+_LAUNCHER = "from labwright.sandbox.tex_launch import launch\nlaunch()\n"
 _lock = threading.Lock()
 _launcher_path: Path | None = None
 
@@ -125,26 +127,3 @@ def confine_tex_command(
     new_env[SPEC_ENV] = json.dumps(spec)
     cmd = python_command(_launcher(), new_env)
     return cmd, new_env
-
-
-def launch() -> None:
-    """Inside the launcher process: confine, then become the TeX program."""
-    raw = os.environ.pop(SPEC_ENV, None)
-    if not raw:
-        sys.exit("labwright tex launcher: no confinement spec")
-    spec = json.loads(raw)
-    from .confine import confine
-
-    try:
-        confine(
-            spec["read"],
-            spec["write"],
-            False,
-            allow_exec=True,
-            exec_roots=spec["exec"],
-            limits=Limits.from_dict(spec["limits"]),
-        )
-    except Exception as exc:  # noqa: BLE001 - fail closed, never run unconfined
-        sys.exit(f"labwright tex launcher: confinement failed: {exc}")
-    argv = spec["argv"]
-    os.execve(argv[0], argv, dict(os.environ))

@@ -28,10 +28,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from labwright.safety import read_regular
+
 from .confine import confinement_available
 from .env import scrubbed_env
 from .limits import Limits
-from .runner import new_work_dir, read_regular, read_roots_for, remove_work_dir
+from .runner import new_work_dir, read_roots_for, remove_work_dir
 from .spawn import NEW_SESSION, creationflags, kill_tree, python_command
 
 #: One worker serves a whole build: CPU for every figure and fit of a large

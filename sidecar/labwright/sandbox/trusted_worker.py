@@ -24,6 +24,7 @@ import json
 import os
 import select
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -36,10 +37,12 @@ EXIT_CONFINE = 4
 #: What the worker imports before it confines itself: the image decoder, so
 #: that reading a folder's images is answered at once.
 DEFAULT_PREIMPORTS = ("numpy", "PIL.Image", "PIL.PngImagePlugin", "PIL.JpegImagePlugin")
-#: What it imports afterwards, one module whenever no request is waiting: the
-#: plotting stack and the fitting library are ready by the time the figures
-#: are asked for, without holding up the image reads.
-DEFAULT_WARM = ("matplotlib", "matplotlib.pyplot", "scipy.optimize")
+#: What it imports afterwards, in a thread beside the requests (the image
+#: reads are answered meanwhile). The fitting library comes first: a build's
+#: fits are asked for as soon as the folder is read, and the report is
+#: typeset from them while the figures are drawn (offline/early.py), so the
+#: plotting stack has until then.
+DEFAULT_WARM = ("scipy.optimize", "matplotlib", "matplotlib.pyplot")
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,27 @@ def _write(out: TextIO, message: dict[str, Any]) -> None:
     out.flush()
 
 
+def _warm_in_background(modules: tuple[str, ...]) -> None:
+    """Import `modules` in a thread while requests are served.
+
+    One at a time between requests was not enough: importing pyplot takes
+    ~0.2 s, and a build's fit request, which arrived in the middle of it,
+    waited for the whole import. A thread lets the request run at once (the
+    imports give up the GIL every few milliseconds); a handler that needs a
+    module still being imported waits on that module's import lock only.
+    """
+    if not modules:
+        return
+
+    def warm() -> None:
+        try:
+            _preimport(list(modules))
+        except Exception:  # noqa: BLE001 - the handler's own import reports it
+            traceback.print_exc()
+
+    threading.Thread(target=warm, name="warm-imports", daemon=True).start()
+
+
 def serve(
     stdin: Any,
     out: TextIO,
@@ -87,14 +111,11 @@ def serve(
     idle_seconds: float | None = None,
     warm: tuple[str, ...] = (),
 ) -> int:
-    """Answer requests until stdin closes (or stays idle for `idle_seconds`);
-    import the `warm` modules one by one while no request is waiting."""
+    """Answer requests until stdin closes (or stays idle for `idle_seconds`),
+    importing the `warm` modules meanwhile."""
     fd = stdin.fileno() if hasattr(stdin, "fileno") else None
-    pending = list(warm)
+    _warm_in_background(warm)
     while True:
-        if pending and fd is not None and not select.select([fd], [], [], 0)[0]:
-            _preimport([pending.pop(0)])
-            continue
         if idle_seconds is not None and fd is not None:
             ready, _, _ = select.select([fd], [], [], idle_seconds)
             if not ready:

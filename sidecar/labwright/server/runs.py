@@ -23,11 +23,11 @@ from pathlib import Path
 from labwright.agent.events import Done, Error, Event, UsageRecorded
 from labwright.config import DataDir
 from labwright.safety import is_regular_file
-from labwright.server.artifacts import PDF_NAME, PDF_OWNER, run_dir
 from labwright.server.live import LiveHub
 from labwright.server.pipeline import Mode, choose_pipeline
 from labwright.server.settings import Pipeline, PipelineRequest
 from labwright.store import Store
+from labwright.store.artifacts import PDF_NAME, PDF_OWNER, run_dir
 from labwright.store.errors import RunStateError
 from labwright.store.models import VERSION_ORIGINS, Run
 

@@ -167,6 +167,15 @@ class ProposalOut(_FromStore):
     result_version_id: int | None
 
 
+class MessageOut(_FromStore):
+    id: int
+    role: str
+    content: str
+    version_id: int | None
+    proposal_id: int | None
+    created_at: datetime
+
+
 class FigureOut(BaseModel):
     name: str
     size: int
@@ -213,7 +222,7 @@ class KeyIn(_Request):
 # --- usage and diagnostics ---------------------------------------------------
 
 
-class UsageOut(BaseModel):
+class UsageOut(_FromStore):
     calls: int
     prompt_tokens: int
     cached_tokens: int

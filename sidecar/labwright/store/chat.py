@@ -4,42 +4,18 @@ from __future__ import annotations
 
 import sqlite3
 
-from labwright.store._base import StoreBase, require_session
-from labwright.store.db import now, parse_time
+from labwright.store._base import StoreBase, from_row, require_session
+from labwright.store.db import now
 from labwright.store.errors import NotFoundError
 from labwright.store.models import MESSAGE_ROLES, Message, UsageRow, UsageTotals
 
 
 def row_to_message(row: sqlite3.Row) -> Message:
-    created = parse_time(row["created_at"])
-    assert created is not None
-    return Message(
-        id=row["id"],
-        session_id=row["session_id"],
-        role=row["role"],
-        content=row["content"],
-        version_id=row["version_id"],
-        proposal_id=row["proposal_id"],
-        created_at=created,
-    )
+    return from_row(Message, row)
 
 
 def row_to_usage(row: sqlite3.Row) -> UsageRow:
-    created = parse_time(row["created_at"])
-    assert created is not None
-    return UsageRow(
-        id=row["id"],
-        session_id=row["session_id"],
-        run_id=row["run_id"],
-        step=row["step"],
-        model=row["model"],
-        prompt_tokens=row["prompt_tokens"],
-        cached_tokens=row["cached_tokens"],
-        completion_tokens=row["completion_tokens"],
-        cost=row["cost"],
-        created_at=created,
-        priced=bool(row["priced"]),
-    )
+    return from_row(UsageRow, row)
 
 
 _TOTALS = (
@@ -51,14 +27,7 @@ _TOTALS = (
 
 
 def _totals(row: sqlite3.Row) -> UsageTotals:
-    return UsageTotals(
-        calls=row["calls"],
-        prompt_tokens=row["prompt_tokens"],
-        cached_tokens=row["cached_tokens"],
-        completion_tokens=row["completion_tokens"],
-        cost=float(row["cost"]),
-        unpriced_calls=row["unpriced_calls"],
-    )
+    return from_row(UsageTotals, row)
 
 
 def _require_owned(

@@ -20,12 +20,16 @@ ACTIVE_RUN_STATUSES: tuple[str, ...] = ("queued", "running")
 FINAL_RUN_STATUSES: tuple[str, ...] = ("done", "failed", "cancelled", "interrupted")
 MESSAGE_ROLES: tuple[str, ...] = get_args(MessageRole)
 
+#: Field metadata: the column holds JSON text (store._base.from_row decodes it).
+JSON_COLUMN = {"column": "json"}
+
 
 @dataclass(frozen=True)
 class Session:
     id: int
     source_path: str
-    inventory: Any  # JSON value as given to create_session (usually a list of files)
+    # JSON value as given to create_session (usually a list of files)
+    inventory: Any = field(metadata=JSON_COLUMN)
     title: str
     language: str
     genre: str
@@ -77,7 +81,7 @@ class Run:
     session_id: int
     kind: str
     status: str
-    plan: Any  # JSON value: the milestones planned before the run started
+    plan: Any = field(metadata=JSON_COLUMN)  # the milestones planned before the run started
     error: str
     cancel_requested: bool
     created_at: datetime
@@ -94,7 +98,8 @@ class RunEvent:
     run_id: int
     seq: int  # 1, 2, 3 ... per run, without gaps
     type: str
-    payload: dict[str, Any]  # the event as `labwright.agent.events.event_to_dict` made it
+    # the event as `labwright.agent.events.event_to_dict` made it
+    payload: dict[str, Any] = field(metadata=JSON_COLUMN)
     created_at: datetime
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from labwright.store._base import StoreBase, require_session
-from labwright.store.db import now, parse_time
+from labwright.store._base import StoreBase, from_row, require_session
+from labwright.store.db import now
 from labwright.store.errors import DecidedError, NotFoundError, RangeMismatchError, StaleBaseError
 from labwright.store.models import PROPOSAL_SCOPES, Proposal, Version
 from labwright.store.versions import insert_version, latest_version_id, select_version
@@ -28,24 +28,7 @@ def splice(content: str, start: int, end: int, new_text: str) -> str:
 
 
 def row_to_proposal(row: sqlite3.Row) -> Proposal:
-    created = parse_time(row["created_at"])
-    assert created is not None
-    return Proposal(
-        id=row["id"],
-        session_id=row["session_id"],
-        base_version_id=row["base_version_id"],
-        char_start=row["char_start"],
-        char_end=row["char_end"],
-        old_text=row["old_text"],
-        new_text=row["new_text"],
-        status=row["status"],
-        scope=row["scope"],
-        target=row["target"],
-        summary=row["summary"],
-        created_at=created,
-        decided_at=parse_time(row["decided_at"]),
-        result_version_id=row["result_version_id"],
-    )
+    return from_row(Proposal, row)
 
 
 def _select(conn: sqlite3.Connection, proposal_id: int) -> Proposal:

@@ -14,8 +14,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from labwright.store._base import StoreBase, dump_json, load_json, require_session
-from labwright.store.db import now, parse_time
+from labwright.store._base import StoreBase, dump_json, from_row, require_session
+from labwright.store.db import now
 from labwright.store.errors import AlreadyRunningError, NotFoundError, RunStateError
 from labwright.store.models import ACTIVE_RUN_STATUSES, FINAL_RUN_STATUSES, Run, RunEvent
 
@@ -28,32 +28,11 @@ INTERRUPTED_ACTION = "Start the run again; finished versions were kept."
 
 
 def row_to_run(row: sqlite3.Row) -> Run:
-    created = parse_time(row["created_at"])
-    assert created is not None
-    return Run(
-        id=row["id"],
-        session_id=row["session_id"],
-        kind=row["kind"],
-        status=row["status"],
-        plan=load_json(row["plan"]),
-        error=row["error"],
-        cancel_requested=bool(row["cancel_requested"]),
-        created_at=created,
-        started_at=parse_time(row["started_at"]),
-        finished_at=parse_time(row["finished_at"]),
-    )
+    return from_row(Run, row)
 
 
 def row_to_event(row: sqlite3.Row) -> RunEvent:
-    created = parse_time(row["created_at"])
-    assert created is not None
-    return RunEvent(
-        run_id=row["run_id"],
-        seq=row["seq"],
-        type=row["type"],
-        payload=load_json(row["payload"]),
-        created_at=created,
-    )
+    return from_row(RunEvent, row)
 
 
 def _select_run(conn: sqlite3.Connection, run_id: int) -> Run:

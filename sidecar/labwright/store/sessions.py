@@ -8,24 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from labwright.config import SessionPaths
-from labwright.store._base import StoreBase, dump_json, load_json, require_session
-from labwright.store.db import now, parse_time
+from labwright.store._base import StoreBase, dump_json, from_row, require_session
+from labwright.store.db import now
 from labwright.store.errors import AlreadyRunningError, NotFoundError
 from labwright.store.models import ACTIVE_RUN_STATUSES, Session
 
 
 def row_to_session(row: sqlite3.Row) -> Session:
-    created = parse_time(row["created_at"])
-    assert created is not None
-    return Session(
-        id=row["id"],
-        source_path=row["source_path"],
-        inventory=load_json(row["inventory"]),
-        title=row["title"],
-        language=row["language"],
-        genre=row["genre"],
-        created_at=created,
-    )
+    return from_row(Session, row)
 
 
 class SessionsMixin(StoreBase):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 
-from labwright.store._base import StoreBase, require_session
-from labwright.store.db import now, parse_time
+from labwright.store._base import StoreBase, from_row, require_session
+from labwright.store.db import now
 from labwright.store.errors import CorruptVersionError, NotFoundError
 from labwright.store.models import VERSION_ORIGINS, Version, VersionInfo
 
@@ -25,21 +25,6 @@ def content_sha256(content: str) -> str:
     return hashlib.sha256(content.encode("utf-8")).hexdigest()
 
 
-def _info_fields(row: sqlite3.Row) -> dict[str, object]:
-    return {
-        "id": row["id"],
-        "session_id": row["session_id"],
-        "version_no": row["version_no"],
-        "change_summary": row["change_summary"],
-        "parent_id": row["parent_id"],
-        "origin": row["origin"],
-        "run_id": row["run_id"],
-        "sha256": row["sha256"],
-        "size_bytes": row["size_bytes"],
-        "created_at": parse_time(row["created_at"]),
-    }
-
-
 def row_to_version(row: sqlite3.Row) -> Version:
     content = row["content"]
     # Verified on every read: a damaged version is reported, never shown as if whole.
@@ -48,11 +33,11 @@ def row_to_version(row: sqlite3.Row) -> Version:
             f"Version {row['version_no']} of session {row['session_id']} is damaged."
             " Restore an earlier version."
         )
-    return Version(**_info_fields(row), content=content)  # type: ignore[arg-type]
+    return from_row(Version, row)
 
 
 def row_to_info(row: sqlite3.Row) -> VersionInfo:
-    return VersionInfo(**_info_fields(row))  # type: ignore[arg-type]
+    return from_row(VersionInfo, row)
 
 
 def select_version(conn: sqlite3.Connection, version_id: int) -> Version:

@@ -1253,7 +1253,7 @@ export interface components {
              * By Step
              * @description Cost per pipeline step.
              */
-            by_step?: {
+            by_step: {
                 [key: string]: number;
             };
             /** Cached Tokens */

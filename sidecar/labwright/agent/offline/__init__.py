@@ -26,8 +26,8 @@ _EXPORTS = {
     "OfflineStage": "labwright.agent.offline.build",
     "plan_figures": "labwright.agent.offline.figures",
     "FigurePlan": "labwright.agent.offline.figures",
-    "fit_xy": "labwright.agent.offline.fits",
-    "FitResult": "labwright.agent.offline.fits",
+    "fit_xy": "labwright.analysis.fits",
+    "FitResult": "labwright.analysis.fits",
     "summary_table": "labwright.agent.offline.tables",
     "Ledger": "labwright.agent.offline.provenance",
 }

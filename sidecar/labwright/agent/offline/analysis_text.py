@@ -77,6 +77,27 @@ def timeseries_text(a: Any, ledger: Ledger, lang: str) -> str:
                 slope=ledger.measured(tr.slope, tr.se, prov, f"trend of {col.name} per year (OLS, HAC errors)"),
                 unit=unit, r2=ledger.num(tr.r2, prov, f"R^2 of the trend fit of {col.name}", sig=3),
             ))  # fmt: skip
+        if r.acceleration is not None:
+            acc = r.acceleration
+            level = ledger.count(5, None, "significance level in per cent (constant)")
+            verdict = (
+                phrase(lang, "ts_accel_yes")
+                if acc.p < 0.05
+                else phrase(lang, "ts_accel_no", level=level)
+            )
+            out.append(phrase(
+                lang, "ts_accel", unit=unit, verdict=verdict,
+                acc=ledger.measured(acc.accel, acc.se, prov, f"change of the rate of {col.name} per year (quadratic trend, HAC)"),
+                p=_p_relation(ledger, acc.p, prov, f"p-value of the quadratic term of {col.name}"),
+                r0=ledger.measured(acc.rate_start, acc.rate_start_se, prov, f"rate of {col.name} at the start (quadratic trend)"),
+                r1=ledger.measured(acc.rate_end, acc.rate_end_se, prov, f"rate of {col.name} at the end (quadratic trend)"),
+            ))  # fmt: skip
+        if r.segments is not None:
+            out.append(
+                _segments_text(
+                    r.segments, name, unit, prov, col.name, a.source, monthly, ledger, lang
+                )
+            )
         if r.seasonal is not None:
             s = r.seasonal
             out.append(phrase(
@@ -113,6 +134,40 @@ def timeseries_text(a: Any, ledger: Ledger, lang: str) -> str:
             phrase(lang, "ts_left_out", names=", ".join(src_text(n) for n in a.extra["left_out"]))
         )
     return "\n\n".join(out) + "\n"
+
+
+def _segments_text(
+    sg: Any,
+    name: str,
+    unit: str,
+    prov: Provenance,
+    col: str,
+    source: str,
+    monthly: bool,
+    ledger: Ledger,
+    lang: str,
+) -> str:
+    k = ledger.count(len(sg.segments), prov, f"levels of {col}")
+    text = phrase(lang, "ts_seg_named" if sg.named else "ts_seg_found", y=name, k=k) + "\n"
+    rows = []
+    for i, seg in enumerate(sg.segments, start=1):
+        period = (f"{_when(ledger, lang, seg.start, prov, f'start of level {i}', monthly)}"
+                  f"--{_when(ledger, lang, seg.end, prov, f'end of level {i}', monthly)}")  # fmt: skip
+        mean = (ledger.measured(seg.mean, seg.se, prov, f"mean of {col} in level {i}")
+                if np.isfinite(seg.se) and seg.se > 0 else ledger.num(seg.mean, prov, f"mean of {col} in level {i}"))  # fmt: skip
+        rows.append([period, f"${ledger.count(seg.n, prov, f'values in level {i}')}$", f"${mean}$"])
+    head = [phrase(lang, "col_period"), phrase(lang, "col_n"),
+            phrase(lang, "col_mean") + (f" ({unit})" if unit else "")]  # fmt: skip
+    text += _float_table("lrr", head, rows[:MAX_TABLE_ROWS],
+                         phrase(lang, "ts_seg_caption", y=name, file=src_file(source)))  # fmt: skip
+    tests = [
+        f"$p {_p_relation(ledger, p, prov, f'Welch p-value between levels {i} and {i + 1} of {col}')}$"
+        for i, (_t, p) in enumerate(sg.tests, start=1)
+    ]
+    text += phrase(lang, "ts_seg_tests", tests=", ".join(tests))
+    if not sg.named:
+        text += phrase(lang, "ts_seg_optimistic")
+    return text
 
 
 def _float_table(spec: str, head: list[str], rows: list[list[str]], caption: str) -> str:
@@ -158,11 +213,65 @@ def groups_text(a: Any, ledger: Ledger, lang: str) -> str:
             h=ledger.num(t.kruskal_h, prov, f"Kruskal-Wallis H for {g.measurement}", sig=3),
             kp=ledger.num(t.kruskal_p, prov, f"Kruskal-Wallis p-value for {g.measurement}", sig=2),
         ))  # fmt: skip
+    pairs = _pairs_text(a, ledger, lang)
+    if pairs:
+        out.append(pairs)
     if a.extra.get("left_out"):
         out.append(
             phrase(lang, "grp_left_out", names=", ".join(src_text(n) for n in a.extra["left_out"]))
         )
     return out[0] + "\n" + table + "\n".join(out[1:]) + "\n"
+
+
+def _p_text(ledger: Ledger, p: float, prov: Provenance, what: str) -> str:
+    """A p-value; below 0.001 as "< 0.001" (the studentized-range tail is not
+    resolved further, statsmodels prints 0)."""
+    if p < 1e-3:
+        return "< " + ledger.num(1e-3, None, f"reporting floor of {what} (constant)", sig=1)
+    return ledger.num(p, prov, what, sig=2)
+
+
+def _p_relation(ledger: Ledger, p: float, prov: Provenance, what: str) -> str:
+    """ "= 0.032" or "< 0.001", to follow a bare $p$."""
+    text = _p_text(ledger, p, prov, what)
+    return text if text.startswith("<") else "= " + text
+
+
+def _pairs_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.groups import ALPHA
+
+    withpairs = [g for g in a.result if g.pairs]
+    if not withpairs:
+        return ""
+    level = ledger.count(round(ALPHA * 100), None, "family-wise level in per cent (constant)")
+    rows: list[list[str]] = []
+    verdicts: list[str] = []
+    for g in withpairs:
+        prov = a.dataset.column(g.measurement).provenance
+        same: list[str] = []
+        for i, pr in enumerate(g.pairs):
+            what = f"Tukey HSD {pr.second} - {pr.first} for {g.measurement}"
+            pair = f"{src_text(pr.second)} $-$ {src_text(pr.first)}"
+            rows.append([src_text(g.measurement) if i == 0 else "", pair,
+                         f"${ledger.measured(pr.diff, pr.se, prov, f'difference of means, {what}')}$",
+                         f"${_p_text(ledger, pr.p_adj, prov, f'adjusted p-value, {what}')}$"])  # fmt: skip
+            if pr.p_adj >= ALPHA:
+                same.append(f"{src_text(pr.first)}/{src_text(pr.second)}")
+        differ = sum(pr.p_adj < ALPHA for pr in g.pairs)
+        none = phrase(lang, "grp_pairs_none", pairs=", ".join(same)) if same else ""
+        verdicts.append(phrase(
+            lang, "grp_pairs_verdict", y=src_text(g.measurement), none=none,
+            differ=ledger.count(differ, prov, f"pairs differing at the family-wise level, {g.measurement}"),
+            k=ledger.count(len(g.pairs), prov, f"pairs of groups, {g.measurement}"),
+        ))  # fmt: skip
+    head = [phrase(lang, k) for k in ("col_quantity", "col_pair", "col_diff", "col_padj")]
+    cap = phrase(
+        lang, "grp_pairs_caption", file=src_file(a.source), cat=src_text(a.extra["category"])
+    )
+    return (
+        "\n" + phrase(lang, "grp_pairs_intro", level=level) + "\n"
+        + _float_table("llrr", head, rows[:MAX_TABLE_ROWS], cap) + " ".join(verdicts)
+    )  # fmt: skip
 
 
 def _zh_test(name: str) -> str:
@@ -173,27 +282,48 @@ def regression_text(a: Any, ledger: Ledger, lang: str) -> str:
     r = a.result
     prov = a.dataset.column(r.response).provenance
     what = f"regression of {r.response}"
+    uy = a.dataset.column(r.response).unit
     out = phrase(
         lang, "reg_intro", y=src_text(r.response), xs=", ".join(src_text(p) for p in r.predictors),
         n=ledger.count(r.n, prov, f"rows in the {what}"),
         r2=ledger.num(r.r2, prov, f"R^2 of the {what}", sig=3),
         r2a=ledger.num(r.r2_adj, prov, f"adjusted R^2 of the {what}", sig=3),
         s=ledger.num(r.resid_se, prov, f"residual standard error of the {what}", sig=3),
+        unit=f"~{src_text(uy)}" if uy else "",
         p=ledger.num(r.f_p, prov, f"F-test p-value of the {what}", sig=2),
     ) + "\n"  # fmt: skip
     rows = []
+    units = False
     for c in r.coefficients:
         name = phrase(lang, "reg_intercept") if c.name == "const" else src_text(c.name)
         value, _, se = ledger.measured(
             c.value, c.se, prov, f"coefficient {c.name} of the {what}"
         ).partition(" \\pm ")
+        ux = None if c.name == "const" else a.dataset.column(c.name).unit
+        unit = (
+            uy
+            if c.name == "const"
+            else (f"{uy}/{ux}" if uy and ux else uy or (f"1/{ux}" if ux else None))
+        )
+        units = units or bool(unit)
         rows.append([
-            name, f"${value}$", f"${se}$",
+            name, f"${value}$", f"${se}$", src_text(unit) if unit else "",
             f"${ledger.num(c.t, prov, f't of coefficient {c.name}', sig=3)}$",
             f"${ledger.num(c.p, prov, f'p-value of coefficient {c.name}', sig=2)}$",
         ])  # fmt: skip
-    head = [phrase(lang, k) for k in ("col_coef", "col_estimate", "col_se", "col_t", "col_p")]
-    out += _float_table("lrrrr", head, rows, phrase(lang, "reg_table_caption", y=src_text(r.response),
+    keys = ["col_coef", "col_estimate", "col_se", "col_unit", "col_t", "col_p"]
+    if not units:  # no unit anywhere: no empty column
+        keys.remove("col_unit")
+        rows = [r_[:3] + r_[4:] for r_ in rows]
+    w = r.without_flagged
+    if w is not None:
+        keys.append("col_without")
+        wc = {c.name: c for c in w.coefficients}
+        for row, c in zip(rows, r.coefficients, strict=True):
+            c2 = wc.get(c.name)
+            row.append(f"${ledger.measured(c2.value, c2.se, prov, f'coefficient {c.name} of the {what} without the flagged rows')}$" if c2 else "--")  # fmt: skip
+    head = [phrase(lang, k) for k in keys]
+    out += _float_table("lrr" + ("l" if units else "") + "rr" + ("r" if w is not None else ""), head, rows, phrase(lang, "reg_table_caption", y=src_text(r.response),
                                                     file=src_file(a.source)))  # fmt: skip
     lim = ledger.num(2.5, None, "studentized-residual limit for flagging (constant)", sig=2)
     four = ledger.count(4, None, "Cook's distance screening rule 4/n (constant)")
@@ -205,6 +335,14 @@ def regression_text(a: Any, ledger: Ledger, lang: str) -> str:
             for o in r.outliers
         ]  # fmt: skip
         out += phrase(lang, "reg_outliers", lim=lim, four=four, rows="; ".join(items)) + "\n"
+        w = r.without_flagged
+        if w is not None:
+            out += "\n" + phrase(
+                lang, "reg_without", n=ledger.count(w.n, prov, f"rows in the {what} without the flagged rows"),
+                r2=ledger.num(w.r2, prov, f"R^2 of the {what} without the flagged rows", sig=3),
+                s=ledger.num(w.resid_se, prov, f"residual standard error of the {what} without the flagged rows", sig=3),
+                unit=f"~{src_text(uy)}" if uy else "",
+            ) + "\n"  # fmt: skip
     else:
         out += phrase(lang, "reg_no_outliers", lim=lim, four=four) + "\n"
     return out
@@ -239,7 +377,7 @@ def wide_text(a: Any, ledger: Ledger, lang: str) -> str:
 
 
 def series_text(a: Any, ledger: Ledger, lang: str) -> str:
-    from labwright.agent.offline.fits import MODELS
+    from labwright.analysis.fits import MODELS
 
     s = a.result
     fs = s.series
@@ -332,7 +470,7 @@ def _primed(formula: str, symbols: tuple[str, ...]) -> tuple[str, list[str]]:
 
 def _series_across(s: Any, param: str, ledger: Ledger, lang: str) -> str:
     """How each per-file quantity varies with the run parameter."""
-    from labwright.agent.offline.fits import MIN_R2
+    from labwright.analysis.fits import MIN_R2
 
     if s.series.parameter_name == "run number" or not s.across:
         return ""
@@ -432,6 +570,116 @@ def law_text(a: Any, ledger: Ledger, lang: str) -> str:
     return "\n\n".join(out) + "\n"
 
 
+def peaks_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.peaks import MIN_SNR
+
+    r = a.result
+    x, y = a.extra["x"], a.extra["y"]
+    prov = y.provenance
+    xprov = x.provenance
+    ux, uy = _unit(x.unit), _unit(y.unit)
+    out = [phrase(
+        lang, "pk_intro", k=ledger.count(len(r.peaks), prov, f"peaks found in {y.name}"),
+        y=src_text(y.name), x=src_text(x.name), file=src_file(a.source), unit=uy,
+        thr=ledger.num(r.threshold, prov, f"prominence threshold for peaks of {y.name}", sig=2),
+        noise=ledger.num(r.noise, prov, f"noise of {y.name} from second differences (robust SD)", sig=2),
+        snr=ledger.count(round(MIN_SNR), None, "peak prominence in noise units (constant)"),
+    )]  # fmt: skip
+    refs = r.reference_source is not None
+    from labwright.analysis.presentation import decimals_of
+
+    ref_decimals = decimals_of(np.asarray(r.references, dtype=float)) if refs else 0
+    rows: list[list[str]] = []
+    off: list[str] = []
+    for i, p in enumerate(r.peaks, start=1):
+        what = f"peak {i} of {y.name} in {a.source} (Gaussian fit)"
+        cells = [
+            ledger.count(i, None, "peak number"),
+            f"${ledger.measured(p.centre, p.centre_se, xprov, f'centre of {what}')}$",
+            f"${ledger.measured(p.fwhm, p.fwhm_se, xprov, f'FWHM of {what}')}$",
+            f"${ledger.measured(p.height, p.height_se, prov, f'height of {what}')}$",
+        ]
+        if refs:
+            if p.reference is not None and p.z is not None:
+                ref = ledger.fixed(
+                    p.reference,
+                    ref_decimals,
+                    None,
+                    f"reference value matched to {what} ({r.reference_source})",
+                )
+                z = ledger.num(p.z, xprov, f"(centre - reference)/SE of {what}", sig=2)
+                cells += [f"${ref}$", f"${z}$"]
+                if abs(p.z) > 3:
+                    off.append(f"${ref}$")
+            else:
+                cells += ["--", "--"]
+        rows.append(cells)
+    head = [phrase(lang, "col_peak"),
+            phrase(lang, "col_centre") + (f" ({ux})" if ux else ""),
+            phrase(lang, "col_fwhm") + (f" ({ux})" if ux else ""),
+            phrase(lang, "col_height") + (f" ({uy})" if uy else "")]  # fmt: skip
+    if refs:
+        head += [phrase(lang, "col_ref") + (f" ({ux})" if ux else ""), phrase(lang, "col_z")]
+    table = _float_table("r" * len(head), head, rows[:MAX_TABLE_ROWS],
+                         phrase(lang, "pk_caption", y=src_text(y.name), file=src_file(a.source)))  # fmt: skip
+    if refs:
+        matched = [p for p in r.peaks if p.z is not None]
+        within = sum(abs(p.z) <= 3 for p in matched if p.z is not None)
+        source = r.reference_source or ""
+        file, _, col = source.partition(": ")
+        out.append(phrase(
+            lang, "pk_refs", source=f"{src_file(file)} ({src_text(col)})",
+            m=ledger.count(within, None, "reference values within 3 SE of a peak"),
+            r=ledger.count(len(r.references), None, f"reference values in {source}"),
+        ))  # fmt: skip
+        if off:
+            out.append(phrase(lang, "pk_refs_off", list=", ".join(off)))
+        if r.unmatched:
+            vals = [
+                f"${ledger.fixed(v, ref_decimals, None, f'reference value without a peak ({source})')}$"
+                for v in r.unmatched
+            ]
+            out.append(phrase(lang, "pk_unmatched", list=", ".join(vals)))
+    return out[0] + "\n" + table + "\n".join(out[1:]) + "\n"
+
+
+def symmetry_text(a: Any, ledger: Ledger, lang: str) -> str:
+    from labwright.analysis.symmetry import ALPHA
+
+    r = a.result
+    prov = a.dataset.provenance or Provenance(file=a.source, variable=r.name)
+    what = f"symmetry check of {r.name}"
+    out = [phrase(
+        lang, "sym_intro", name=src_text(r.name),
+        rows=ledger.count(r.shape[0], prov, "matrix rows"), cols=ledger.count(r.shape[1], prov, "matrix columns"),
+        bg=ledger.num(r.background, prov, f"background (median of the border), {what}", sig=4),
+        noise=ledger.num(r.noise, prov, f"pixel noise from second differences, {what}", sig=2),
+        cx=ledger.measured(r.cx, r.cx_se, prov, f"centroid column above the background, {what}"),
+        cy=ledger.measured(r.cy, r.cy_se, prov, f"centroid row above the background, {what}"),
+        fx=ledger.fixed(r.centre_x, 1, prov, "column of the frame's centre"),
+        fy=ledger.fixed(r.centre_y, 1, prov, "row of the frame's centre"),
+    )]  # fmt: skip
+    for m in r.mirrors:
+        axis = phrase(lang, "sym_lr" if m.axis == "left-right" else "sym_ud")
+        out.append(phrase(
+            lang, "sym_mirror", axis=axis,
+            rms=ledger.num(m.rms, prov, f"RMS of the map minus its {m.axis} mirror", sig=2),
+            ratio=ledger.num(m.ratio, prov, f"{m.axis} mirror RMS over sqrt(2) x noise", sig=2),
+            chi2=ledger.num(m.chi2, prov, f"chi-square of the {m.axis} mirror difference", sig=3),
+            dof=ledger.count(m.dof, prov, f"independent pixel pairs, {m.axis} mirror"),
+            p=ledger.num(m.p, prov, f"chi-square p-value, {m.axis} mirror", sig=2),
+        ))  # fmt: skip
+    level = ledger.count(round(ALPHA * 100), None, "significance level in per cent (constant)")
+    if r.symmetric:
+        centred = phrase(lang, "sym_centred" if r.centred else "sym_offcentre")
+        out.append(phrase(lang, "sym_yes", level=level, centred=centred))
+    else:
+        which = [phrase(lang, "sym_no_axis", axis=phrase(lang, "sym_lr" if m.axis == "left-right" else "sym_ud"))
+                 for m in r.mirrors if m.p < ALPHA]  # fmt: skip
+        out.append(phrase(lang, "sym_no", which="; ".join(which), level=level))
+    return "\n\n".join(out) + "\n"
+
+
 _TEXT = {
     "timeseries": timeseries_text,
     "groups": groups_text,
@@ -440,6 +688,8 @@ _TEXT = {
     "wide": wide_text,
     "series": series_text,
     "law": law_text,
+    "peaks": peaks_text,
+    "symmetry": symmetry_text,
 }
 
 
@@ -491,7 +741,55 @@ def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
 def question_text(fa: Any, ledger: Ledger, lang: str) -> str:
     goals = [g for g in fa.question.goals if g in (
         "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution",
-        "appendix")]  # fmt: skip
+        "appendix", "peaks", "symmetry", "expected", "acceleration")]  # fmt: skip
     if not goals:
         return phrase(lang, "q_none") + "\n"
     return phrase(lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}") for g in goals)) + "\n"
+
+
+_TIME_PREFIX = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9}
+
+
+def rc_sentence(
+    fa: Any, source: str, name: str, fit: Any, x_unit: str | None, ledger: Ledger, lang: str
+) -> str:
+    """The fitted time constant against R C from the notes' components."""
+    if (
+        fa is None
+        or fa.rc is None
+        or fit is None
+        or fit.model.key not in ("exponential", "exponential_offset")
+    ):
+        return ""
+    scale = _TIME_PREFIX.get((x_unit or "").strip())
+    exp = fa.rc.expected_for(source, name)
+    if scale is None or exp is None:
+        return ""
+    tau, se = fit.params[1] * scale, fit.sigmas[1] * scale
+    ratio, z, ok = exp.compare(tau, se)
+    what = f"R C for {source} ({name})"
+
+    def tol(t: float | None, of: str) -> str:
+        if t is None:
+            return phrase(lang, "rc_tol_none")
+        pct = round(t * 100, 9)  # as written in the notes: 1, 20, 0.5
+        return phrase(
+            lang,
+            "rc_tol",
+            t=ledger.num(
+                pct,
+                None,
+                f"tolerance of {of} stated in the notes (%)",
+                sig=len(f"{pct:g}".replace(".", "").lstrip("0")) or 1,
+            ),
+        )
+
+    return phrase(
+        lang, "rc_compare", r=src_text(exp.r.text), c=src_text(exp.c.text),
+        tr=tol(exp.r.tolerance, exp.r.text), tc=tol(exp.c.tolerance, exp.c.text),
+        rc=ledger.num(float(f"{exp.value:.12g}"), None, f"{what}, from the notes", sig=3),
+        u=ledger.num(exp.u, None, f"standard uncertainty of {what} (tolerance/sqrt 3, combined)", sig=2),
+        ratio=ledger.num(ratio, None, f"fitted tau over {what}", sig=3),
+        z=ledger.num(abs(z), None, f"|tau - RC| / combined standard uncertainty, {source} ({name})", sig=2),
+        verdict=phrase(lang, "rc_yes" if ok else "rc_no"),
+    )  # fmt: skip

@@ -18,18 +18,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from labwright.agent.events import Done, Error, Event, Step, Warning_
-from labwright.agent.offline.render import PlotWorker, take_worker
+from labwright.agent.offline.early import EarlyCompile, PendingFigure, write_stand_ins
+from labwright.agent.offline.figures import FigurePlan, drawn_page
+from labwright.agent.offline.render import FigureResult, PlotWorker, take_worker
 from labwright.agent.offline.report import (
     PROVENANCE_JSON,
     DrawnFigures,
     OfflineReport,
     ReportPlan,
     compose_report,
-    draw_figures,
+    copy_images,
     plan_report,
+    settle_figures,
     write_report_files,
 )
-from labwright.agent.offline.text import folder_display_name
+from labwright.agent.offline.text import FIGURE_DIR, folder_display_name
 from labwright.agent.run import (
     NO_DATA,
     RunContext,
@@ -83,6 +86,10 @@ class OfflineContext(RunContext):
     plan: ReportPlan | None = None
     drawn: DrawnFigures | None = None
     report: OfflineReport | None = None
+    #: Typeset while the figures are drawn (offline/early.py); decided by
+    #: `build_offline` from the stages that run.
+    compile_early: bool = False
+    early: EarlyCompile | None = None
 
     @property
     def drawer(self) -> PlotWorker:
@@ -101,19 +108,72 @@ class OfflineContext(RunContext):
 
     def drawn_figures(self) -> DrawnFigures:
         if self.drawn is None:
-            self.drawn = draw_figures(self.planned(), self.folder, self.out_dir, self.drawer)
+            plan = self.planned()
+            to_draw, results = copy_images(plan, self.folder, self.out_dir)
+            expected = self._start_early(plan, to_draw, results)
+            if to_draw:
+                results += list(self.drawer.render(to_draw, self.folder, self.out_dir / FIGURE_DIR))
+            self.drawer.release()  # its exit overlaps the writing and the compile
+            self.drawn = settle_figures(plan, results)
+            if self.early is not None:
+                if self.drawn == expected:
+                    self.early.confirm()
+                else:  # the report must say what is missing: write and compile it anew
+                    self.stop_early()
+                    self.report = None
         return self.drawn
 
+    def _start_early(
+        self, plan: ReportPlan, to_draw: list[FigurePlan], copied: list[FigureResult]
+    ) -> DrawnFigures | None:
+        """Write the report as if every figure will be drawn and start compiling
+        it; return that assumption (None when there is no early compile)."""
+        fig_dir = self.out_dir / FIGURE_DIR
+        pending = []
+        for figure in to_draw:
+            page = drawn_page(figure)
+            if page is None or not figure.file_name.endswith(".pdf"):
+                return None  # an image to convert: its page is its own
+            pending.append(PendingFigure(fig_dir / figure.file_name, *page))
+        if not self.compile_early or not pending:
+            return None
+        write_stand_ins(pending)
+        assumed = copied + [FigureResult(f.key, True, fig_dir / f.file_name) for f in to_draw]
+        expected = settle_figures(plan, assumed)
+        self.report = self._compose(expected)
+        self._write(self.report)
+        self.early = EarlyCompile.start(self.out_dir / MAIN_TEX, pending)
+        return expected
+
+    def stop_early(self) -> None:
+        """Abandon the early compile and wait until TeX has left the folder."""
+        if self.early is not None:
+            self.early.abandon()
+            try:
+                self.early.result()
+            except Exception:  # noqa: BLE001 - its result is not used anyway
+                pass
+            self.early = None
+
+    def _compose(self, drawn: DrawnFigures) -> OfflineReport:
+        return compose_report(
+            self.planned(),
+            drawn,
+            self.inventory,
+            self.read,
+            folder_name=folder_display_name(self.folder),
+            graphics_root=self.out_dir,
+        )
+
+    def _write(self, report: OfflineReport) -> None:
+        write_report_files(report, self.out_dir)
+        (self.out_dir / MAIN_TEX).write_text(report.tex, encoding="utf-8")
+
     def written(self) -> OfflineReport:
+        """The report, written to the output folder (once)."""
         if self.report is None:
-            self.report = compose_report(
-                self.planned(),
-                self.drawn_figures(),
-                self.inventory,
-                self.read,
-                folder_name=folder_display_name(self.folder),
-                graphics_root=self.out_dir,
-            )
+            self.report = self._compose(self.drawn_figures())
+            self._write(self.report)
         return self.report
 
 
@@ -160,8 +220,6 @@ def _figures(ctx: OfflineContext) -> Iterator[Event]:
 
 def _draft(ctx: OfflineContext) -> Iterator[Event]:
     report = ctx.written()
-    write_report_files(report, ctx.out_dir)
-    (ctx.out_dir / MAIN_TEX).write_text(report.tex, encoding="utf-8")
     ctx.problems += report.problems
     # The plan's and the drawing's warnings were announced by their stages.
     announced = len(ctx.planned().warnings) + len(ctx.drawn_figures().warnings)
@@ -177,7 +235,10 @@ def _compile(ctx: OfflineContext) -> Iterator[Event]:
     from labwright.latex.diagnose import humanize
 
     try:
-        result = compile_tex(ctx.out_dir / MAIN_TEX)
+        early, ctx.early = ctx.early, None
+        result = early.result() if early is not None else None
+        if result is None:  # no early compile, or a drawn page differed
+            result = compile_tex(ctx.out_dir / MAIN_TEX)
     except EngineNotFound as exc:
         ctx.problems.append(str(exc))
         yield Error(message=str(exc), action="Run `labwright doctor`.")
@@ -262,8 +323,11 @@ def build_offline(
         tex_available=_tex_available() if tex_available is None else tex_available,
     )
     ctx.worker = take_worker(ctx.folder)  # already importing matplotlib while we read
+    names = {s.name for s in stages if s.enabled(ctx)}
+    ctx.compile_early = {"figures", "draft", "compile"} <= names
     try:
         yield from run_stages(stages, ctx, _finish)
     finally:
+        ctx.stop_early()  # a run that ended before its compile stage
         if ctx.worker is not None:
             ctx.worker.close()

@@ -25,7 +25,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from labwright.agent.offline.fits import FitResult, fit_xy
+from labwright.agent.offline.plot_worker import drawn_size
+from labwright.analysis.fits import FitResult, fit_xy
 from labwright.ingest.types import Column, Dataset, ImageInfo, Provenance
 
 FigureKind = Literal["xy", "line", "histogram", "heatmap", "image", "redraw", "panels"]
@@ -309,8 +310,19 @@ def to_job(plans: list[FigurePlan], folder: str) -> tuple[dict[str, Any], dict[s
                     arrays[name + "_ry"] = arrays[name + "_y"] - s.fit.predict(xs_all)
                 curves.append(curve)
             spec["curves"] = curves
+        size = drawn_size(spec)  # fixed here: the early compile relies on it
+        if size is not None:
+            spec["size"] = list(size)
         specs.append(spec)
     return {"figures": specs}, arrays
+
+
+def drawn_page(plan: FigurePlan) -> tuple[float, float] | None:
+    """The page size (inches) the worker draws `plan` at, known before it is
+    drawn (the same rule `to_job` gives the worker); None for an image."""
+    curves = [{"fit": s.fit is not None and s.x is not None} for s in plan.series]
+    size = (plan.panels or {}).get("size") if plan.kind == "panels" else None
+    return drawn_size({"kind": plan.kind, "size": size, "curves": curves})
 
 
 def _within(folder: str, rel: str) -> str:

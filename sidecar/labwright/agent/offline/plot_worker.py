@@ -37,6 +37,8 @@ _JA_FONTS = (
 )
 
 
+DEFAULT_SIZE = (6.0, 3.8)
+RESIDUAL_SIZE = (6.0, 4.4)  # room for the residual panel
 # Fit lines: dark, saturated colours that stand out against the C0..C3 markers.
 _FIT_COLOURS = ("#b2182b", "#111111", "#5e3c99", "#006837")
 
@@ -69,7 +71,7 @@ def _setup_cjk(plt: Any, fallback_font: str | None) -> None:
 def _style(plt: Any) -> None:
     plt.rcParams.update(
         {
-            "figure.figsize": (6.0, 3.8),
+            "figure.figsize": DEFAULT_SIZE,
             "figure.dpi": 100,
             "savefig.dpi": 150,
             "font.size": 10,
@@ -175,7 +177,7 @@ def _panels(plt: Any, spec: dict[str, Any], arrays: Any, target: Path) -> None:
     panels = spec["panels"]
     ncols = int(spec.get("ncols", 1))
     nrows = -(-len(panels) // ncols)
-    size = spec.get("size") or [6.0, 3.8]
+    size = drawn_size(spec) or DEFAULT_SIZE
     fig, axes = plt.subplots(nrows, ncols, figsize=tuple(size), squeeze=False,
                              sharex=bool(spec.get("sharex")))  # fmt: skip
     try:
@@ -215,6 +217,27 @@ def _panels(plt: Any, spec: dict[str, Any], arrays: Any, target: Path) -> None:
         plt.close(fig)
 
 
+def has_residual_panel(spec: dict[str, Any]) -> bool:
+    """An x-y figure of one fitted curve shows its residuals below it."""
+    curves = spec.get("curves") or []
+    return spec.get("kind") == "xy" and len(curves) == 1 and bool(curves[0].get("fit"))
+
+
+def drawn_size(spec: dict[str, Any]) -> tuple[float, float] | None:
+    """The page size (inches) a spec is drawn at; None for an image (its own).
+
+    Figures are saved as the whole page (no tight bounding box), so the PDF's
+    page is known before the figure is drawn: the backend typesets the first
+    TeX pass on a blank page of this size while the worker draws
+    (offline/early.py), and checks the drawn page against it afterwards."""
+    if spec.get("kind") == "image":
+        return None
+    if spec.get("size"):
+        width, height = spec["size"]
+        return float(width), float(height)
+    return RESIDUAL_SIZE if has_residual_panel(spec) else DEFAULT_SIZE
+
+
 def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
     import numpy as np
 
@@ -230,13 +253,14 @@ def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
     if kind == "panels":
         _panels(plt, spec, arrays, target)
         return
-    resid = kind == "xy" and len(spec.get("curves", [])) == 1 and spec["curves"][0].get("fit")
+    size = drawn_size(spec)
+    resid = has_residual_panel(spec)
     if resid:  # one fitted curve: its residuals in a panel below
         fig, (ax, rax) = plt.subplots(
-            2, 1, sharex=True, figsize=(6.0, 4.4), gridspec_kw={"height_ratios": [3, 1]}
+            2, 1, sharex=True, figsize=size, gridspec_kw={"height_ratios": [3, 1]}
         )
     else:
-        fig, ax = plt.subplots()
+        fig, ax = plt.subplots(figsize=size)
     try:
         if kind == "heatmap":
             m = arrays[spec["key"] + "_m"]
@@ -319,7 +343,7 @@ def fit(request: dict[str, Any], context: WorkerContext) -> Iterator[dict[str, A
     """{"arrays": npz with x0, y0, x1, ..., "count": n} -> one line {"fits": [...]}."""
     import numpy as np
 
-    from labwright.agent.offline.fits import fit_xy
+    from labwright.analysis.fits import fit_xy
 
     with np.load(request["arrays"], allow_pickle=False) as npz:
         n = int(request["count"])

@@ -12,6 +12,7 @@ before it becomes a figure of the report.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from collections.abc import Generator, Iterator
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from labwright.agent.offline.figures import FigurePlan
-    from labwright.agent.offline.fits import FitResult
+    from labwright.analysis.fits import FitResult
 
 _FIT = f"{plot_worker.__name__}:fit"
 _RENDER = f"{plot_worker.__name__}:render"
@@ -115,7 +116,7 @@ class PlotWorker:
     ) -> list[FitResult | None]:
         import numpy as np
 
-        from labwright.agent.offline.fits import FitResult, fit_xy
+        from labwright.analysis.fits import FitResult, fit_xy
 
         worker = self._worker
         path = worker.inbox_path(".npz")
@@ -212,7 +213,11 @@ class PlotWorker:
         if data is None or not data.startswith(magic):
             return FigureResult(key, False, None, "the plotting process left no usable image")
         dest = out_dir / name
-        dest.write_bytes(data)
+        # Replaced in one step: an early compile (offline/early.py) may be
+        # reading the blank stand-in at this path right now.
+        part = out_dir / f".{name}.part"
+        part.write_bytes(data)
+        os.replace(part, dest)
         return FigureResult(key, True, dest)
 
     def release(self) -> None:

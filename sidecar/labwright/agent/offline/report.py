@@ -32,7 +32,7 @@ from labwright.safety import is_inside
 if TYPE_CHECKING:
     import numpy as np
 
-    from labwright.agent.offline.fits import FitResult
+    from labwright.analysis.fits import FitResult
 
 PROVENANCE_JSON = "provenance.json"
 # Larger images go through the plotting process, which scales them down for print.
@@ -149,16 +149,19 @@ def _copy_images(
     return rest, done
 
 
-def draw_figures(
-    plan: ReportPlan, folder: Path, out_dir: Path, drawer: FigureDrawer
-) -> DrawnFigures:
-    """Draw the planned figures into out_dir/figures (their only side effect)."""
+def copy_images(
+    plan: ReportPlan, folder: Path, out_dir: Path
+) -> tuple[list[FigurePlan], list[FigureResult]]:
+    """Copy the images TeX can include into out_dir/figures; return the
+    figures left to draw and what the copying gave."""
     fig_dir = out_dir / FIGURE_DIR
     fig_dir.mkdir(parents=True, exist_ok=True)
-    to_draw, results = _copy_images(plan.figures, folder, fig_dir)
-    if to_draw:
-        results += list(drawer.render(to_draw, folder, fig_dir))
-    drawer.release()  # no more requests: its exit overlaps the writing and the compile
+    return _copy_images(plan.figures, folder, fig_dir)
+
+
+def settle_figures(plan: ReportPlan, results: list[FigureResult]) -> DrawnFigures:
+    """The planned figures that exist, in plan order, and a sentence for each
+    one that does not."""
     by_key = {r.key: r for r in results}
     made: list[FigureMade] = []
     warnings: list[str] = []
@@ -173,6 +176,17 @@ def draw_figures(
     return DrawnFigures(by_key, made, warnings)
 
 
+def draw_figures(
+    plan: ReportPlan, folder: Path, out_dir: Path, drawer: FigureDrawer
+) -> DrawnFigures:
+    """Draw the planned figures into out_dir/figures (their only side effect)."""
+    to_draw, results = copy_images(plan, folder, out_dir)
+    if to_draw:
+        results += list(drawer.render(to_draw, folder, out_dir / FIGURE_DIR))
+    drawer.release()  # no more requests: its exit overlaps the writing and the compile
+    return settle_figures(plan, results)
+
+
 def compose_report(
     plan: ReportPlan,
     drawn: DrawnFigures,
@@ -183,8 +197,8 @@ def compose_report(
     graphics_root: Path,
 ) -> OfflineReport:
     """Write the LaTeX from the plan and the drawn figures; every number goes to the ledger."""
-    from labwright.agent.offline.fits import MODELS
     from labwright.agent.offline.provenance import unsourced_numbers
+    from labwright.analysis.fits import MODELS
     from labwright.latex.sanitize import sanitize
     from labwright.latex.template import render_template
 

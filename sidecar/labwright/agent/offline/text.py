@@ -17,7 +17,6 @@ import numpy as np
 
 from labwright.agent.offline.escape import escape_text
 from labwright.agent.offline.figures import FigurePlan, Series
-from labwright.agent.offline.fits import MIN_R2
 from labwright.agent.offline.language import find_aim, find_method, find_title
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
@@ -29,6 +28,7 @@ from labwright.agent.offline.tables import (
     stats,
     summary_table,
 )
+from labwright.analysis.fits import MIN_R2
 from labwright.ingest.types import Column, Dataset, Inventory, Provenance, ReadResult
 
 FIGURE_DIR = "figures"
@@ -82,8 +82,12 @@ def _aim(inp: ReportInput, ledger: Ledger) -> str:
     return out
 
 
-def _columns_list(ds: Dataset) -> str:
-    names = [src_text(c.label) for c in ds.columns[:12]]
+def _columns_list(ds: Dataset, analysis: Any = None) -> str:
+    # A date column read as seconds since its origin is a date to the reader,
+    # not a quantity in s.
+    roles = analysis.roles_of(ds) if analysis is not None else None
+    dates = {c.name for c in roles.of("time")} if roles is not None else set()
+    names = [src_text(c.name if c.name in dates else c.label) for c in ds.columns[:12]]
     if len(ds.columns) > 12:
         names.append("\\ldots")
     return ", ".join(names)
@@ -124,7 +128,11 @@ def _material_items(inp: ReportInput, ledger: Ledger) -> list[str]:
             rows = ledger.count(ds.n_rows, prov, "number of rows")
             items.append(
                 phrase(
-                    lang, "item_table", file=dataset_title(ds), rows=rows, columns=_columns_list(ds)
+                    lang,
+                    "item_table",
+                    file=dataset_title(ds),
+                    rows=rows,
+                    columns=_columns_list(ds, inp.analysis),
                 )
             )
     for img in inp.read.images:
@@ -303,6 +311,14 @@ def _figure_text(inp: ReportInput, plan: FigurePlan, ledger: Ledger) -> str:
                 # fits say only what was chosen (no repeated sentences).
                 sentences.append(_fit_sentence(lang, s, ledger, short=inp.fit_explained))
                 inp.fit_explained = True
+                if inp.analysis is not None and inp.analysis.rc is not None:
+                    from labwright.agent.offline.analysis_text import rc_sentence
+
+                    ds = plan.dataset
+                    rc = rc_sentence(inp.analysis, plan.source, ds.name if ds else "", s.fit,
+                                     s.x.unit if s.x else None, ledger, lang)  # fmt: skip
+                    if rc:
+                        sentences.append(rc)
             elif s.x is not None:
                 threshold = ledger.num(
                     MIN_R2, None, "R^2 threshold for reporting a fit (constant)", sig=2

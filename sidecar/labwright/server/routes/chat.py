@@ -9,17 +9,15 @@ starts a "compile" run for the new version.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from labwright.agent.events import Event
 from labwright.server.context import Ctx
-from labwright.server.routes.runs import run_out
-from labwright.server.schemas import ErrorBody, Id, RunOut, _Request
+from labwright.server.schemas import ErrorBody, Id, MessageOut, RunOut, _Request
 from labwright.server.settings import PipelineRequest
 from labwright.store.models import Run
 
@@ -30,15 +28,6 @@ MAX_MESSAGE = 4000
 
 class ChatIn(_Request):
     message: str = Field(min_length=1, max_length=MAX_MESSAGE, description="What to change.")
-
-
-class MessageOut(BaseModel):
-    id: int
-    role: str
-    content: str
-    version_id: int | None
-    proposal_id: int | None
-    created_at: datetime
 
 
 _RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -86,7 +75,7 @@ def post_chat(session_id: Id, body: ChatIn, ctx: Ctx) -> RunOut:
     def prepare(_run: Run) -> Any:
         return _chat_pipeline(ctx, session_id, message)
 
-    return run_out(ctx.runs.start_task(session_id, "chat", prepare))
+    return RunOut.model_validate(ctx.runs.start_task(session_id, "chat", prepare))
 
 
 @router.get(
@@ -96,14 +85,4 @@ def post_chat(session_id: Id, body: ChatIn, ctx: Ctx) -> RunOut:
     summary="The session's chat messages, oldest first",
 )
 def list_messages(session_id: Id, ctx: Ctx) -> list[MessageOut]:
-    return [
-        MessageOut(
-            id=m.id,
-            role=m.role,
-            content=m.content,
-            version_id=m.version_id,
-            proposal_id=m.proposal_id,
-            created_at=m.created_at,
-        )
-        for m in ctx.store.list_messages(session_id)
-    ]
+    return [MessageOut.model_validate(m) for m in ctx.store.list_messages(session_id)]

@@ -9,10 +9,11 @@ from typing import Any
 from fastapi import APIRouter
 
 from labwright.latex.diagnose import diagnose, humanize
-from labwright.server.artifacts import is_real_dir, own_pdf, run_dir
+from labwright.safety import is_real_dir
 from labwright.server.context import AppContext, Ctx
 from labwright.server.exports import read_regular
 from labwright.server.schemas import DiagnosticsOut, ErrorBody, Id
+from labwright.store.artifacts import own_pdf, run_dir
 
 router = APIRouter(tags=["diagnostics"])
 

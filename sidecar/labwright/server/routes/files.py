@@ -14,10 +14,10 @@ from fastapi import Path as PathParam
 from fastapi.responses import Response
 
 from labwright.export import ExportError, check_exportable
-from labwright.server.artifacts import build_dir_for, find_figure, list_figures, pdf_for
 from labwright.server.context import AppContext, Ctx
 from labwright.server.exports import overleaf_zip, read_regular
 from labwright.server.schemas import ErrorBody, FigureOut, Id
+from labwright.store.artifacts import build_dir_for, find_figure, list_figures, pdf_for
 from labwright.store.models import Version
 
 router = APIRouter(prefix="/sessions/{session_id}/versions/{version_no}", tags=["files"])

@@ -10,11 +10,11 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 
 from labwright.agent.events import Event
-from labwright.server.artifacts import PDF_NAME, PDF_OWNER, build_dir_for, run_dir
 from labwright.server.context import AppContext, Ctx
 from labwright.server.routes.versions import version_out
 from labwright.server.schemas import ErrorBody, Id, ProposalOut, VersionOut
 from labwright.server.settings import Pipeline, PipelineRequest
+from labwright.store.artifacts import PDF_NAME, PDF_OWNER, build_dir_for, run_dir
 from labwright.store.errors import DecidedError, StaleBaseError
 from labwright.store.models import Proposal, Run, Version
 
@@ -30,10 +30,6 @@ _DECIDE: dict[int | str, dict[str, Any]] = {
 }
 
 
-def proposal_out(p: Proposal) -> ProposalOut:
-    return ProposalOut.model_validate(p)
-
-
 @router.get(
     "/sessions/{session_id}/proposals", response_model=list[ProposalOut], responses=_NOT_FOUND
 )
@@ -42,12 +38,14 @@ def list_proposals(
     ctx: Ctx,
     status: Annotated[Literal["pending", "accepted", "rejected"] | None, Query()] = None,
 ) -> list[ProposalOut]:
-    return [proposal_out(p) for p in ctx.store.list_proposals(session_id, status=status)]
+    return [
+        ProposalOut.model_validate(p) for p in ctx.store.list_proposals(session_id, status=status)
+    ]
 
 
 @router.get("/proposals/{proposal_id}", response_model=ProposalOut, responses=_NOT_FOUND)
 def get_proposal(proposal_id: Id, ctx: Ctx) -> ProposalOut:
-    return proposal_out(ctx.store.get_proposal(proposal_id))
+    return ProposalOut.model_validate(ctx.store.get_proposal(proposal_id))
 
 
 @router.post(
@@ -111,4 +109,4 @@ def _recompile(ctx: AppContext, version: Version, run: Run) -> Pipeline:
 
 @router.post("/proposals/{proposal_id}/reject", response_model=ProposalOut, responses=_DECIDE)
 def reject_proposal(proposal_id: Id, ctx: Ctx) -> ProposalOut:
-    return proposal_out(ctx.store.reject_proposal(proposal_id))
+    return ProposalOut.model_validate(ctx.store.reject_proposal(proposal_id))

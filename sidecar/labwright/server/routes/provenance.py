@@ -19,10 +19,11 @@ from pydantic import BaseModel
 
 from labwright.agent.bibliography import UNVERIFIED_NOTE, split_entries
 from labwright.agent.offline.provenance import unsourced_numbers
-from labwright.server.artifacts import build_dir_for, is_real_dir
+from labwright.safety import is_real_dir
 from labwright.server.context import Ctx
 from labwright.server.exports import read_regular
 from labwright.server.schemas import ErrorBody, Id
+from labwright.store.artifacts import build_dir_for
 
 router = APIRouter(prefix="/sessions/{session_id}/versions/{version_no}", tags=["files"])
 

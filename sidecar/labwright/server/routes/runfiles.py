@@ -3,7 +3,7 @@
 The progress screen shows each figure as its `figure` event arrives; the
 version routes cannot serve it yet (the version is made at the end). Names are
 matched against a listing of the run's figures directory, never joined onto a
-path, and symlinks are never followed (server.artifacts).
+path, and symlinks are never followed (store.artifacts).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from fastapi import APIRouter, HTTPException
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 
-from labwright.server.artifacts import find_figure, run_dir
 from labwright.server.context import Ctx
 from labwright.server.exports import read_regular
 from labwright.server.schemas import ErrorBody, Id
+from labwright.store.artifacts import find_figure, run_dir
 
 router = APIRouter(tags=["runs"])
 

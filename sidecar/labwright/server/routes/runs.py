@@ -23,17 +23,13 @@ from labwright.server.context import AppContext, Ctx
 from labwright.server.pipeline import NoModelError
 from labwright.server.schemas import ErrorBody, Id, RunEventOut, RunOut, RunStart
 from labwright.store import Store
-from labwright.store.models import Run, RunEvent
+from labwright.store.models import RunEvent
 
 router = APIRouter(tags=["runs"])
 
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
 _CONFLICT: dict[int | str, dict[str, Any]] = {409: {"model": ErrorBody}}
 _BATCH = 500  # events per store read while replaying
-
-
-def run_out(run: Run) -> RunOut:
-    return RunOut.model_validate(run)
 
 
 def event_out(event: RunEvent) -> RunEventOut:
@@ -59,19 +55,19 @@ def event_out(event: RunEvent) -> RunEventOut:
 def start_run(session_id: Id, ctx: Ctx, body: RunStart | None = None) -> RunOut:
     body = body or RunStart()
     try:
-        return run_out(ctx.runs.start(session_id, body.language, body.mode))
+        return RunOut.model_validate(ctx.runs.start(session_id, body.language, body.mode))
     except NoModelError as exc:
         raise HTTPException(409, str(exc)) from None
 
 
 @router.get("/sessions/{session_id}/runs", response_model=list[RunOut], responses=_NOT_FOUND)
 def list_runs(session_id: Id, ctx: Ctx) -> list[RunOut]:
-    return [run_out(r) for r in ctx.store.list_runs(session_id)]
+    return [RunOut.model_validate(r) for r in ctx.store.list_runs(session_id)]
 
 
 @router.get("/runs/{run_id}", response_model=RunOut, responses=_NOT_FOUND)
 def get_run(run_id: Id, ctx: Ctx) -> RunOut:
-    return run_out(ctx.store.get_run(run_id))
+    return RunOut.model_validate(ctx.store.get_run(run_id))
 
 
 @router.post(
@@ -81,7 +77,7 @@ def get_run(run_id: Id, ctx: Ctx) -> RunOut:
     summary="Ask a run to stop (409 when it has already ended)",
 )
 def cancel_run(run_id: Id, ctx: Ctx) -> RunOut:
-    return run_out(ctx.runs.cancel(run_id))
+    return RunOut.model_validate(ctx.runs.cancel(run_id))
 
 
 _SSE_DOC: dict[int | str, dict[str, Any]] = {

@@ -23,10 +23,6 @@ router = APIRouter(prefix="/sessions", tags=["sessions"])
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
 
 
-def session_out(session: Session) -> SessionOut:
-    return SessionOut.model_validate(session)
-
-
 def _folder(raw: str) -> Path:
     """The folder must already exist; it is read, never created or written."""
     missing = "This folder does not exist; choose an existing folder."
@@ -69,7 +65,7 @@ def create_session(body: SessionCreate, ctx: Ctx) -> SessionDetail:
 
 @router.get("", response_model=list[SessionOut])
 def list_sessions(ctx: Ctx) -> list[SessionOut]:
-    return [session_out(s) for s in ctx.store.list_sessions()]
+    return [SessionOut.model_validate(s) for s in ctx.store.list_sessions()]
 
 
 @router.get("/{session_id}", response_model=SessionDetail, responses=_NOT_FOUND)

@@ -10,7 +10,8 @@ Every name is reduced to a safe relative path before anything is written:
 names, no backslashes, control characters or over-long parts, at most
 `max_depth` parts. Writing walks the copy one directory at a time with
 O_NOFOLLOW and directory file descriptors (openat), so a symlink met anywhere
-on the way is refused, never followed, and nothing can land outside the copy.
+on the way is refused, never followed, and nothing can land outside the copy
+(labwright.safety.append_below).
 Archives are not accepted: a zip or tar could carry links and would need a
 second set of checks for nothing a folder drop cannot already do.
 
@@ -23,11 +24,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import errno
 import os
 import secrets
 import shutil
-import stat
 import threading
 import unicodedata
 from collections.abc import Iterator
@@ -41,11 +40,11 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
 from labwright.config import DataDir
+from labwright.safety import WriteRefused, append_below, is_real_dir
 from labwright.server.context import Ctx
 from labwright.server.inventory import scan_inventory
 from labwright.server.routes.noecho import NoEchoRoute
-from labwright.server.routes.sessions import session_out
-from labwright.server.schemas import ErrorBody, InventoryEntry, SessionDetail
+from labwright.server.schemas import ErrorBody, SessionDetail
 
 router = APIRouter(prefix="/uploads", tags=["uploads"], route_class=NoEchoRoute)
 
@@ -53,9 +52,6 @@ UploadId = Annotated[str, PathParam(pattern=r"^[0-9a-f]{32}$")]
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (404, 409, 413, 422)
 }
-_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
-_O_BINARY = getattr(os, "O_BINARY", 0)
 _SEALED = "sealed"  # beside the copy: set once a session was made from it
 _FORBIDDEN_CHARS = frozenset('\\:*?"<>|')
 
@@ -164,11 +160,7 @@ def _locked(upload_id: str) -> Iterator[None]:
 
 def _upload_root(ctx_data: DataDir, upload_id: str) -> Path:
     root = uploads_dir(ctx_data) / upload_id
-    try:
-        mode = os.lstat(root).st_mode
-    except OSError:
-        raise _reject(404, "This upload does not exist; drop the folder again.") from None
-    if not stat.S_ISDIR(mode):
+    if not is_real_dir(root):
         raise _reject(404, "This upload does not exist; drop the folder again.")
     return root
 
@@ -206,95 +198,22 @@ def _usage(files: Path) -> tuple[int, int]:
     return count, total
 
 
-def _open_dir(parent_fd: int, name: str, create: bool) -> int:
-    """Open (creating if asked) one directory below `parent_fd`; a link is refused."""
-    if create:
-        try:
-            os.mkdir(name, 0o700, dir_fd=parent_fd)
-        except FileExistsError:
-            pass
-    try:
-        return os.open(name, os.O_RDONLY | _O_DIRECTORY | _O_NOFOLLOW, dir_fd=parent_fd)
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
-            raise _reject(
-                409, "A link or file is in the way of this name; upload the folder again."
-            ) from None
-        raise
+# What the route says when safety.append_below refuses a write (409, one sentence).
+_REFUSED = {
+    "link_on_way": "A link or file is in the way of this name; upload the folder again.",
+    "link_at_name": "A link or folder is in the way of this name; upload the folder again.",
+    "exists": "This file was already uploaded; drop the folder again.",
+    "no_start": "A chunk arrived before its file's start; upload the file from its beginning.",
+    "out_of_order": "A chunk arrived out of order; upload the file again from its start.",
+}
 
 
 def _write(files: Path, parts: tuple[str, ...], offset: int, data: bytes) -> int:
     """Append `data` at `offset` to the file named by `parts` inside `files`; its new size."""
-    if not os.supports_dir_fd >= {os.open, os.mkdir}:  # pragma: no cover - Windows
-        return _write_portable(files, parts, offset, data)
-    fd = os.open(files, os.O_RDONLY | _O_DIRECTORY | _O_NOFOLLOW)
     try:
-        for part in parts[:-1]:
-            child = _open_dir(fd, part, create=True)
-            os.close(fd)
-            fd = child
-        flags = os.O_WRONLY | _O_NOFOLLOW | _O_BINARY
-        flags |= os.O_CREAT | os.O_EXCL if offset == 0 else 0
-        try:
-            out = os.open(parts[-1], flags, 0o600, dir_fd=fd)
-        except FileExistsError:
-            raise _reject(409, "This file was already uploaded; drop the folder again.") from None
-        except FileNotFoundError:
-            raise _reject(
-                409, "A chunk arrived before its file's start; upload the file from its beginning."
-            ) from None
-        except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.EISDIR, errno.ENOTDIR):
-                raise _reject(
-                    409, "A link or folder is in the way of this name; upload the folder again."
-                ) from None
-            raise
-        with os.fdopen(out, "wb") as handle:
-            info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise _reject(
-                    409, "A link or folder is in the way of this name; upload the folder again."
-                )
-            if info.st_size != offset:
-                raise _reject(
-                    409, "A chunk arrived out of order; upload the file again from its start."
-                )
-            handle.seek(offset)
-            handle.write(data)
-            return offset + len(data)
-    finally:
-        os.close(fd)
-
-
-def _write_portable(
-    files: Path, parts: tuple[str, ...], offset: int, data: bytes
-) -> int:  # pragma: no cover
-    """Windows has no openat: check each existing part with lstat, then write."""
-    current = files
-    for part in parts[:-1]:
-        current = current / part
-        try:
-            mode = os.lstat(current).st_mode
-        except FileNotFoundError:
-            current.mkdir(mode=0o700)
-            continue
-        reparse = getattr(os.lstat(current), "st_file_attributes", 0) & 0x400  # link/junction
-        if not stat.S_ISDIR(mode) or reparse:
-            raise _reject(
-                409, "A link or file is in the way of this name; upload the folder again."
-            )
-    target = current / parts[-1]
-    if os.path.lexists(target):
-        st = os.lstat(target)
-        if offset == 0 or not stat.S_ISREG(st.st_mode) or st.st_size != offset:
-            raise _reject(409, "This file was already uploaded; drop the folder again.")
-    elif offset != 0:
-        raise _reject(
-            409, "A chunk arrived before its file's start; upload the file from its beginning."
-        )
-    with open(target, "ab" if offset else "xb") as handle:
-        handle.write(data)
-    return offset + len(data)
+        return append_below(files, parts, offset, data)
+    except WriteRefused as refused:
+        raise _reject(409, _REFUSED[refused.reason]) from None
 
 
 @router.post(
@@ -376,11 +295,7 @@ def finish_upload(upload_id: UploadId, body: UploadSessionIn, ctx: Ctx) -> Sessi
         title=body.title or files.name,
         language=body.language or "en",
     )
-    inventory = session.inventory if isinstance(session.inventory, list) else []
-    return SessionDetail(
-        **session_out(session).model_dump(),
-        inventory=[InventoryEntry.model_validate(item) for item in inventory],
-    )
+    return SessionDetail.model_validate(session)
 
 
 @router.delete(

@@ -16,15 +16,10 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
 
 
 def _out(totals: UsageTotals, by_step: dict[str, UsageTotals]) -> UsageOut:
-    return UsageOut(
-        calls=totals.calls,
-        prompt_tokens=totals.prompt_tokens,
-        cached_tokens=totals.cached_tokens,
-        completion_tokens=totals.completion_tokens,
-        cost=totals.cost,
-        unpriced_calls=totals.unpriced_calls,
-        by_step={step: t.cost for step, t in by_step.items()},
-    )
+    # The totals map by from_attributes; by_step is the one derived field.
+    out = UsageOut.model_validate(totals)
+    out.by_step = {step: t.cost for step, t in by_step.items()}
+    return out
 
 
 @router.get("/runs/{run_id}/usage", response_model=UsageOut, responses=_NOT_FOUND)

@@ -6,9 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter, status
 
-from labwright.server.artifacts import pdf_for
 from labwright.server.context import AppContext, Ctx
 from labwright.server.schemas import ErrorBody, Id, VersionOut, VersionSummary
+from labwright.store.artifacts import pdf_for
 from labwright.store.models import Version, VersionInfo
 
 router = APIRouter(prefix="/sessions/{session_id}/versions", tags=["versions"])

@@ -14,11 +14,10 @@ symlink placed in a build directory is never followed.
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 from labwright.config import DataDir
-from labwright.safety import is_regular_file
+from labwright.safety import is_real_dir, is_regular_file
 from labwright.store import Store
 from labwright.store.models import VersionInfo
 
@@ -38,13 +37,6 @@ def version_dir(data: DataDir, version: VersionInfo) -> Path | None:
     if version.run_id is None:
         return None
     return run_dir(data, version.session_id, version.run_id)
-
-
-def is_real_dir(path: Path) -> bool:
-    try:
-        return stat.S_ISDIR(os.lstat(path).st_mode)
-    except OSError:
-        return False
 
 
 def own_pdf(data: DataDir, version: VersionInfo) -> Path | None:
