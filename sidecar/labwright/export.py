@@ -134,8 +134,11 @@ def members_of(tex_path: Path) -> list[Member]:
             stem = stem.strip()
             if stem:
                 wanted.append(_check_rel(stem if stem.endswith(".bib") else stem + ".bib"))
-    for m in _INCLUDE.finditer(source):
-        wanted.append(_check_rel(_graphic(m.group(1).strip(), root)))
+    # Figures by name, not by where the text cites them: the zip's layout stays
+    # the same when a writer reorders its sections.
+    wanted += sorted(
+        _check_rel(_graphic(m.group(1).strip(), root)) for m in _INCLUDE.finditer(source)
+    )
     seen: set[str] = set()
     out: list[Member] = []
     for rel in wanted:

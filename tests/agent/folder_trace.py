@@ -154,11 +154,11 @@ def follow_folder(folder: os.PathLike[str] | str) -> Iterator[FolderTrace]:
         if caller is not None and caller != module:
             trace.edges.add((caller, module))
 
-    previous = sys.getprofile()
+    previous, previous_threads = sys.getprofile(), threading.getprofile()
     threading.setprofile(profile)
     sys.setprofile(profile)
     try:
         yield trace
     finally:
         sys.setprofile(previous)
-        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.setprofile(previous_threads)  # type: ignore[arg-type]

@@ -119,3 +119,14 @@ def test_components_and_resistor_of_each_data_set() -> None:
     assert ok and ratio == pytest.approx(2.0 / 2.2)
     assert not e.compare(4.0, 0.01)[2]
     assert read_rc("C = 100 uF and R = 10 kOhm.") is None  # not asked
+
+
+def test_a_proportionality_takes_its_constant_from_the_same_law_written_out() -> None:
+    from labwright.analysis.law import find_law
+
+    laws = parse_laws("验证 T² 与 L 成正比，并由 T^2 = (4 pi^2 / g) L 求重力加速度 g。")
+    assert [s.constant for s in laws] == [None, "4 pi^2 / g"]
+    fit = find_law(laws, _pendulum(9.81))
+    assert fit is not None and fit.relation is not None and fit.relation.name == "g"
+    assert fit.constant is not None and fit.constant_se is not None
+    assert abs(fit.constant - 9.81) < 3 * fit.constant_se

@@ -302,11 +302,28 @@ def fit_law(statement: LawStatement, columns: list[Column]) -> LawFit | None:
 
 
 def find_law(statements: list[LawStatement], columns: list[Column]) -> LawFit | None:
-    """The first statement whose quantities are both columns of the table."""
+    """The first statement whose quantities are both columns of the table.
+    When it names no constant ("T² ∝ L") and another statement of the same
+    law does ("T^2 = (4 pi^2 / g) L"), that constant is solved for as well."""
     for s in statements:
         fit = fit_law(s, columns)
-        if fit is not None:
-            return fit
+        if fit is None:
+            continue
+        if fit.relation is None:
+            key = (s.left, s.left_power, s.right, s.right_power)
+            for other in statements:
+                if (
+                    other.constant
+                    and (other.left, other.left_power, other.right, other.right_power) == key
+                ):
+                    rel = constant_relation(other.constant)
+                    slope, se = fit.slope
+                    if rel is not None and slope > 0:
+                        fit.statement = other
+                        fit.relation = rel
+                        fit.constant, fit.constant_se = rel.solve(slope, se)
+                        break
+        return fit
     return None
 
 

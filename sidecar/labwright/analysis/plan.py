@@ -127,15 +127,19 @@ def _sorted_measurement(roles: TableRoles) -> Column | None:
 
 
 def _ts_flags(q: Question, step_years: float, span: float) -> dict[str, bool]:
-    asked = {g for g in ("trend", "seasonal", "change", "outliers") if q.asks(g)}
+    asked = {g for g in ("trend", "seasonal", "change", "outliers", "acceleration") if q.asks(g)}
     cycle_visible = step_years <= 0.5 and span >= 2.0
     if not asked:  # nothing asked: what a scientist looks at first
-        return {"trend": True, "seasonal": cycle_visible, "change": False, "anomalies": False}
+        return {"trend": True, "seasonal": cycle_visible, "change": False, "anomalies": False,
+                "acceleration": False, "segments": False}  # fmt: skip
     return {
         "trend": "trend" in asked or "change" not in asked,
         "seasonal": "seasonal" in asked and cycle_visible,
         "change": "change" in asked,
         "anomalies": "outliers" in asked,
+        "acceleration": "acceleration" in asked,
+        # More than one named point, or "change points"/"regimes": several levels.
+        "segments": "change" in asked and (q.many_changes or len(q.change_points) >= 2),
     }
 
 
@@ -158,7 +162,10 @@ def _timeseries(
             continue
         step = float(np.median(np.diff(np.sort(t[ok]))))
         flags = _ts_flags(q, step, float(np.ptp(t[ok])))
-        res = analyse_series(t, y, change_at=q.change_at, **flags)
+        res = analyse_series(
+            t, y, change_at=q.change_at,
+            change_points=q.change_points if len(q.change_points) >= 2 else None, **flags,
+        )  # fmt: skip
         if res is not None:
             parts.append(TimeSeriesPart(col, res))
     if not parts:
@@ -169,8 +176,10 @@ def _timeseries(
         goals.append("trend")
     if first.seasonal is not None:
         goals.append("seasonal")
-    if first.change is not None:
+    if first.change is not None or first.segments is not None:
         goals.append("change")
+    if first.acceleration is not None:
+        goals.append("acceleration")
     if q.asks("outliers") and any(p.result.trend_curve is not None for p in parts):
         goals.append("outliers")
     left = [c.name for c in cols[limit:]]

@@ -17,7 +17,7 @@ from labwright.analysis.law import LawStatement, parse_laws
 
 Goal = Literal[
     "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error",
-    "distribution", "appendix", "peaks", "symmetry", "expected",
+    "distribution", "appendix", "peaks", "symmetry", "expected", "acceleration",
 ]  # fmt: skip
 
 _PATTERNS: dict[str, tuple[str, ...]] = {
@@ -69,6 +69,12 @@ _PATTERNS: dict[str, tuple[str, ...]] = {
         r"wavelengths? of the (?:\w+ )?lines", r"\bline (?:positions|centres|centers)\b",
         r"谱线", r"峰位", r"峰值", r"吸收峰", r"发射峰", r"特征峰",
     ),
+    # Not "gravitational acceleration": the trend speeding up or slowing down.
+    "acceleration": (
+        r"\baccelerat(?:ing|es|ed)\b", r"acceleration of the (?:rise|increase|growth|trend|decline)",
+        r"\bspeed(?:ing|s)? up\b", r"\bslow(?:ing|s)? down\b", r"non-?linear trend", r"quadratic trend",
+        r"加速(?!度)", r"增速(?:加快|放缓|变化)",
+    ),
     "symmetry": (r"\bsymmetr", r"\bmirror image", r"对称"),
     "distribution": (
         r"distribution of (?:the )?(?:values|readings|measurements|results)", r"histogram",
@@ -81,6 +87,15 @@ _COMPILED = {g: [re.compile(p, re.I) for p in ps] for g, ps in _PATTERNS.items()
 _YEAR_POINT = (
     re.compile(r"\b(?:before|after|since|from|in|around)\s+(?:the\s+)?(?:year\s+)?(\d{4})\b", re.I),
     re.compile(r"(\d{4})\s*年\s*(?:之前|之后|以后|以前|前后)"),
+)
+# Several levels asked for: more than one change point may be found.
+_MANY_CHANGES = re.compile(
+    r"change[- ]points\b|\b(?:shifts|breaks|regimes)\b|several (?:changes|levels|steps)|"
+    r"多个(?:突变|变化点)|几次(?:突变|跳变)|各个阶段",
+    re.I,
+)
+_BETWEEN = re.compile(
+    r"\bbetween\s+(\d{4})\s+and\s+(\d{4})\b|(\d{4})\s*(?:-|–|至|到)\s*(\d{4})\s*年?"
 )
 _RESPONSE = (
     re.compile(r"\bmodel (?:of|for) (?:the )?([A-Za-z][\w.]{0,30})", re.I),
@@ -97,6 +112,10 @@ _RESPONSE = (
 class Question:
     goals: dict[str, str] = field(default_factory=dict)  # goal -> the phrase that matched
     change_at: float | None = None  # a named point (a year) for before/after
+    # Every point named for a change ("after 1950 and after 1980", "between
+    # 1950 and 1980"), sorted; two or more give one level per period.
+    change_points: list[float] = field(default_factory=list)
+    many_changes: bool = False  # "change points", "regimes": detect more than one
     response: str | None = None  # the quantity to model, as named in the notes
     # Laws stated in the notes ("T^2 ∝ L", "T^2 = (4 pi^2 / g) L"), in order.
     laws: list[LawStatement] = field(default_factory=list)
@@ -122,6 +141,15 @@ def read_question(text: str) -> Question:
         if m and q.asks("change"):
             q.change_at = float(m.group(1))
             break
+    many = _MANY_CHANGES.search(text)
+    if many is not None:
+        q.goals.setdefault("change", many.group(0))
+    if q.asks("change"):
+        points = {float(m.group(1)) for p in _YEAR_POINT for m in p.finditer(text)}
+        for m in _BETWEEN.finditer(text):
+            points |= {float(g) for g in m.groups() if g}
+        q.change_points = sorted(points)
+        q.many_changes = many is not None
     for pattern in _RESPONSE:
         m = pattern.search(text)
         if m:

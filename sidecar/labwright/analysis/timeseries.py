@@ -62,6 +62,42 @@ class ChangePoint:
     p: float
 
 
+@dataclass(frozen=True)
+class Acceleration:
+    """y = a + b (t - t_ref) + c (t - t_ref)^2 (+ the annual harmonics), HAC
+    errors: the acceleration is 2c, the rate at a time t is b + 2c (t - t_ref)."""
+
+    accel: float  # per year per year
+    se: float
+    p: float
+    rate_start: float
+    rate_start_se: float
+    rate_end: float
+    rate_end_se: float
+    t_ref: float
+    coef: tuple[float, float, float]  # a, b, c (trend part only, for the figure)
+
+
+@dataclass(frozen=True)
+class Segment:
+    start: float  # decimal year of the first value
+    end: float  # of the last value
+    mean: float
+    se: float
+    n: int
+
+
+@dataclass(frozen=True)
+class Segments:
+    """Several levels: at the points the notes name, or found by binary
+    segmentation (each split kept while it lowers the BIC of a piecewise
+    constant model), with Welch's t-test between neighbouring levels."""
+
+    segments: tuple[Segment, ...]
+    named: bool
+    tests: tuple[tuple[float, float], ...]  # (t, p) between segment i and i+1
+
+
 @dataclass
 class SeriesResult:
     years: np.ndarray  # decimal years of the finite pairs, sorted
@@ -70,6 +106,8 @@ class SeriesResult:
     trend: Trend | None = None
     seasonal: Seasonal | None = None
     change: ChangePoint | None = None
+    acceleration: Acceleration | None = None
+    segments: Segments | None = None
     anomalies: list[int] = field(default_factory=list)  # indexes into years/values
     anomaly_sigma: float = 3.0
     trend_curve: np.ndarray | None = None  # fitted trend (+cycle) at `years`
@@ -114,6 +152,32 @@ def fit_trend(t: np.ndarray, y: np.ndarray, harmonics: int = 0) -> tuple[Trend, 
         harmonics=harmonics,
     )
     return trend, design @ params, res
+
+
+def fit_acceleration(t: np.ndarray, y: np.ndarray, harmonics: int) -> Acceleration | None:
+    """The trend with a quadratic term: is the rise speeding up (CO2) or not."""
+    if t.size < MIN_POINTS + 2:
+        return None
+    t_ref = float(np.round(np.mean(t)))
+    base = _design(t, t_ref, harmonics)
+    design = np.column_stack([base[:, :2], (t - t_ref) ** 2, base[:, 2:]])
+    res = _ols(design, y, _maxlags(t.size))
+    params = np.asarray(res.params)  # type: ignore[attr-defined]
+    cov = np.asarray(res.cov_params())  # type: ignore[attr-defined]
+    pvalues = np.asarray(res.pvalues)  # type: ignore[attr-defined]
+
+    def rate(at: float) -> tuple[float, float]:
+        g = np.zeros(params.size)
+        g[1], g[2] = 1.0, 2.0 * (at - t_ref)
+        return float(g @ params), float(math.sqrt(max(g @ cov @ g, 0.0)))
+
+    r0, r0_se = rate(float(t[0]))
+    r1, r1_se = rate(float(t[-1]))
+    return Acceleration(
+        accel=float(2 * params[2]), se=float(2 * math.sqrt(max(cov[2, 2], 0.0))),
+        p=float(pvalues[2]), rate_start=r0, rate_start_se=r0_se, rate_end=r1, rate_end_se=r1_se,
+        t_ref=t_ref, coef=(float(params[0]), float(params[1]), float(params[2])),
+    )  # fmt: skip
 
 
 def _monthly(years: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -215,6 +279,71 @@ def change_point(years: np.ndarray, values: np.ndarray, at: float | None) -> Cha
     )
 
 
+MAX_CHANGES = 5
+
+
+def _sse(y: np.ndarray) -> float:
+    return float(np.sum((y - y.mean()) ** 2)) if y.size else 0.0
+
+
+def _bic(n: int, sse: float, k_segments: int) -> float:
+    # A level and a break position per segment (the first has no break).
+    return n * math.log(max(sse, 1e-300) / n) + (2 * k_segments - 1) * math.log(n)
+
+
+def _binary_segmentation(y: np.ndarray, min_seg: int) -> list[int]:
+    cuts: list[int] = []
+    while len(cuts) < MAX_CHANGES:
+        bounds = [0, *cuts, y.size]
+        sse_now = sum(_sse(y[a:b]) for a, b in zip(bounds, bounds[1:], strict=False))
+        best = None
+        for a, b in zip(bounds, bounds[1:], strict=False):
+            if b - a < 2 * min_seg:
+                continue
+            k = a + _best_split(y[a:b], min_seg)
+            gain = _sse(y[a:b]) - _sse(y[a:k]) - _sse(y[k:b])
+            if best is None or gain > best[1]:
+                best = (k, gain)
+        if best is None:
+            break
+        new_sse = sse_now - best[1]
+        if _bic(y.size, new_sse, len(cuts) + 2) >= _bic(y.size, sse_now, len(cuts) + 1):
+            break
+        cuts = sorted([*cuts, best[0]])
+    return cuts
+
+
+def segment_levels(years: np.ndarray, values: np.ndarray, at: list[float]) -> Segments | None:
+    """Levels between the named points (two or more), or found from the data."""
+    from scipy import stats
+
+    n = values.size
+    min_seg = max(3, n // 20)
+    # Named points inside the series (a "1871-1970" span in the notes names
+    # its ends, not changes); none inside: found from the data.
+    cuts = sorted({int(np.searchsorted(years, a)) for a in at})
+    cuts = [k for k in cuts if 2 <= k <= n - 2]
+    named = bool(cuts)
+    if not cuts:
+        cuts = _binary_segmentation(values, min_seg)
+    if not cuts:
+        return None
+    bounds = [0, *cuts, n]
+    segs, parts = [], []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        part = values[a:b]
+        parts.append(part)
+        se = float(part.std(ddof=1) / math.sqrt(part.size)) if part.size > 1 else math.nan
+        segs.append(
+            Segment(float(years[a]), float(years[b - 1]), float(part.mean()), se, int(part.size))
+        )
+    tests = []
+    for p1, p2 in zip(parts, parts[1:], strict=False):
+        r = stats.ttest_ind(p1, p2, equal_var=False)
+        tests.append((float(r.statistic), float(r.pvalue)))
+    return Segments(tuple(segs), named, tuple(tests))
+
+
 def analyse_series(
     years: np.ndarray,
     values: np.ndarray,
@@ -224,6 +353,9 @@ def analyse_series(
     change: bool = False,
     change_at: float | None = None,
     anomalies: bool = False,
+    acceleration: bool = False,
+    segments: bool = False,
+    change_points: list[float] | None = None,
 ) -> SeriesResult | None:
     """Run the requested parts on one series; None when too short."""
     t = np.asarray(years, dtype=float)
@@ -253,6 +385,10 @@ def analyse_series(
             mad = float(np.median(np.abs(resid - np.median(resid)))) * 1.4826
             if mad > 0:
                 out.anomalies = [int(i) for i in np.flatnonzero(np.abs(resid) > 3 * mad)]
-    if change:
+    if acceleration:
+        out.acceleration = fit_acceleration(t, y, harmonics)
+    if segments:
+        out.segments = segment_levels(t, y, list(change_points or []))
+    elif change:
         out.change = change_point(t, y, change_at)
     return out

@@ -72,7 +72,7 @@ def _timeseries(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePl
         x = _days(r.years)
         layers: list[dict[str, Any]] = [
             {"type": "line" if r.years.size > 60 else "scatter", "x": b.arr(x[::step]),
-             "y": b.arr(r.values[::step]), "color": "#7f9fbf", "label": "data"},
+             "y": b.arr(r.values[::step]), "color": "#7f9fbf", "label": phrase(lang, "lg_data")},
         ]  # fmt: skip
         if r.trend is not None:
             tr = r.trend
@@ -80,7 +80,21 @@ def _timeseries(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePl
             if tr.harmonics:
                 line = line + 0.0  # the trend alone; the cycle is in the next figure
             layers.append({"type": "line", "x": b.arr(x), "y": b.arr(line), "color": "#c0392b",
-                           "lw": 1.8, "label": "trend"})  # fmt: skip
+                           "lw": 1.8, "label": phrase(lang, "lg_trend")})  # fmt: skip
+        if r.acceleration is not None:
+            ac = r.acceleration
+            dt = r.years - ac.t_ref
+            quad = ac.coef[0] + ac.coef[1] * dt + ac.coef[2] * dt * dt
+            layers.append({"type": "line", "x": b.arr(x), "y": b.arr(quad), "color": "#8e44ad",
+                           "lw": 1.8, "label": phrase(lang, "lg_quadratic")})  # fmt: skip
+        if r.segments is not None:
+            for i, seg in enumerate(r.segments.segments):
+                lo = int(np.searchsorted(r.years, seg.start))
+                hi = int(np.searchsorted(r.years, seg.end, side="right"))
+                layers.append({"type": "line", "x": b.arr([x[lo], x[hi - 1]]),
+                               "y": b.arr([seg.mean, seg.mean]), "color": "#c0392b", "lw": 2.0})  # fmt: skip
+                if i:
+                    layers.append({"type": "vline", "x": float(x[lo]), "color": "#555555"})
         if r.change is not None:
             c = r.change
             k = int(np.searchsorted(r.years, c.at))
@@ -92,7 +106,7 @@ def _timeseries(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePl
         if r.anomalies:
             idx = np.array(r.anomalies)
             layers.append({"type": "ring", "x": b.arr(x[idx]), "y": b.arr(r.values[idx]),
-                           "color": "#d35400", "label": "anomaly"})  # fmt: skip
+                           "color": "#d35400", "label": phrase(lang, "lg_anomaly")})  # fmt: skip
         name = col.name if not a.extra.get("wide") else a.dataset.name
         spec = {"panels": [{"xlabel": "", "xdate": True, "ylabel": axis_label(name, col.unit),
                             "layers": layers, "legend": True}]}  # fmt: skip
@@ -351,11 +365,11 @@ def _law(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
     # Drawn from the origin: whether the line passes through it is the question.
     grid = np.linspace(0.0, float(np.max(f.xt)) * 1.05, 100)
     p1: dict[str, Any] = {"xlabel": axis_label(tx, ux), "ylabel": axis_label(ty, uy), "legend": True,
-          "layers": [{"type": "scatter", "x": b.arr(f.xt), "y": b.arr(f.yt), "color": "#1f77b4", "label": "data"},
+          "layers": [{"type": "scatter", "x": b.arr(f.xt), "y": b.arr(f.yt), "color": "#1f77b4", "label": phrase(lang, "lg_data")},
                      {"type": "line", "x": b.arr(grid), "y": b.arr(f.slope1 * grid + f.intercept),
-                      "color": "#999999", "lw": 1.0, "label": "with intercept"},
+                      "color": "#999999", "lw": 1.0, "label": phrase(lang, "lg_intercept")},
                      {"type": "line", "x": b.arr(grid), "y": b.arr(f.slope0 * grid), "color": "#c0392b",
-                      "lw": 1.8, "label": "law (through 0)"}]}  # fmt: skip
+                      "lw": 1.8, "label": phrase(lang, "lg_law")}]}  # fmt: skip
     p2: dict[str, Any] = {"xlabel": axis_label(tx, ux), "ylabel": axis_label(phrase(lang, "axis_resid"), uy),
           "layers": [{"type": "scatter", "x": b.arr(f.xt), "y": b.arr(f.yt - f.slope0 * f.xt), "color": "#1f77b4"},
                      {"type": "hline", "y": 0.0, "color": "#888888"}]}  # fmt: skip
@@ -396,9 +410,9 @@ def _symmetry(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan
     p1: dict[str, Any] = {"xlabel": col, "ylabel": row, "title": src_plain(r.name),
           "layers": [{"type": "heatmap", "m": b.arr(m)},
                      {"type": "scatter", "x": b.arr([r.cx]), "y": b.arr([r.cy]), "color": "#ffffff"}]}  # fmt: skip
-    p2: dict[str, Any] = {"xlabel": col, "ylabel": row, "title": "left-right",
+    p2: dict[str, Any] = {"xlabel": col, "ylabel": row, "title": phrase(lang, "lg_lr"),
                           "layers": [{"type": "heatmap", "m": b.arr(r.diff_lr)}]}  # fmt: skip
-    p3: dict[str, Any] = {"xlabel": col, "ylabel": row, "title": "up-down",
+    p3: dict[str, Any] = {"xlabel": col, "ylabel": row, "title": phrase(lang, "lg_ud"),
                           "layers": [{"type": "heatmap", "m": b.arr(r.diff_ud)}]}  # fmt: skip
     spec = {"panels": [p1, p2, p3], "ncols": 3, "size": [10.0, 3.0]}
     cap = phrase(lang, "cap_symmetry", name=src_text(r.name), file=src_file(a.source))

@@ -77,6 +77,27 @@ def timeseries_text(a: Any, ledger: Ledger, lang: str) -> str:
                 slope=ledger.measured(tr.slope, tr.se, prov, f"trend of {col.name} per year (OLS, HAC errors)"),
                 unit=unit, r2=ledger.num(tr.r2, prov, f"R^2 of the trend fit of {col.name}", sig=3),
             ))  # fmt: skip
+        if r.acceleration is not None:
+            acc = r.acceleration
+            level = ledger.count(5, None, "significance level in per cent (constant)")
+            verdict = (
+                phrase(lang, "ts_accel_yes")
+                if acc.p < 0.05
+                else phrase(lang, "ts_accel_no", level=level)
+            )
+            out.append(phrase(
+                lang, "ts_accel", unit=unit, verdict=verdict,
+                acc=ledger.measured(acc.accel, acc.se, prov, f"change of the rate of {col.name} per year (quadratic trend, HAC)"),
+                p=_p_relation(ledger, acc.p, prov, f"p-value of the quadratic term of {col.name}"),
+                r0=ledger.measured(acc.rate_start, acc.rate_start_se, prov, f"rate of {col.name} at the start (quadratic trend)"),
+                r1=ledger.measured(acc.rate_end, acc.rate_end_se, prov, f"rate of {col.name} at the end (quadratic trend)"),
+            ))  # fmt: skip
+        if r.segments is not None:
+            out.append(
+                _segments_text(
+                    r.segments, name, unit, prov, col.name, a.source, monthly, ledger, lang
+                )
+            )
         if r.seasonal is not None:
             s = r.seasonal
             out.append(phrase(
@@ -113,6 +134,40 @@ def timeseries_text(a: Any, ledger: Ledger, lang: str) -> str:
             phrase(lang, "ts_left_out", names=", ".join(src_text(n) for n in a.extra["left_out"]))
         )
     return "\n\n".join(out) + "\n"
+
+
+def _segments_text(
+    sg: Any,
+    name: str,
+    unit: str,
+    prov: Provenance,
+    col: str,
+    source: str,
+    monthly: bool,
+    ledger: Ledger,
+    lang: str,
+) -> str:
+    k = ledger.count(len(sg.segments), prov, f"levels of {col}")
+    text = phrase(lang, "ts_seg_named" if sg.named else "ts_seg_found", y=name, k=k) + "\n"
+    rows = []
+    for i, seg in enumerate(sg.segments, start=1):
+        period = (f"{_when(ledger, lang, seg.start, prov, f'start of level {i}', monthly)}"
+                  f"--{_when(ledger, lang, seg.end, prov, f'end of level {i}', monthly)}")  # fmt: skip
+        mean = (ledger.measured(seg.mean, seg.se, prov, f"mean of {col} in level {i}")
+                if np.isfinite(seg.se) and seg.se > 0 else ledger.num(seg.mean, prov, f"mean of {col} in level {i}"))  # fmt: skip
+        rows.append([period, f"${ledger.count(seg.n, prov, f'values in level {i}')}$", f"${mean}$"])
+    head = [phrase(lang, "col_period"), phrase(lang, "col_n"),
+            phrase(lang, "col_mean") + (f" ({unit})" if unit else "")]  # fmt: skip
+    text += _float_table("lrr", head, rows[:MAX_TABLE_ROWS],
+                         phrase(lang, "ts_seg_caption", y=name, file=src_file(source)))  # fmt: skip
+    tests = [
+        f"$p {_p_relation(ledger, p, prov, f'Welch p-value between levels {i} and {i + 1} of {col}')}$"
+        for i, (_t, p) in enumerate(sg.tests, start=1)
+    ]
+    text += phrase(lang, "ts_seg_tests", tests=", ".join(tests))
+    if not sg.named:
+        text += phrase(lang, "ts_seg_optimistic")
+    return text
 
 
 def _float_table(spec: str, head: list[str], rows: list[list[str]], caption: str) -> str:
@@ -174,6 +229,12 @@ def _p_text(ledger: Ledger, p: float, prov: Provenance, what: str) -> str:
     if p < 1e-3:
         return "< " + ledger.num(1e-3, None, f"reporting floor of {what} (constant)", sig=1)
     return ledger.num(p, prov, what, sig=2)
+
+
+def _p_relation(ledger: Ledger, p: float, prov: Provenance, what: str) -> str:
+    """ "= 0.032" or "< 0.001", to follow a bare $p$."""
+    text = _p_text(ledger, p, prov, what)
+    return text if text.startswith("<") else "= " + text
 
 
 def _pairs_text(a: Any, ledger: Ledger, lang: str) -> str:
@@ -680,7 +741,7 @@ def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
 def question_text(fa: Any, ledger: Ledger, lang: str) -> str:
     goals = [g for g in fa.question.goals if g in (
         "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution",
-        "appendix", "peaks", "symmetry", "expected")]  # fmt: skip
+        "appendix", "peaks", "symmetry", "expected", "acceleration")]  # fmt: skip
     if not goals:
         return phrase(lang, "q_none") + "\n"
     return phrase(lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}") for g in goals)) + "\n"
