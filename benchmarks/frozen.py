@@ -42,6 +42,20 @@ def du(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
 
 
+def breakdown(bundle: Path, top: int = 15) -> list[tuple[str, int]]:
+    """The bundle's largest parts: each entry of the bundle's library folder
+    (a package, a vendored-libs folder, a library) and the executable, which
+    carries the compressed Python modules (PYZ). Symlinks count nothing."""
+    sizes: dict[str, int] = {}
+    internal = bundle / "_internal"
+    for p in bundle.rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            rel = p.relative_to(internal) if internal in p.parents else p.relative_to(bundle)
+            key = rel.parts[0] + ("/" if len(rel.parts) > 1 else "")
+            sizes[key] = sizes.get(key, 0) + p.stat().st_size
+    return sorted(sizes.items(), key=lambda kv: -kv[1])[:top]
+
+
 def _start(cmd: list[str], home: Path) -> tuple[subprocess.Popen[bytes], str, int, float]:
     token = secrets.token_hex(32)
     t0 = time.perf_counter()
@@ -125,6 +139,9 @@ def main() -> int:
     parser.add_argument("--example", default="pendulum")
     parser.add_argument("--tex", action="store_true", help="(re)build the pruned TeX tree first")
     parser.add_argument("--onefile", action="store_true", help="also time a onefile build once")
+    parser.add_argument(
+        "--breakdown", action="store_true", help="also list the bundle's largest parts (MB)"
+    )
     args = parser.parse_args()
     if not Path(FROZEN[0]).is_file():
         subprocess.run(["bash", str(ROOT / "build_scripts" / "freeze.sh")], check=True)
@@ -170,6 +187,9 @@ def main() -> int:
         and ratio <= BUILD_RATIO
         and tex_mb < TEX_MB
     )
+    if args.breakdown:
+        for name, size in breakdown(BUNDLE):
+            print(f"  {name:32} {size / 1e6:10.1f}")
     print("all targets met" if ok else "some targets missed")
     return 0
 

@@ -34,14 +34,11 @@ rm -rf "$BUNDLE"
 "$PY" -m PyInstaller --noconfirm --log-level WARN \
   --distpath "$OUT/dist" --workpath "$OUT/build" \
   "$ROOT/build_scripts/labwright-sidecar.spec"
-# Debug sections only (pyenv's libpython, Cython modules built without -s):
-# a full strip corrupts the auditwheel-patched OpenBLAS ("ELF load command
-# address/offset not page-aligned"), which carries no debug info anyway.
-if [ "$(uname -s)" = "Linux" ] && command -v strip >/dev/null && command -v readelf >/dev/null; then
-  find "$BUNDLE" -type f \( -name '*.so' -o -name '*.so.*' \) -print0 |
-    while IFS= read -r -d '' lib; do
-      if readelf -S "$lib" 2>/dev/null | grep -q '\.debug_info'; then strip --strip-debug "$lib"; fi
-    done
+# Linux: strip symbol tables where the result still loads, and symlink the
+# identical libgfortran/libquadmath that numpy.libs and scipy.libs both vendor
+# (build_scripts/slim_bundle.py says why and how that is checked).
+if [ "$(uname -s)" = "Linux" ] && command -v strip >/dev/null; then
+  "$PY" "$ROOT/build_scripts/slim_bundle.py" "$BUNDLE" >&2
 fi
 touch "$EXE"
 echo "[freeze] $BUNDLE ($(du -sh "$BUNDLE" | cut -f1))" >&2

@@ -58,21 +58,24 @@ fn sidecar_info(shared: tauri::State<'_, Arc<Shared>>) -> SidecarState {
         .unwrap_or(SidecarState::Starting)
 }
 
-/// Answers the picker without showing it, for driving the window from
-/// WebDriver (a native GTK dialog is outside the page WebDriver controls).
-const PICK_FOLDER_ENV: &str = "LABWRIGHT_PICK_FOLDER";
+/// The picker's title; the window test finds the dialog by it.
+const PICK_FOLDER_TITLE: &str = "Open a data folder";
 
 #[tauri::command]
 async fn pick_folder(app: AppHandle) -> Option<String> {
     use tauri_plugin_dialog::DialogExt;
-    if let Some(path) = std::env::var_os(PICK_FOLDER_ENV).filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(path).display().to_string());
+    let mut dialog = app.dialog().file().set_title(PICK_FOLDER_TITLE);
+    // GTK's chooser otherwise opens on "Recent", which lists files, not
+    // folders, and keeps its Open button greyed until the user navigates.
+    if cfg!(target_os = "linux") {
+        if let Ok(home) = app.path().home_dir() {
+            dialog = dialog.set_directory(home);
+        }
     }
-    let picked =
-        tauri::async_runtime::spawn_blocking(move || app.dialog().file().blocking_pick_folder())
-            .await
-            .ok()
-            .flatten()?;
+    let picked = tauri::async_runtime::spawn_blocking(move || dialog.blocking_pick_folder())
+        .await
+        .ok()
+        .flatten()?;
     picked.into_path().ok().map(|p| p.display().to_string())
 }
 

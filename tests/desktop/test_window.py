@@ -1,8 +1,10 @@
 """The real window under Xvfb, driven through WebDriver (tauri-driver in front
 of Debian's WebKitWebDriver): the app starts the frozen sidecar from its
-bundle resources, a folder is opened, the report's first page is drawn, a
-screenshot is saved as a test artifact, and closing the window leaves no
-process behind."""
+bundle resources, a folder is opened as a person opens it (the Open-folder
+button, then the native GTK folder chooser, typed into with xdotool on the
+same display), the report's first page is drawn, screenshots are saved as test
+artifacts, and closing the window leaves no process behind. A second test
+drags the folder onto the window from another program (a real XDND drop)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,16 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from tests.desktop import xdisplay
 from tests.desktop.frozen import ROOT, leftovers, pid_alive
 from tests.desktop.webdriver import Session, tauri_driver, xvfb
 
@@ -29,9 +36,13 @@ pytestmark = [
     pytest.mark.skipif(
         not (ROOT / "ui" / "package.json").is_file(), reason="the UI (ui/) is not in this tree yet"
     ),
+    pytest.mark.skipif(xdisplay.missing_tools() is not None, reason=str(xdisplay.missing_tools())),
 ]
 
-ARTIFACTS = ROOT / "build" / "test-artifacts"
+# Git-ignored, beside the UI tests' screenshots, so a reviewer finds them all.
+ARTIFACTS = ROOT / "ui" / "artifacts" / "screenshots"
+# The chooser's title, set by the shell (src-tauri/src/lib.rs, PICK_FOLDER_TITLE).
+DIALOG_TITLE = "Open a data folder"
 STATE = "return window.__TAURI_INTERNALS__.invoke('sidecar_info').then(arguments[0], e => arguments[0]({error: String(e)}));"
 
 
@@ -56,23 +67,35 @@ def _descendants(pid: int) -> set[int]:
     return out
 
 
-def test_window_opens_a_folder_and_shows_the_first_page(
-    app_build: dict[str, str], examples_dir: Path, tmp_path: Path, _isolated_home: Path
-) -> None:
-    # Run the app as the .deb installs it (usr/bin + usr/lib/Labwright), so it
-    # finds the frozen sidecar in its bundle resources like an installed copy.
+@dataclass
+class App:
+    session: Session
+    display: str
+    binary: Path
+    state: dict[str, Any]  # sidecar_info once ready: base and token
+
+
+@contextmanager
+def _installed_app(deb: str, tmp_path: Path, home: Path) -> Iterator[App]:
+    """The app as the .deb installs it (usr/bin + usr/lib/Labwright), so it
+    finds the frozen sidecar in its bundle resources like an installed copy;
+    yields once its sidecar is ready. Leaving closes the window, then checks
+    that the app and its sidecar are gone and nothing was left behind."""
     root = tmp_path / "installed"
-    subprocess.run(["dpkg-deb", "-x", app_build["deb"], str(root)], check=True)
+    subprocess.run(["dpkg-deb", "-x", deb, str(root)], check=True)
     binary = root / "usr" / "bin" / "labwright"
-    folder = tmp_path / "pendulum"
-    shutil.copytree(examples_dir / "pendulum", folder)
     env = {
         **os.environ,
-        "LABWRIGHT_HOME": str(_isolated_home),
-        "LABWRIGHT_PICK_FOLDER": str(folder),
+        "LABWRIGHT_HOME": str(home),
         "WEBKIT_DISABLE_COMPOSITING_MODE": "1",
+        # The chooser's settings (sort order, window size) stay in memory:
+        # there is no D-Bus session here for dconf, and the tester's own
+        # settings are neither read nor written.
+        "GSETTINGS_BACKEND": "memory",
     }
     env.pop("LABWRIGHT_SIDECAR", None)  # the app must find the sidecar in its own resources
+    # GTK's own chooser, as on a desktop without a portal (none runs here).
+    env.pop("GTK_USE_PORTAL", None)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     sidecar_pid: int | None = None
     with xvfb() as display, tauri_driver(display, env) as driver:
@@ -93,12 +116,7 @@ def test_window_opens_a_folder_and_shows_the_first_page(
             assert state["token"] not in url
             sidecar_pid = _sidecar_pid(binary)
             assert sidecar_pid is not None, "no frozen sidecar runs below the app"
-
-            opened = _open_folder(session)
-            assert opened, "the page offers no way to open a folder"
-            _show_first_page(session, 400)
-            session.screenshot(ARTIFACTS / "window-first-page.png")
-            assert (ARTIFACTS / "window-first-page.png").stat().st_size > 10_000
+            yield App(session, display, binary, state)
         finally:
             session.close()  # closes the window: the app exits and stops its sidecar
     deadline = time.monotonic() + 10
@@ -106,17 +124,117 @@ def test_window_opens_a_folder_and_shows_the_first_page(
         time.sleep(0.1)
     assert sidecar_pid is None or not pid_alive(sidecar_pid), "the sidecar outlived the window"
     assert not _app_processes(binary), "the app is still running after its window closed"
-    assert leftovers(root, _isolated_home) == []
+    assert leftovers(root, home) == []
+
+
+def test_window_opens_a_folder_and_shows_the_first_page(
+    app_build: dict[str, str], examples_dir: Path, tmp_path: Path, _isolated_home: Path
+) -> None:
+    folder = tmp_path / "pendulum"
+    shutil.copytree(examples_dir / "pendulum", folder)
+    with _installed_app(app_build["deb"], tmp_path, _isolated_home) as app:
+        assert _open_folder(app.session), "the page offers no way to open a folder"
+        _choose_in_native_dialog(app.display, folder, _app_processes(app.binary))
+        _assert_one_session_for(app.state, folder)
+        _show_first_page(app.session, 400)
+        app.session.screenshot(ARTIFACTS / "window-first-page.png")
+        assert (ARTIFACTS / "window-first-page.png").stat().st_size > 10_000
+
+
+def test_a_folder_dragged_onto_the_window_starts_its_session(
+    app_build: dict[str, str], examples_dir: Path, tmp_path: Path, _isolated_home: Path
+) -> None:
+    """A real XDND drop from another program (a GTK drag source offering the
+    folder's file:// URI, as a file manager does) onto the webview: the shell's
+    drag-drop handler emits `folder-dropped` and the UI starts that folder's
+    session and its first run."""
+    folder = tmp_path / "pendulum"
+    shutil.copytree(examples_dir / "pendulum", folder)
+    with _installed_app(app_build["deb"], tmp_path, _isolated_home) as app:
+        app.session.wait_for('[data-testid="drop-zone"]', 60)
+        window = xdisplay.wait_window(app.display, "Labwright", 30)
+        assert window is not None, "the Labwright window is not on screen"
+        x, y, width, height = xdisplay.geometry(app.display, window)
+        # The source sits over the window's lower right corner (mapped later,
+        # so on top); the drop lands in the upper left part of the page.
+        sx, sy = x + width - 220, y + height - 140
+        with xdisplay.drag_source(app.display, folder, sx, sy) as source:
+            xdisplay.drag(app.display, (sx + 100, sy + 60), (x + width // 3, y + height // 3))
+            outcome = xdisplay.read_line(source, 30)
+        if outcome != "dropped":
+            shot = ARTIFACTS / "window-drop-refused.png"
+            xdisplay.screenshot(app.display, shot)
+            raise AssertionError(f"the window did not take the drop ({outcome}); see {shot}")
+        session_id = _assert_one_session_for(app.state, folder)
+        _wait_for_a_run(app.state, session_id)
+        app.session.screenshot(ARTIFACTS / "window-after-drop.png")
 
 
 def _open_folder(session: Session) -> bool:
-    """Click the UI's "open folder" control; the shell's picker answers."""
-    for css in ('[data-testid="open-folder"]', '[data-testid="drop-zone"] button.primary', "#open"):
-        element = session.find(css)
-        if element:
-            session.click(element)
-            return True
-    return False
+    """Click the UI's "open folder" control once the start screen shows it;
+    the shell then shows its native picker."""
+    try:
+        element = session.wait_for('[data-testid="open-folder"]', 60)
+    except TimeoutError:
+        return False
+    session.click(element)
+    return True
+
+
+def _choose_in_native_dialog(display: str, folder: Path, app_pids: list[int]) -> None:
+    """Type `folder` into the GTK folder chooser the click opened and accept it:
+    Ctrl+L opens the location entry, the path is typed, Return presses the
+    default button (Open)."""
+    dialog = xdisplay.wait_window(display, DIALOG_TITLE, 60)
+    if dialog is None:
+        shot = ARTIFACTS / "window-no-folder-dialog.png"
+        saved = xdisplay.screenshot(display, shot)
+        raise AssertionError(
+            f"the native folder chooser ({DIALOG_TITLE!r}) did not appear within 60 s"
+            f" of clicking Open folder; {'screen saved to ' + str(shot) if saved else 'no screenshot could be taken'}"
+        )
+    # The dialog is the app's own (GTK, in-process), not a portal's or another program's.
+    assert xdisplay.window_pid(display, dialog) in app_pids, (
+        "the chooser belongs to another process"
+    )
+    xdisplay.focus_and_type(display, dialog, ("key", "ctrl+l"), ("type", str(folder)))
+    xdisplay.screenshot(display, ARTIFACTS / "window-folder-dialog.png")
+    xdisplay.focus_and_type(display, dialog, ("key", "Return"))
+    if not xdisplay.wait_gone(display, dialog, DIALOG_TITLE, 30):
+        shot = ARTIFACTS / "window-folder-dialog-stuck.png"
+        xdisplay.screenshot(display, shot)
+        raise AssertionError(f"the folder chooser stayed open after Return; screen saved to {shot}")
+
+
+def _assert_one_session_for(state: dict[str, Any], folder: Path) -> int:
+    """The sidecar holds exactly one session, and it is the chosen folder; its id."""
+    headers = {"Authorization": f"Bearer {state['token']}"}
+    deadline = time.monotonic() + 60
+    sessions: list[dict[str, Any]] = []
+    while time.monotonic() < deadline:
+        reply = httpx.get(f"{state['base']}/api/sessions", headers=headers, timeout=30)
+        reply.raise_for_status()
+        sessions = reply.json()
+        if sessions:
+            break
+        time.sleep(0.25)
+    assert [s["source_path"] for s in sessions] == [str(folder.resolve())], sessions
+    session_id: int = sessions[0]["id"]
+    return session_id
+
+
+def _wait_for_a_run(state: dict[str, Any], session_id: int) -> None:
+    """The UI started a run on the session (what it does after creating one)."""
+    headers = {"Authorization": f"Bearer {state['token']}"}
+    url = f"{state['base']}/api/sessions/{session_id}/runs"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        reply = httpx.get(url, headers=headers, timeout=30)
+        reply.raise_for_status()
+        if reply.json():
+            return
+        time.sleep(0.25)
+    raise AssertionError(f"no run was started on session {session_id} after the drop")
 
 
 FIRST_PAGE = '[data-testid="pdf"]:not([data-pages="0"]) canvas[data-page="1"]'
