@@ -34,7 +34,16 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("composition", ("labwright.analysis", "labwright.verify", "labwright.export")),
     ("services", ("labwright.ingest", "labwright.latex", "labwright.llm", "labwright.store")),
     ("process", ("labwright.sandbox",)),
-    ("base", ("labwright.safety", "labwright.config", "labwright.resources", "labwright")),
+    (
+        "base",
+        (
+            "labwright.safety",
+            "labwright.config",
+            "labwright.resources",
+            "labwright.lazy",
+            "labwright",
+        ),
+    ),
 )
 
 _PREFIXES = sorted(

@@ -8,52 +8,45 @@ offline build that only compiles must not pay for the structure toolkit.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from labwright.lazy import lazy_exports
 
 _EXPORTS = {
     # Structure toolkit: masking, sectionizer, resolution, splice, fragments.
-    "FragmentCheck": "fragment",
-    "check_fragment": "fragment",
-    "strip_fragment": "fragment",
-    "MaskResult": "mask",
-    "mask_regions": "mask",
-    "Resolution": "resolve",
-    "resolve": "resolve",
-    "Node": "sectionizer",
-    "Sectioning": "sectionizer",
-    "sectionize": "sectionizer",
-    "Conservation": "splice",
-    "SpliceResult": "splice",
-    "apply_fragment": "splice",
-    "check_conservation": "splice",
-    "splice": "splice",
-    "SectionChange": "split",
-    "split_aligned": "split",
+    "FragmentCheck": "labwright.latex.fragment",
+    "check_fragment": "labwright.latex.fragment",
+    "strip_fragment": "labwright.latex.fragment",
+    "MaskResult": "labwright.latex.mask",
+    "mask_regions": "labwright.latex.mask",
+    "Resolution": "labwright.latex.resolve",
+    "resolve": "labwright.latex.resolve",
+    "Node": "labwright.latex.sectionizer",
+    "Sectioning": "labwright.latex.sectionizer",
+    "sectionize": "labwright.latex.sectionizer",
+    "Conservation": "labwright.latex.splice",
+    "SpliceResult": "labwright.latex.splice",
+    "apply_fragment": "labwright.latex.splice",
+    "check_conservation": "labwright.latex.splice",
+    "splice": "labwright.latex.splice",
+    "SectionChange": "labwright.latex.split",
+    "split_aligned": "labwright.latex.split",
     # Compiling: templates, sanitizer, compile, diagnose.
-    "CompileResult": "compile",
-    "compile_source": "compile",
-    "compile_tex": "compile",
-    "Diagnostics": "diagnose",
-    "diagnose": "diagnose",
-    "humanize": "diagnose",
-    "DoctorReport": "doctor",
-    "run_doctor": "doctor",
-    "TexEngine": "engine",
-    "resolve_engine": "engine",
-    "Change": "sanitize",
-    "SanitizeResult": "sanitize",
-    "sanitize": "sanitize",
-    "latex_escape": "template",
-    "render_template": "template",
-    "template_files": "template",
+    "CompileResult": "labwright.latex.compile",
+    "compile_source": "labwright.latex.compile",
+    "compile_tex": "labwright.latex.compile",
+    "Diagnostics": "labwright.latex.diagnose",
+    "diagnose": "labwright.latex.diagnose",
+    "humanize": "labwright.latex.diagnose",
+    "DoctorReport": "labwright.latex.doctor",
+    "run_doctor": "labwright.latex.doctor",
+    "TexEngine": "labwright.latex.engine",
+    "resolve_engine": "labwright.latex.engine",
+    "Change": "labwright.latex.sanitize",
+    "SanitizeResult": "labwright.latex.sanitize",
+    "sanitize": "labwright.latex.sanitize",
+    "latex_escape": "labwright.latex.template",
+    "render_template": "labwright.latex.template",
+    "template_files": "labwright.latex.template",
 }
 
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

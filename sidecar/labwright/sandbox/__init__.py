@@ -16,25 +16,18 @@ bootstrap scripts' imports need no help from here.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from labwright.lazy import lazy_exports
 
 _EXPORTS = {
-    "ConfinementUnavailable": "confine",
-    "confine": "confine",
-    "confinement_available": "confine",
-    "FigureResult": "figure",
-    "make_figure": "figure",
-    "Limits": "limits",
-    "PolicyError": "policy",
-    "check_and_compile": "policy",
+    "ConfinementUnavailable": "labwright.sandbox.confine",
+    "confine": "labwright.sandbox.confine",
+    "confinement_available": "labwright.sandbox.confine",
+    "FigureResult": "labwright.sandbox.figure",
+    "make_figure": "labwright.sandbox.figure",
+    "Limits": "labwright.sandbox.limits",
+    "PolicyError": "labwright.sandbox.policy",
+    "check_and_compile": "labwright.sandbox.policy",
 }
 
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -14,8 +14,7 @@ not pay for pandas at start-up):
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from labwright.lazy import lazy_exports
 
 _EXPORTS = {
     "build_offline": "labwright.agent.offline.build",
@@ -33,10 +32,4 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(module), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)
