@@ -63,3 +63,16 @@ def test_truncated_and_fake_images_are_skipped(data_dir: Path) -> None:
     for name in ("cut.png", "fake.jpg"):
         (item,) = read_file(data_dir / name, name)
         assert isinstance(item, Skipped), name
+
+
+def test_a_folder_given_by_a_relative_path_still_has_its_images(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`labwright build examples/spectrum` (relative): the image is decoded by
+    the confined worker, whose working directory is its own."""
+    Image.new("RGB", (40, 20), color=(1, 2, 3)).save(data_dir / "photo.png")
+    monkeypatch.chdir(data_dir.parent)
+    relative = Path(data_dir.name) / "photo.png"
+    (info,) = read_file(relative, "photo.png")
+    assert isinstance(info, ImageInfo), info
+    assert (info.width, info.height) == (40, 20)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import os
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -35,7 +36,10 @@ def _folder_of(path: Path, rel: str) -> Path:
 def _probe(path: Path, root: Path, max_side: int) -> dict[str, Any]:
     from labwright.sandbox import trusted
 
-    payload = {"path": str(path), "max_side": max_side}
+    # Absolute: the worker runs in its own directory, where a path relative
+    # to ours names nothing (a folder given as `examples/spectrum` lost its
+    # photo as "not inside the data folder").
+    payload = {"path": os.path.abspath(path), "max_side": max_side}
     try:
         worker = trusted.shared_worker(root)
         replies = list(worker.request(_PROBE, payload, timeout=trusted.PROBE_TIMEOUT))
