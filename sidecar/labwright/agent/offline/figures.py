@@ -252,7 +252,7 @@ def _display_step(n: int) -> int:
 
 
 def _label(col: Column | None, fallback: str = "") -> str:
-    """Axis label with the unit set through mathtext (m$^{3}$, not m^3)."""
+    """Axis label with powers as superscripts (m³, not m^3)."""
     from labwright.analysis.presentation import axis_label
 
     return axis_label(col.name, col.unit) if col is not None else fallback
