@@ -328,3 +328,23 @@ def test_a_tex_that_never_reads_the_stream_does_not_hang_the_build(
     assert isinstance(done, Done) and done.ok and done.pdf_path, done
     assert len(calls) == 2
     assert (out / "main.tex").is_file()
+
+
+def test_fits_are_made_here_once_an_analysis_has_loaded_the_fitting_library(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """statsmodels brings scipy.optimize into the backend: the fits then do
+    not wait for the worker to import it as well."""
+    import scipy.optimize  # noqa: F401 - what a statsmodels analysis leaves loaded
+
+    from labwright.sandbox import trusted
+
+    def no_request(*args: object, **kwargs: object) -> Iterator[dict[str, object]]:
+        raise AssertionError("the worker was asked to fit")
+
+    monkeypatch.setattr(trusted.TrustedWorker, "request", no_request)
+    x = np.linspace(1, 10, 20)
+    with PlotWorker(tmp_path) as worker:
+        (fit,) = worker.fit([(x, 3 * x + 1)])
+    assert fit is not None and fit.model.key == "linear"
+    assert fit.params == pytest.approx((3.0, 1.0))

@@ -38,11 +38,11 @@ EXIT_CONFINE = 4
 #: that reading a folder's images is answered at once.
 DEFAULT_PREIMPORTS = ("numpy", "PIL.Image", "PIL.PngImagePlugin", "PIL.JpegImagePlugin")
 #: What it imports afterwards, in a thread beside the requests (the image
-#: reads are answered meanwhile). The fitting library comes first: a build's
-#: fits are asked for as soon as the folder is read, and the report is
-#: typeset from them while the figures are drawn (offline/early.py), so the
-#: plotting stack has until then.
-DEFAULT_WARM = ("scipy.optimize", "matplotlib", "matplotlib.pyplot")
+#: reads are answered meanwhile): the plotting stack, then the fitting
+#: library. A build that analyses with statsmodels has scipy.optimize in the
+#: backend already and fits there (render.PlotWorker.fit); the others ask
+#: for their fits after reading the folder, by when it is mostly in.
+DEFAULT_WARM = ("matplotlib", "matplotlib.pyplot", "scipy.optimize")
 
 
 @dataclass(frozen=True)

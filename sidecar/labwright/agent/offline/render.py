@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,6 +119,10 @@ class PlotWorker:
 
         from labwright.analysis.fits import FitResult, fit_xy
 
+        if "scipy.optimize" in sys.modules:
+            # An analysis has already loaded it here (statsmodels does): fit
+            # at once; the worker would first have to import it too.
+            return [fit_xy(x, y) for x, y in pairs]
         worker = self._worker
         path = worker.inbox_path(".npz")
         arrays: dict[str, Any] = {}
