@@ -38,11 +38,12 @@ EXIT_CONFINE = 4
 #: that reading a folder's images is answered at once.
 DEFAULT_PREIMPORTS = ("numpy", "PIL.Image", "PIL.PngImagePlugin", "PIL.JpegImagePlugin")
 #: What it imports afterwards, in a thread beside the requests (the image
-#: reads are answered meanwhile): the plotting stack, then the fitting
-#: library. A build that analyses with statsmodels has scipy.optimize in the
-#: backend already and fits there (render.PlotWorker.fit); the others ask
-#: for their fits after reading the folder, by when it is mostly in.
-DEFAULT_WARM = ("matplotlib", "matplotlib.pyplot", "scipy.optimize")
+#: reads are answered meanwhile): the plotting stack. The fitting library is
+#: imported by the first fit request: a build that analyses with statsmodels
+#: has scipy.optimize in the backend already and fits there
+#: (render.PlotWorker.fit), and warming it here too cost those builds
+#: ~0.2 s of CPU while the machine was busiest.
+DEFAULT_WARM = ("matplotlib", "matplotlib.pyplot")
 
 
 @dataclass(frozen=True)
