@@ -117,6 +117,7 @@ def confine_tex_command(
         return list(argv), dict(env)
     reads, execs = tex_roots(argv[0], env)
     spec = {
+        "parent": os.getpid(),
         "argv": list(argv),
         "read": reads,
         "write": str(Path(cwd).resolve()),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -137,7 +138,14 @@ class TexStream:
 
     @staticmethod
     def available() -> bool:
-        return hasattr(os, "mkfifo")
+        """Named pipes, and a TeX launcher that dies with the backend (Linux
+        with confinement, sandbox/tex_launch.py): a TeX program waiting on a
+        pipe whose writer was killed must not be left behind."""
+        if not hasattr(os, "mkfifo") or not sys.platform.startswith("linux"):
+            return False
+        from labwright.sandbox.confine import confinement_available
+
+        return confinement_available()[0]
 
     def start(self) -> None:
         self.path.unlink(missing_ok=True)
