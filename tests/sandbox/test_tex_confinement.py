@@ -10,8 +10,10 @@ in the way; `\\includegraphics{/abs/path}` needs no weakening at all.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -157,3 +159,51 @@ def test_normal_documents_still_compile(engine, tmp_path: Path) -> None:  # type
     assert result.status == "clean", result.log_text[-2000:]
     assert _images(result.pdf) == 1
     assert "Fandol" in _fonts(result.pdf)  # the CJK font was read from the TeX tree
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_tex_program_dies_with_a_killed_backend(tmp_path: Path) -> None:
+    """XeLaTeX waiting to open a named pipe that a killed backend would have
+    written (a streamed main.tex): the launcher's death signal ends it."""
+    import signal
+    import subprocess
+    import textwrap
+    import time
+
+    from labwright.latex.engine import resolve_engine
+
+    engine = resolve_engine()
+    if engine.xelatex is None:
+        pytest.skip("needs XeLaTeX")
+    os.mkfifo(tmp_path / "main.tex")
+    backend = textwrap.dedent(
+        f"""
+        import threading, time
+        from pathlib import Path
+        from labwright.latex.texrun import spawn_tex
+        args = ([{str(engine.xelatex)!r}, "-no-parse-first-line", "-interaction=nonstopmode",
+                 "main.tex"], Path({str(tmp_path)!r}), {{"PATH": "/usr/bin:/bin"}}, 300.0)
+        threading.Thread(target=spawn_tex, args=args, daemon=True).start()
+        time.sleep(300)
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-c", backend])
+    deadline = time.monotonic() + 30
+    tex = []
+    while time.monotonic() < deadline and not tex:
+        time.sleep(0.1)
+        tex = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _cwd_is(p, tmp_path)]
+    assert tex, "XeLaTeX never started"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_cwd_is(p, tmp_path) for p in tex):
+        time.sleep(0.1)
+    assert not any(_cwd_is(p, tmp_path) for p in tex), "XeLaTeX outlived its killed backend"
+
+
+def _cwd_is(proc_dir: Path, folder: Path) -> bool:
+    try:
+        return os.readlink(proc_dir / "cwd") == str(folder.resolve())
+    except OSError:
+        return False
