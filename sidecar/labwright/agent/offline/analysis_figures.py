@@ -39,6 +39,13 @@ class _Builder:
         return name
 
 
+def _small_multiples(panels: list[dict[str, Any]], row_height: float) -> dict[str, Any]:
+    """A grid of small panels, four to a row, 8 inches wide."""
+    ncols = min(4, len(panels))
+    nrows = -(-len(panels) // ncols)
+    return {"panels": panels, "ncols": ncols, "size": [8.0, row_height * nrows + 0.4]}
+
+
 def _days(years: np.ndarray) -> np.ndarray:
     """Decimal years -> matplotlib date numbers (days since 1970-01-01)."""
     return (np.asarray(years, dtype=float) - 1970.0) * 365.2425
@@ -253,14 +260,7 @@ def _wide(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
             panels.append({"title": src_plain(name), "small": True, "integer_x": True,
                            "layers": [{"type": "line", "x": b.arr(np.arange(1, y.size + 1)[::step]),
                                        "y": b.arr(y[::step]), "color": "#1f4e79"}]})  # fmt: skip
-        ncols = min(4, len(panels))
-        nrows = -(-len(panels) // ncols)
-        spec = {
-            "panels": panels,
-            "ncols": ncols,
-            "size": [8.0, 1.7 * nrows + 0.4],
-            "sharex": True,
-        }
+        spec = {**_small_multiples(panels, row_height=1.7), "sharex": True}
         plans.append(_plan(key, b, spec, phrase(lang, "cap_wide", file=src_file(a.source)), a))
     return plans
 
@@ -337,14 +337,7 @@ def _series_appendix(a: Any, next_key: Callable[[], str], lang: str) -> list[Fig
                            "integer_x": s.x is None, "layers": layers})  # fmt: skip
         if not panels:
             continue
-        ncols = min(4, len(panels))
-        nrows = -(-len(panels) // ncols)
-        spec = {
-            "panels": panels,
-            "ncols": ncols,
-            "size": [8.0, 1.8 * nrows + 0.4],
-            "appendix": True,
-        }
+        spec = {**_small_multiples(panels, row_height=1.8), "appendix": True}
         first = fs.datasets[start].source.rsplit("/", 1)[-1]
         last = fs.datasets[min(start + len(panels), len(fs.datasets)) - 1].source.rsplit("/", 1)[-1]
         cap = phrase(lang, "cap_series_appendix", pattern=src_text(fs.pattern),
