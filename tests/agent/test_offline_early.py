@@ -273,6 +273,60 @@ def test_the_report_streams_into_a_compile_started_on_its_head(
 
 
 @needs_tex
+def test_the_inputs_are_hashed_before_the_started_compile_runs_beside_the_writer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CI once saw the class reported as overwritten by the document: the
+    compile thread hashed it while the writer was copying it again. The
+    snapshot is taken by the thread that writes, before the compile starts."""
+    threads: list[str] = []
+    real = early_module.snapshot_inputs
+
+    def snapshot(build_dir: Path, stem: str) -> dict[str, str]:
+        threads.append(threading.current_thread().name)
+        return real(build_dir, stem)
+
+    monkeypatch.setattr(early_module, "snapshot_inputs", snapshot)
+    done = list(build_offline(EXAMPLES / "rc-discharge", tmp_path / "out"))[-1]
+    assert isinstance(done, Done) and done.ok, done
+    assert threads and "early-compile" not in threads
+
+
+@needs_tex
+def test_files_the_build_rewrites_beside_the_started_compile_are_its_inputs(
+    tmp_path: Path,
+) -> None:
+    """A folder built before holds an older provenance record; the build
+    writes the new one while XeLaTeX runs, and that is not the document
+    overwriting its inputs."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "provenance.json").write_text("{}", encoding="utf-8")
+    done = list(build_offline(EXAMPLES / "pendulum", out))[-1]
+    assert isinstance(done, Done) and done.ok and done.pdf_path, done
+    assert (out / "provenance.json").read_text(encoding="utf-8") != "{}"
+
+
+def test_the_class_is_copied_only_when_it_differs(tmp_path: Path) -> None:
+    """A compile may be reading the class: an identical one is not touched,
+    a different one is replaced in one step (a new file, never truncated)."""
+    from labwright.latex.template import CLASS_FILE, install_template_files
+
+    install_template_files("en", tmp_path)
+    cls = tmp_path / CLASS_FILE
+    first = cls.stat()
+    install_template_files("zh", tmp_path)
+    again = cls.stat()
+    assert (again.st_ino, again.st_mtime_ns) == (first.st_ino, first.st_mtime_ns)
+    cls.write_text("% stale", encoding="utf-8")
+    stale = cls.stat().st_ino
+    install_template_files("en", tmp_path)
+    assert cls.stat().st_ino != stale
+    assert b"\\ProvidesClass" in cls.read_bytes()
+    assert not list(tmp_path.glob(".*.part"))
+
+
+@needs_tex
 def test_a_head_that_is_not_the_reports_falls_back_to_a_normal_compile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

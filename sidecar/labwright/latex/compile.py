@@ -246,9 +246,10 @@ _OUTPUT_SUFFIXES = frozenset(
 )
 
 
-def _snapshot_inputs(build_dir: Path, stem: str) -> dict[str, str]:
+def snapshot_inputs(build_dir: Path, stem: str) -> dict[str, str]:
     """sha256 of every regular file already in the build directory (minus
-    this job's own outputs from an earlier run)."""
+    this job's own outputs from an earlier run): what the modified-inputs
+    check compares against after the compile."""
     snap: dict[str, str] = {}
     for path in build_dir.rglob("*"):
         if path.is_symlink() or not path.is_file():
@@ -303,6 +304,7 @@ def compile_tex(
     pass_timeout_s: float = PASS_TIMEOUT_S,
     placeholder_figures: Sequence[str] = (),
     before_driver: Callable[[], Iterable[str]] | None = None,
+    inputs: Mapping[str, str] | None = None,
 ) -> CompileResult:
     """Compile `main_tex` in its own directory (which should hold nothing but
     this document and its inputs). Raises EngineNotFound without XeLaTeX or
@@ -313,7 +315,12 @@ def compile_tex(
     there for the figures that were drawn during the passes. It returns the
     inputs (names relative to the build folder) it replaced meanwhile, whose
     new contents are what the modified-inputs check then compares against,
-    or raises, which ends the compile there: nothing is converted or recorded."""
+    or raises, which ends the compile there: nothing is converted or recorded.
+
+    `inputs` is a `snapshot_inputs` the caller took before starting this
+    compile in a thread and writing beside it: a snapshot taken here, while
+    the caller writes, could hash a half-written file and then report it as
+    overwritten by the document."""
     engine = engine or resolve_engine()
     if engine.xelatex is None:
         raise EngineNotFound("No XeLaTeX found. Run `labwright doctor` to see how to install one.")
@@ -324,7 +331,7 @@ def compile_tex(
         )
     build_dir = main_tex.parent.resolve()
     stem = main_tex.stem
-    inputs = _snapshot_inputs(build_dir, stem)
+    inputs = dict(inputs) if inputs is not None else snapshot_inputs(build_dir, stem)
     env = paranoid_env(engine)
     start = time.monotonic()
     passes: list[PassRecord] = []

@@ -8,6 +8,7 @@ callers escape plain text with `latex_escape` first.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -52,6 +53,26 @@ def template_files(lang: Lang) -> list[Path]:
     build directory or the Overleaf zip; the document itself is not included)."""
     _check_lang(lang)
     return [knowledge_path("templates", CLASS_FILE)]
+
+
+def install_template_files(lang: Lang, out_dir: Path) -> None:
+    """Put `template_files(lang)` into `out_dir`. A file already there with
+    the same bytes is left alone, and a changed one is replaced in one step:
+    a compile may already be reading the class (the offline writer starts
+    XeLaTeX before the report is written, agent/offline/early.py), and must
+    never see it truncated or find it rewritten under its snapshot."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for source in template_files(lang):
+        data = source.read_bytes()
+        target = out_dir / source.name
+        try:
+            if target.read_bytes() == data:
+                continue
+        except OSError:
+            pass  # absent (or unreadable: replaced below)
+        part = target.with_name(f".{target.name}.part")
+        part.write_bytes(data)
+        os.replace(part, target)
 
 
 def bibliography_commands(bib_stems: str) -> str:

@@ -13,7 +13,6 @@ every file written to the output directory has a name generated here.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +42,7 @@ from labwright.agent.run import (
     plan_of,
     run_stages,
 )
-from labwright.latex.template import fixed_head, template_files
+from labwright.latex.template import fixed_head, install_template_files
 from labwright.safety import is_inside
 
 __all__ = [
@@ -131,9 +130,7 @@ class OfflineContext(RunContext):
         follows through the stream when it is written (offline/early.py)."""
         if not self.compile_early or self.early is not None or not TexStream.available():
             return
-        self.out_dir.mkdir(parents=True, exist_ok=True)
-        for path in template_files(self.lang):  # type: ignore[arg-type]
-            shutil.copyfile(path, self.out_dir / path.name)
+        install_template_files(self.lang, self.out_dir)  # type: ignore[arg-type]
         self.early = EarlyCompile.start(
             self.out_dir / MAIN_TEX,
             head=fixed_head(self.lang),  # type: ignore[arg-type]
@@ -167,6 +164,10 @@ class OfflineContext(RunContext):
             self.stop_early()  # the head it typeset is not this report's
             return None
         self.early.expect(pending)
+        self.early.wrote(
+            [self.out_dir / PROVENANCE_JSON]
+            + [r.path for r in copied if r.ok and r.path is not None]
+        )
         self.report = report
         return expected
 

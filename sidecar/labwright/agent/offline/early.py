@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from labwright.latex.compile import CompileResult, compile_tex
+from labwright.latex.compile import CompileResult, compile_tex, snapshot_inputs
 
 _POINTS_PER_INCH = 72.0
 _MEDIA_BOX = re.compile(rb"/MediaBox\s*\[\s*([-+\d.]+)\s+([-+\d.]+)\s+([-+\d.]+)\s+([-+\d.]+)\s*\]")
@@ -217,6 +217,11 @@ class EarlyCompile:
         self.main_tex = main_tex
         self.stream = stream
         self.pending: tuple[PendingFigure, ...] = ()
+        # Taken before the compile starts and before anything is written
+        # beside it: hashed later, in the thread, a file being written would
+        # look overwritten by the document (CI saw the class file so).
+        self._inputs = snapshot_inputs(main_tex.parent.resolve(), main_tex.stem)
+        self._written: list[Path] = []
         self._decided = threading.Event()
         self._use = False
         self._result: CompileResult | None = None
@@ -244,9 +249,16 @@ class EarlyCompile:
         """The figures being drawn in place of their stand-ins."""
         self.pending = tuple(pending)
 
+    def wrote(self, paths: Sequence[Path]) -> None:
+        """Files the build wrote beside the running compile (provenance,
+        copied images): their new contents are the inputs, not the snapshot's."""
+        self._written.extend(paths)
+
     def _run(self) -> None:
         try:
-            self._result = compile_tex(self.main_tex, before_driver=self._settle)
+            self._result = compile_tex(
+                self.main_tex, before_driver=self._settle, inputs=self._inputs
+            )
         except Abandoned:
             self._result = None
         except BaseException as exc:  # noqa: BLE001 - handed to the caller by result()
@@ -263,6 +275,7 @@ class EarlyCompile:
             raise Abandoned
         root = self.main_tex.parent
         replaced = [self.main_tex.name] if self.stream is not None else []
+        replaced += [os.path.relpath(path, root) for path in self._written]
         for figure in self.pending:
             try:
                 drawn = page_size_pt(figure.path.read_bytes())

@@ -253,9 +253,7 @@ def write_offline_report(
 
 def write_report_files(report: OfflineReport, out_dir: Path) -> None:
     """The template files and provenance.json next to where main.tex goes (both pipelines)."""
-    from labwright.latex.template import template_files
+    from labwright.latex.template import install_template_files
 
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for path in template_files(report.lang):  # type: ignore[arg-type]
-        shutil.copyfile(path, out_dir / path.name)
+    install_template_files(report.lang, out_dir)  # type: ignore[arg-type]
     report.ledger.save(out_dir / PROVENANCE_JSON)
