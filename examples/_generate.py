@@ -226,8 +226,12 @@ def heat_plate(root: Path) -> None:
     records = [
         {
             "P (W)": float(p),
-            "dT centre (K)": round(float(3.1 * p + rng.normal(0.0, 0.15)), 2),
-            "dT edge (K)": round(float(1.9 * p + rng.normal(0.0, 0.15)), 2),
+            "dT centre (K)": round(
+                float(p / TRUTH["heat-plate"]["loss_centre"] + rng.normal(0.0, 0.15)), 2
+            ),
+            "dT edge (K)": round(
+                float(p / TRUTH["heat-plate"]["loss_edge"] + rng.normal(0.0, 0.15)), 2
+            ),
         }
         for p in power
     ]
@@ -260,7 +264,13 @@ def heat_plate(root: Path) -> None:
 
 TRUTH: dict[str, dict[str, object]] = {
     "spectrum": {"lines_nm": [404.7, 435.8, 546.1, 577.0, 579.1], "sigma_nm": 0.9},
-    "heat-plate": {"centre_col": 15.5, "centre_row": 11.5},  # hot spot of ir_frame.npy
+    # hot spot of ir_frame.npy; heat-loss coefficients P / dT (W/K) of steady_state.json
+    "heat-plate": {
+        "centre_col": 15.5,
+        "centre_row": 11.5,
+        "loss_centre": 1 / 3.1,
+        "loss_edge": 1 / 1.9,
+    },
     "rc-discharge": {"C": 100e-6, "R": {"R10k": 10e3, "R22k": 22e3}, "R_scope": 1e3},
     "pendulum": {"g": G, "slope": 4 * np.pi**2 / G},  # T^2 = (4 pi^2 / g) L
     "station-series": {

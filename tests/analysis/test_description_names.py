@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from labwright.analysis.notes import described_columns
 from labwright.analysis.plan import analyse_folder
@@ -41,7 +42,8 @@ def test_the_attribute_list_is_told_from_the_section_list() -> None:
     assert described_columns(NAMES, 6) is None
 
 
-def test_headerless_table_is_named_and_analysed_by_class(tmp_path: Path) -> None:
+@pytest.mark.parametrize("table", ["iris.csv", "iris.data"])  # .data: the UCI original's name
+def test_headerless_table_is_named_and_analysed_by_class(tmp_path: Path, table: str) -> None:
     rng = np.random.default_rng(5)
     rows = []
     for name, mu in (("Iris-setosa", 5.0), ("Iris-versicolor", 5.9), ("Iris-virginica", 6.6)):
@@ -50,7 +52,7 @@ def test_headerless_table_is_named_and_analysed_by_class(tmp_path: Path) -> None
                 f"{mu + rng.normal(0, 0.3):.1f},{3.2 + rng.normal(0, 0.3):.1f},"
                 f"{mu - 3.5 + rng.normal(0, 0.4):.1f},{1.0 + rng.normal(0, 0.2):.1f},{name}"
             )
-    (tmp_path / "iris.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (tmp_path / table).write_text("\n".join(rows) + "\n", encoding="utf-8")
     (tmp_path / "iris.names").write_text(NAMES, encoding="utf-8")
     read = read_folder(tmp_path)
     fa = analyse_folder(read)

@@ -40,7 +40,7 @@ EXPECTED_GOALS = {
     "pendulum": {"law", "error"},
     "rc-discharge": {"expected"},
     "spectrum": {"peaks"},
-    "heat-plate": {"symmetry"},
+    "heat-plate": {"symmetry", "coefficient"},
 }
 
 
@@ -307,3 +307,23 @@ def test_no_pairwise_comparison_without_a_group_difference() -> None:
     a = next(a for a in _analysis("alloy-hardness").analyses if a.kind == "groups")
     density = next(g for g in a.result if g.measurement == "density")
     assert density.test is not None and density.test.p > 0.05 and density.pairs == ()
+
+
+def test_the_coefficient_the_notes_ask_for(tmp_path: Path) -> None:
+    """ "Find the heat-loss coefficient ... from the steady-state temperature
+    rise at several heater powers": the fits give dT against P in K/W, the
+    coefficient is a quantity in W/K, so it is each slope's reciprocal, and
+    it lies within 3 SE of the generator's P/dT for both thermocouples."""
+    import json
+
+    from labwright.agent.offline import build_offline
+
+    fa = _analysis("heat-plate")
+    assert [a.unit for a in fa.coefficients] == ["W/K"]
+    list(build_offline(ROOT / "heat-plate", tmp_path / "out", tex_available=False))
+    record = json.loads((tmp_path / "out" / "provenance.json").read_text(encoding="utf-8"))
+    numbers = {e["computation"]: e["value"] for e in record["numbers"]}
+    truth = TRUTH["heat-plate"]
+    for where, key in (("dT centre", "loss_centre"), ("dT edge", "loss_edge")):
+        what = f"heat-loss coefficient from the slope of {where} against P in steady_state.json"
+        _within(numbers[what], numbers[f"standard uncertainty of {what}"], truth[key], what)

@@ -58,7 +58,7 @@ def _doc(body: str) -> str:
     )
 
 
-def _run(engine, build: Path, body: str, *, confined: bool, weaken: bool):  # type: ignore[no-untyped-def]
+def _run(engine, build: Path, body: str, *, confined: bool | str, weaken: bool):  # type: ignore[no-untyped-def]
     from labwright.latex.compile import _spawn_tex, _xelatex_argv, paranoid_env
 
     build.mkdir(parents=True, exist_ok=True)
@@ -68,7 +68,11 @@ def _run(engine, build: Path, body: str, *, confined: bool, weaken: bool):  # ty
     if weaken:
         env.update(openin_any="a", openout_any="a", shell_escape="t")
         argv = [argv[0], "-shell-escape", *argv[2:]]
-    if confined:
+    if confined == "held":  # started ahead, let go later (texrun.HeldTex)
+        from labwright.latex.texrun import HeldTex
+
+        HeldTex(argv, build, env).run(180)
+    elif confined:
         _spawn_tex(argv, build, env, 180)
     else:
         subprocess.run(
@@ -103,7 +107,7 @@ def _text(pdf: Path | None) -> str:
     return "".join(page.extract_text() or "" for page in PdfReader(pdf).pages)
 
 
-@pytest.mark.parametrize("confined", [False, True], ids=["control", "confined"])
+@pytest.mark.parametrize("confined", [False, True, "held"], ids=["control", "confined", "held"])
 def test_includegraphics_absolute_path(
     engine, outside: Path, tmp_path: Path, confined: bool
 ) -> None:  # type: ignore[no-untyped-def]
@@ -112,7 +116,7 @@ def test_includegraphics_absolute_path(
     assert _images(pdf) == (0 if confined else 1)
 
 
-@pytest.mark.parametrize("confined", [False, True], ids=["control", "confined"])
+@pytest.mark.parametrize("confined", [False, True, "held"], ids=["control", "confined", "held"])
 def test_input_absolute_text_file(engine, outside: Path, tmp_path: Path, confined: bool) -> None:  # type: ignore[no-untyped-def]
     body = f"\\input{{{(outside / 'secret.tex').as_posix()}}}"
     pdf = _run(engine, tmp_path / "b", body, confined=confined, weaken=True)
@@ -124,7 +128,7 @@ def test_input_absolute_text_file(engine, outside: Path, tmp_path: Path, confine
     )
 
 
-@pytest.mark.parametrize("confined", [False, True], ids=["control", "confined"])
+@pytest.mark.parametrize("confined", [False, True, "held"], ids=["control", "confined", "held"])
 def test_write_outside_build_dir(engine, outside: Path, tmp_path: Path, confined: bool) -> None:  # type: ignore[no-untyped-def]
     target = (outside / "written.txt").as_posix()
     body = f"\\immediate\\openout5={target}\\immediate\\write5{{x}}\\immediate\\closeout5"
@@ -132,7 +136,7 @@ def test_write_outside_build_dir(engine, outside: Path, tmp_path: Path, confined
     assert (outside / "written.txt").exists() is (not confined)
 
 
-@pytest.mark.parametrize("confined", [False, True], ids=["control", "confined"])
+@pytest.mark.parametrize("confined", [False, True, "held"], ids=["control", "confined", "held"])
 def test_running_a_command(engine, tmp_path: Path, confined: bool) -> None:  # type: ignore[no-untyped-def]
     # The marker would land inside the build dir (writable): only the exec
     # restriction can stop it.
@@ -207,3 +211,76 @@ def _cwd_is(proc_dir: Path, folder: Path) -> bool:
         return os.readlink(proc_dir / "cwd") == str(folder.resolve())
     except OSError:
         return False
+
+
+def _held_doc(engine, build: Path):  # type: ignore[no-untyped-def]
+    from labwright.latex.compile import _xelatex_argv, paranoid_env
+    from labwright.latex.texrun import HeldTex
+
+    build.mkdir(parents=True, exist_ok=True)
+    (build / "doc.tex").write_text(_doc("Held."), encoding="utf-8")
+    return HeldTex(_xelatex_argv(engine, "doc.tex"), build, paranoid_env(engine))
+
+
+def _launchers_in(folder: Path) -> list[Path]:
+    return [p for p in Path("/proc").iterdir() if p.name.isdigit() and _cwd_is(p, folder)]
+
+
+def test_a_held_program_runs_only_when_let_go(engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The launcher starts (and confines itself) at once; TeX runs on `run`."""
+    import time
+
+    build = tmp_path / "b"
+    held = _held_doc(engine, build)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not _launchers_in(build):
+        time.sleep(0.05)
+    assert _launchers_in(build), "the launcher was not started ahead"
+    time.sleep(0.5)
+    assert not (build / "doc.log").exists()  # nothing of TeX ran yet
+    result = held.run(180)
+    assert result.returncode == 0, result.output[-2000:]
+    assert "Held." in _text(build / "doc.pdf")
+
+
+def test_a_cancelled_held_program_never_runs(engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    build = tmp_path / "b"
+    held = _held_doc(engine, build)
+    held.cancel()
+    assert not _launchers_in(build)
+    assert not (build / "doc.log").exists() and not (build / "doc.pdf").exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_held_launcher_dies_with_a_killed_backend_and_runs_nothing(
+    engine, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    import signal
+    import textwrap
+    import time
+
+    build = tmp_path / "b"
+    build.mkdir()
+    (build / "doc.tex").write_text(_doc("Held."), encoding="utf-8")
+    backend = textwrap.dedent(
+        f"""
+        import time
+        from pathlib import Path
+        from labwright.latex.texrun import HeldTex
+        held = HeldTex([{str(engine.xelatex)!r}, "-interaction=nonstopmode", "doc.tex"],
+                       Path({str(build)!r}), {{"PATH": "/usr/bin:/bin"}})
+        time.sleep(300)
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-c", backend])
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not _launchers_in(build):
+        time.sleep(0.05)
+    assert _launchers_in(build), "the launcher was not started"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and _launchers_in(build):
+        time.sleep(0.05)
+    assert not _launchers_in(build), "the held launcher outlived its killed backend"
+    assert not (build / "doc.log").exists()

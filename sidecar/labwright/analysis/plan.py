@@ -72,6 +72,9 @@ class FolderAnalysis:
     # (labwright.analysis.expected.RCQuestion); the writer compares each
     # fitted time constant with the R C of its data set.
     rc: Any = None
+    # "find the heat-loss coefficient": named coefficients, each read off a
+    # straight-line fit whose units give it (labwright.analysis.coefficient).
+    coefficients: list[Any] = field(default_factory=list)
 
     def roles_of(self, ds: Dataset) -> TableRoles | None:
         return self.roles.get(id(ds))
@@ -399,6 +402,9 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
     fa.rc = read_rc(text)
     if fa.rc is not None:
         fa.question.goals.setdefault("expected", "compare with the product RC")
+    from labwright.analysis.coefficient import read_coefficients
+
+    asked_coefficients = read_coefficients(text)
     for ds in read.datasets:
         if ds.kind == "table":
             roles = fa.roles[id(ds)] = infer_roles(ds, fa.facts)
@@ -434,13 +440,28 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
                 fa.handled.add(id(ds))
     # Tables left to the x-y path (fits by AICc, measurements only) are listed
     # too, so the choice can be compared with the question.
-    for ds in read.datasets:
-        if ds.kind == "table" and id(ds) not in fa.handled:
-            goals = ["xy"] + (["law"] if fa.question.asks("law") else [])
-            if fa.rc is not None:
-                goals.append("expected")  # fitted tau against R C, in the writer
-            fa.analyses.append(Analysis("xy", ds.source, ds, goals, "x-y measurements"))
+    xy = [ds for ds in read.datasets if ds.kind == "table" and id(ds) not in fa.handled]
+    # A coefficient is asked of these fits only when two of their columns'
+    # units can give it ("the resistance" of repeated readings is their mean).
+    fa.coefficients = [a for a in asked_coefficients if any(_gives(a, ds) for ds in xy)]
+    if fa.coefficients:
+        fa.question.goals.setdefault("coefficient", fa.coefficients[0].name)
+    for ds in xy:
+        goals = ["xy"] + (["law"] if fa.question.asks("law") else [])
+        if fa.rc is not None:
+            goals.append("expected")  # fitted tau against R C, in the writer
+        if any(_gives(a, ds) for a in fa.coefficients):
+            goals.append("coefficient")  # from a fitted slope, in the writer
+        fa.analyses.append(Analysis("xy", ds.source, ds, goals, "x-y measurements"))
     return fa
+
+
+def _gives(ask: Any, ds: Dataset) -> bool:
+    """Whether a slope between two columns of `ds` has the unit of `ask`."""
+    from labwright.analysis.coefficient import from_slope
+
+    units = [c.unit for c in ds.columns if c.unit]
+    return any(from_slope(ask, 1.0, 0.0, x, y) is not None for x in units for y in units if x != y)
 
 
 def analysis_digest(record: dict[str, Any]) -> str:

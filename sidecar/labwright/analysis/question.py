@@ -17,7 +17,7 @@ from labwright.analysis.law import LawStatement, parse_laws
 
 Goal = Literal[
     "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error",
-    "distribution", "appendix", "peaks", "symmetry", "expected", "acceleration",
+    "distribution", "appendix", "peaks", "symmetry", "expected", "acceleration", "coefficient",
 ]  # fmt: skip
 
 _PATTERNS: dict[str, tuple[str, ...]] = {

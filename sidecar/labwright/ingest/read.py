@@ -50,6 +50,9 @@ READERS: dict[str, ReaderSpec] = {
     ".tsv": ReaderSpec(read_delimited, "a TSV table"),
     ".txt": ReaderSpec(read_plain_text, "a text file"),
     ".dat": ReaderSpec(read_plain_text, "a text data file"),
+    # UCI-style tables (iris.data beside iris.names): comma-separated, often
+    # without a header line.
+    ".data": ReaderSpec(read_delimited, "a delimited data table"),
     ".md": ReaderSpec(read_document, "a Markdown document"),
     ".markdown": ReaderSpec(read_document, "a Markdown document"),
     ".rst": ReaderSpec(read_document, "a text document"),

@@ -55,7 +55,9 @@ _DOCUMENTS = frozenset(
     ".pdf .md .markdown .tex .bib .rst .names .doc .docx .odt .rtf .htm .html .pptx".split()
 )
 _IMAGES = frozenset(".png .jpg .jpeg .gif .bmp .tif .tiff .webp .svg .eps".split())
-_DATA = frozenset(".csv .tsv .dat .xlsx .xlsm .xls .json .npy .npz .mat .fig .h5 .hdf5".split())
+_DATA = frozenset(
+    ".csv .tsv .dat .data .xlsx .xlsm .xls .json .npy .npz .mat .fig .h5 .hdf5".split()
+)
 
 _SNIFF_BYTES = 16 * 1024
 # Files without an extension that are notes by convention.

@@ -47,7 +47,7 @@ from labwright.latex.diagnose import DIAGNOSE_BUDGET_S, Diagnostics, diagnose_fi
 from labwright.latex.engine import TexEngine, resolve_engine
 from labwright.latex.sanitize import EXEC_RULES, PITFALL_RULES, Change, sanitize, strip_exec
 from labwright.latex.specials import refused_specials
-from labwright.latex.texrun import SpawnResult, spawn_tex
+from labwright.latex.texrun import HeldTex, SpawnResult, spawn_tex
 
 __all__ = ["SpawnResult", "refused_specials"]
 
@@ -158,8 +158,9 @@ def _spawn_tex(
     *,
     output_file: Path | None = None,
 ) -> SpawnResult:
-    """Run one TeX program (latex/texrun.py): the ONLY place latex/ starts a
-    process, confined by sandbox/tex.py, its terminal output bounded."""
+    """Run one TeX program (latex/texrun.py): with the held driver of an
+    early compile (texrun.HeldTex), the ONLY place latex/ starts a process,
+    confined by sandbox/tex.py, its terminal output bounded."""
     return spawn_tex(argv, cwd, env, timeout_s, output_file=output_file)
 
 
@@ -414,20 +415,33 @@ def compile_tex(
         rerun, fatal = run_xelatex(rerun)
         if fatal:
             stopped = "timeout" if passes[-1].timed_out else "fatal"
+    driver_argv = [str(engine.xdvipdfmx), "-q", "-E", "-o", pdf_path.name, xdv_path.name]
+    converts = xdv_path.exists() and stopped not in ("timeout", "fatal")
+    held: HeldTex | None = None
     if before_driver is not None:
-        for rel in before_driver():
-            digest = _digest(build_dir / rel)
-            if digest is not None:
-                inputs[rel] = digest
+        # The caller waits here (for figures being drawn): the driver's
+        # confined launcher starts meanwhile and is only let go below.
+        held = HeldTex(driver_argv, build_dir, env) if converts else None
+        try:
+            for rel in before_driver():
+                digest = _digest(build_dir / rel)
+                if digest is not None:
+                    inputs[rel] = digest
+        except BaseException:
+            if held is not None:
+                held.cancel()
+            raise
     log_text = _read_log(log_path) or _read_log(terminal)
-    if xdv_path.exists() and stopped not in ("timeout", "fatal"):
+    if converts:
         blocked = refused_specials(xdv_path, build_dir)
+        timeout = min(pass_timeout_s, max(remaining(), 1.0))
+        if blocked and held is not None:
+            held.cancel()
         if not blocked:
-            res = _spawn_tex(
-                [str(engine.xdvipdfmx), "-q", "-E", "-o", pdf_path.name, xdv_path.name],
-                build_dir,
-                env,
-                min(pass_timeout_s, max(remaining(), 1.0)),
+            res = (
+                held.run(timeout)
+                if held is not None
+                else _spawn_tex(driver_argv, build_dir, env, timeout)
             )
             driver = PassRecord(
                 "xdvipdfmx", "convert the last pass", res.returncode, res.elapsed_s, res.timed_out

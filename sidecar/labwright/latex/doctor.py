@@ -160,9 +160,12 @@ def _engine_check(engine: TexEngine) -> DoctorCheck:
             fix = f"Install TinyTeX or TeX Live with XeTeX, or set {ENV_VAR} to its bin directory."
         return DoctorCheck("TeX engine", False, "no xelatex found", fix)
     assert engine.xelatex is not None
-    res = _spawn_tex(
-        [str(engine.xelatex), "--version"], Path(tempfile.gettempdir()), paranoid_env(engine), 30
-    )
+    # An empty folder of its own: TeX programs run with a cap on their
+    # folder's size (latex/texrun.py), which a user's full temp dir exceeds.
+    with tempfile.TemporaryDirectory(prefix="lw-doctor-") as scratch:
+        res = _spawn_tex(
+            [str(engine.xelatex), "--version"], Path(scratch), paranoid_env(engine), 30
+        )
     first = res.output.strip().splitlines()[0] if res.output.strip() else ""
     if res.returncode != 0 or not first:
         return DoctorCheck(

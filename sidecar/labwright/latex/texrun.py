@@ -128,72 +128,160 @@ def spawn_tex(
     group so a timeout kills xdvipdfmx too, stdin closed so TeX never waits
     for terminal input. Terminal output goes to `output_file` (truncated
     first) up to `cap` bytes; memory holds at most ~96 KiB of it."""
-    # OS confinement (sandbox/tex.py): reads only the TeX tree, fonts and the
-    # build dir, writes only the build dir, no network, no other programs.
-    from labwright.sandbox.tex import confine_tex_command
+    return HeldTex(argv, cwd, env, output_file=output_file, cap=cap, hold=False).run(timeout_s)
 
-    argv, env = confine_tex_command(argv, cwd, env)
-    start = time.monotonic()
-    kwargs: dict[str, object] = {}
-    if sys.platform == "win32":
-        kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
-    else:
-        kwargs["start_new_session"] = True
-    sink = output_file.open("wb") if output_file is not None else None
-    try:
-        proc = subprocess.Popen(  # noqa: S603 - argv is built by us, never a shell
-            list(argv),
-            cwd=cwd,
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            **kwargs,  # type: ignore[call-overload]
-        )
-        assert proc.stdout is not None
-        drain = _Drain(proc.stdout, sink, cap)
-        timed_out = over_cap = False
-        deadline = start + max(timeout_s, 0.1)
-        disk_cap = BUILD_CAP_BYTES
-        while True:
-            step = max(min(_DISK_POLL_S, deadline - time.monotonic()), 0.01)
-            if drain.thread.is_alive():
-                # Joining the output reader wakes the moment the program
-                # exits and its pipe closes; Popen.wait(timeout) sleeps in
-                # steps of up to 50 ms, which cost every build ~50 ms.
-                drain.thread.join(timeout=step)
-            else:  # the program closed its output and runs on
-                try:
-                    proc.wait(timeout=step)
-                except subprocess.TimeoutExpired:
-                    pass
-            if proc.poll() is not None:
-                break
-            over_cap = _folder_bytes(cwd) > disk_cap
-            if over_cap or time.monotonic() >= deadline:
-                timed_out = True
-                break
-        if timed_out:
-            if sys.platform == "win32":
-                proc.kill()
-            else:
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            proc.wait()
+
+class HeldTex:
+    """One confined TeX program, its process started now and run later.
+
+    With `hold`, the confining launcher (sandbox/tex_launch.py: an
+    interpreter's start, the confinement, ~40 ms) starts at once and waits
+    for `run` before it becomes the TeX program; `cancel` ends it unrun. The
+    offline build starts the PDF driver so while its figures are still being
+    drawn, which takes the launcher's start off the build's critical path.
+    Where the OS offers no confinement there is no launcher to start early:
+    the program is started by `run`. Without `hold` this is `spawn_tex`.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: Path,
+        env: Mapping[str, str],
+        *,
+        output_file: Path | None = None,
+        cap: int = OUTPUT_CAP_BYTES,
+        hold: bool = True,
+    ) -> None:
+        # OS confinement (sandbox/tex.py): reads only the TeX tree, fonts and
+        # the build dir, writes only the build dir, no network, no other programs.
+        from labwright.sandbox.tex import confine_tex_command
+
+        self._argv, self._env, self._held = confine_tex_command(argv, cwd, env, hold=hold)
+        self._cwd, self._output_file, self._cap = cwd, output_file, cap
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._drain: _Drain | None = None
+        self._sink: IO[bytes] | None = None
+        self._done = False
+        if self._held:
+            self._start()
+
+    def _start(self) -> None:
+        kwargs: dict[str, object] = {}
+        if sys.platform == "win32":
+            kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
+        else:
+            kwargs["start_new_session"] = True
+        self._sink = self._output_file.open("wb") if self._output_file is not None else None
+        try:
+            self._proc = subprocess.Popen(  # noqa: S603 - argv is built by us, never a shell
+                list(self._argv),
+                cwd=self._cwd,
+                env=dict(self._env),
+                # A held launcher waits for one byte on stdin; TeX itself
+                # then reads end-of-file there, as from a closed stdin.
+                stdin=subprocess.PIPE if self._held else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                **kwargs,  # type: ignore[call-overload]
+            )
+        except BaseException:
+            self._close_sink()
+            raise
+        assert self._proc.stdout is not None
+        self._drain = _Drain(self._proc.stdout, self._sink, self._cap)
+
+    def _close_sink(self) -> None:
+        if self._sink is not None:
+            self._sink.close()
+            self._sink = None
+
+    def _release(self, go: bool) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        try:
+            if go:
+                self._proc.stdin.write(b"1")
+            self._proc.stdin.close()  # without the byte: the launcher exits unrun
+        except (BrokenPipeError, OSError):
+            pass  # the launcher is gone already (it failed): `run` reports it
+
+    def cancel(self) -> None:
+        """End a program that was not run (nothing of it ran but the launcher)."""
+        if self._done:
+            return
+        self._done = True
+        if self._proc is None:
+            return
+        self._release(go=False)
+        try:
+            self._proc.wait(timeout=5.0)
+        except subprocess.TimeoutExpired:
+            self._kill()
+            self._proc.wait()
+        self._finish_output()
+
+    def _kill(self) -> None:
+        assert self._proc is not None
+        if sys.platform == "win32":
+            self._proc.kill()
+        else:
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def _finish_output(self) -> None:
+        assert self._proc is not None and self._drain is not None
         # A grandchild that kept the pipe open must not hang us: the group
         # is killed on timeout; otherwise the pipe closes with the child.
-        drain.thread.join(timeout=5.0)
-        proc.stdout.close()
-    finally:
-        if sink is not None:
-            sink.close()
-    return SpawnResult(
-        None if timed_out else proc.returncode,
-        drain.text(),
-        time.monotonic() - start,
-        timed_out,
-        drain.total,
-        over_cap,
-    )
+        self._drain.thread.join(timeout=5.0)
+        assert self._proc.stdout is not None
+        self._proc.stdout.close()
+        self._close_sink()
+
+    def run(self, timeout_s: float) -> SpawnResult:
+        """Let the program run and wait for it (at most `timeout_s`, and
+        while the build folder stays under BUILD_CAP_BYTES)."""
+        assert not self._done, "a held TeX program runs once"
+        self._done = True
+        start = time.monotonic()
+        if self._proc is None:
+            self._start()
+        else:
+            self._release(go=True)
+        proc, drain = self._proc, self._drain
+        assert proc is not None and drain is not None
+        try:
+            timed_out = over_cap = False
+            deadline = start + max(timeout_s, 0.1)
+            while True:
+                step = max(min(_DISK_POLL_S, deadline - time.monotonic()), 0.01)
+                if drain.thread.is_alive():
+                    # Joining the output reader wakes the moment the program
+                    # exits and its pipe closes; Popen.wait(timeout) sleeps in
+                    # steps of up to 50 ms, which cost every build ~50 ms.
+                    drain.thread.join(timeout=step)
+                else:  # the program closed its output and runs on
+                    try:
+                        proc.wait(timeout=step)
+                    except subprocess.TimeoutExpired:
+                        pass
+                if proc.poll() is not None:
+                    break
+                over_cap = _folder_bytes(self._cwd) > BUILD_CAP_BYTES
+                if over_cap or time.monotonic() >= deadline:
+                    timed_out = True
+                    break
+            if timed_out:
+                self._kill()
+                proc.wait()
+        finally:
+            self._finish_output()
+        return SpawnResult(
+            None if timed_out else proc.returncode,
+            drain.text(),
+            time.monotonic() - start,
+            timed_out,
+            drain.total,
+            over_cap,
+        )

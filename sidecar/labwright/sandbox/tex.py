@@ -106,15 +106,18 @@ def tex_roots(argv0: str, env: Mapping[str, str]) -> tuple[list[str], list[str]]
 
 
 def confine_tex_command(
-    argv: Sequence[str], cwd: Path, env: Mapping[str, str]
-) -> tuple[list[str], dict[str, str]]:
-    """argv/env that run `argv` confined to the build dir `cwd`.
+    argv: Sequence[str], cwd: Path, env: Mapping[str, str], *, hold: bool = False
+) -> tuple[list[str], dict[str, str], bool]:
+    """argv/env that run `argv` confined to the build dir `cwd`, and whether
+    the launcher holds: with `hold`, it confines itself, then waits for one
+    byte "1" on stdin before it becomes the program (anything else, or end of
+    file, and it exits without running it; latex/texrun.HeldTex).
 
-    Unchanged where the OS offers no confinement.
+    Unchanged (and never held) where the OS offers no confinement.
     """
     ok, _reason = confinement_available()
     if not ok or not sys.platform.startswith("linux"):
-        return list(argv), dict(env)
+        return list(argv), dict(env), False
     reads, execs = tex_roots(argv[0], env)
     spec = {
         "parent": os.getpid(),
@@ -123,8 +126,9 @@ def confine_tex_command(
         "write": str(Path(cwd).resolve()),
         "exec": execs,
         "limits": TEX_LIMITS.to_dict(),
+        "hold": hold,
     }
     new_env = dict(env)
     new_env[SPEC_ENV] = json.dumps(spec)
     cmd = python_command(_launcher(), new_env)
-    return cmd, new_env
+    return cmd, new_env, hold

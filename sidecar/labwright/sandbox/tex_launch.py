@@ -51,5 +51,9 @@ def launch() -> None:
         )
     except Exception as exc:  # noqa: BLE001 - fail closed, never run unconfined
         sys.exit(f"labwright tex launcher: confinement failed: {exc}")
+    if spec.get("hold") and os.read(0, 1) != b"1":
+        # Started ahead of time and confined already (latex/texrun.HeldTex);
+        # without the word to go (or with the backend gone), nothing runs.
+        os._exit(0)
     argv = spec["argv"]
     os.execve(argv[0], argv, dict(os.environ))

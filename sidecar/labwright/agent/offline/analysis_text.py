@@ -741,10 +741,16 @@ def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
 def question_text(fa: Any, ledger: Ledger, lang: str) -> str:
     goals = [g for g in fa.question.goals if g in (
         "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution",
-        "appendix", "peaks", "symmetry", "expected", "acceleration")]  # fmt: skip
+        "appendix", "peaks", "symmetry", "expected", "acceleration", "coefficient")]  # fmt: skip
     if not goals:
         return phrase(lang, "q_none") + "\n"
-    return phrase(lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}") for g in goals)) + "\n"
+    named = src_text(fa.coefficients[0].name) if getattr(fa, "coefficients", None) else ""
+    return (
+        phrase(
+            lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}", name=named) for g in goals)
+        )
+        + "\n"
+    )
 
 
 _TIME_PREFIX = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9}
@@ -793,3 +799,28 @@ def rc_sentence(
         z=ledger.num(abs(z), None, f"|tau - RC| / combined standard uncertainty, {source} ({name})", sig=2),
         verdict=phrase(lang, "rc_yes" if ok else "rc_no"),
     )  # fmt: skip
+
+
+def coefficient_sentences(
+    fa: Any, source: str, fit: Any, x: Any, y: Any, ledger: Ledger, lang: str, *, short: bool
+) -> list[str]:
+    """Each coefficient the notes ask for that this straight line gives (its
+    slope or the slope's reciprocal, decided by the columns' units); after
+    the first, `short` sentences that do not repeat the reasoning."""
+    if fa is None or not fa.coefficients or fit is None or fit.model.key != "linear" or x is None:
+        return []
+    from labwright.analysis.coefficient import from_slope
+
+    out = []
+    for ask in fa.coefficients:
+        found = from_slope(ask, float(fit.params[0]), float(fit.sigmas[0]), x.unit, y.unit)
+        if found is None:
+            continue
+        what = f"{ask.name} from the slope of {y.name} against {x.name} in {source}"
+        out.append(phrase(
+            lang, ("coef_reciprocal" if found.reciprocal else "coef_slope") + ("_short" if short else ""),
+            name=src_text(ask.name), y=src_text(y.name), x=src_text(x.name),
+            value=ledger.measured(found.value, found.se, y.provenance, what),
+            unit=src_text(ask.unit),
+        ))  # fmt: skip
+    return out

@@ -53,6 +53,7 @@ class ReportInput:
     # labwright.analysis.plan.FolderAnalysis: roles, question, analyses.
     analysis: Any = None
     fit_explained: bool = False
+    coefficient_explained: bool = False  # the first coefficient sentence says why
 
     def in_series(self, ds: Dataset) -> bool:
         # Identity, not ==: dataclass equality would compare the value arrays.
@@ -319,6 +320,15 @@ def _figure_text(inp: ReportInput, plan: FigurePlan, ledger: Ledger) -> str:
                                      s.x.unit if s.x else None, ledger, lang)  # fmt: skip
                     if rc:
                         sentences.append(rc)
+                if inp.analysis is not None and inp.analysis.coefficients:
+                    from labwright.agent.offline.analysis_text import coefficient_sentences
+
+                    said = coefficient_sentences(
+                        inp.analysis, plan.source, s.fit, s.x, s.y, ledger, lang,
+                        short=inp.coefficient_explained,
+                    )  # fmt: skip
+                    inp.coefficient_explained |= bool(said)
+                    sentences += said
             elif s.x is not None:
                 threshold = ledger.num(
                     MIN_R2, None, "R^2 threshold for reporting a fit (constant)", sig=2

@@ -1,0 +1,83 @@
+"""A named coefficient read off a straight-line fit, decided by units
+(analysis/units.py, analysis/coefficient.py)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from labwright.analysis.coefficient import from_slope, read_coefficients
+from labwright.analysis.fits import fit_with
+from labwright.analysis.units import parse_unit
+
+
+@pytest.mark.parametrize(
+    ("text", "scale", "dims"),
+    [
+        ("W", 1.0, (1, 2, -3, 0, 0, 0, 0)),
+        ("W/K", 1.0, (1, 2, -3, 0, -1, 0, 0)),
+        ("mm", 1e-3, (0, 1, 0, 0, 0, 0, 0)),
+        ("N/mm", 1e3, (1, 0, -2, 0, 0, 0, 0)),
+        ("kOhm", 1e3, (1, 2, -3, -2, 0, 0, 0)),
+        ("kΩ", 1e3, (1, 2, -3, -2, 0, 0, 0)),
+        ("°C", 1.0, (0, 0, 0, 0, 1, 0, 0)),  # a difference: one degree is one kelvin
+        ("m s^-2", 1.0, (0, 1, -2, 0, 0, 0, 0)),
+        ("m s⁻²", 1.0, (0, 1, -2, 0, 0, 0, 0)),
+        ("W/(m² K)", 1.0, (1, 0, -3, 0, -1, 0, 0)),
+        ("1/s", 1.0, (0, 0, -1, 0, 0, 0, 0)),
+        ("µF", 1e-6, (-1, -2, 4, 2, 0, 0, 0)),
+        ("kg", 1.0, (1, 0, 0, 0, 0, 0, 0)),
+        ("min", 60.0, (0, 0, 1, 0, 0, 0, 0)),
+    ],
+)
+def test_units_are_read_to_si(text: str, scale: float, dims: tuple[int, ...]) -> None:
+    unit = parse_unit(text)
+    assert unit is not None and unit.dims == dims and math.isclose(unit.scale, scale)
+
+
+@pytest.mark.parametrize("text", ["", None, "dT", "a.u.", "counts/bin", "W/K/m", "hPa"])
+def test_a_unit_not_known_is_none_not_a_guess(text: str | None) -> None:
+    assert parse_unit(text) is None
+
+
+def test_the_notes_name_the_coefficient_in_a_sentence_that_asks_for_it() -> None:
+    asks = read_coefficients(
+        "Find the heat-loss coefficient of the plate from the steady-state\n"
+        "temperature rise at several heater powers."
+    )
+    assert [(a.name, a.unit) for a in asks] == [("heat-loss coefficient", "W/K")]
+    assert [a.unit for a in read_coefficients("用胡克定律求弹簧的劲度系数。")] == ["N/m"]
+    # Named but not asked for, or a different quantity: nothing.
+    assert read_coefficients("The thermal resistance of the mount is negligible.") == []
+    assert read_coefficients("We measure the internal resistance later.") == []
+
+
+def test_the_slope_or_its_reciprocal_is_chosen_by_dimension() -> None:
+    (loss,) = read_coefficients("Find the heat-loss coefficient.")
+    # dT (K) against P (W): the slope is in K/W, the coefficient its reciprocal.
+    c = from_slope(loss, 3.1, 0.02, "W", "K")
+    assert c is not None and c.reciprocal
+    assert c.value == pytest.approx(1 / 3.1) and c.se == pytest.approx(0.02 / 3.1**2)
+    # P against dT: the slope itself.
+    c = from_slope(loss, 0.32, 0.002, "°C", "mW")
+    assert c is not None and not c.reciprocal and c.value == pytest.approx(0.32e-3)
+    # Units that give neither: no answer.
+    assert from_slope(loss, 3.1, 0.02, "s", "K") is None
+    assert from_slope(loss, 3.1, 0.02, None, "K") is None
+
+
+def test_a_spring_constant_from_a_real_fit_in_millimetres() -> None:
+    """Extension in mm against load in N: k = 1/slope, converted to N/m, and
+    within three standard errors of the spring the data were drawn from."""
+    rng = np.random.default_rng(7)
+    load = np.linspace(0.5, 5.0, 10)
+    k_true = 250.0  # N/m
+    extension_mm = load / k_true * 1e3 + rng.normal(0.0, 0.05, load.size)
+    fit = fit_with("linear", load, extension_mm)
+    assert fit is not None
+    (spring,) = read_coefficients("Determine the spring constant of the spring.")
+    c = from_slope(spring, fit.params[0], fit.sigmas[0], "N", "mm")
+    assert c is not None and c.reciprocal
+    assert abs(c.value - k_true) <= 3 * c.se
