@@ -17,6 +17,19 @@ Two steps, both lossless for the program and deterministic:
    scipy.libs both vendor the same libgfortran and libquadmath. The loader
    opens the symlink's target; both packages then share one mapping, which
    the loader already did, because the sonames are equal.
+3. Replace shared libraries that carry the same code under different names
+   with a relative symlink to the first copy: numpy is built against PyPI's
+   `scipy-openblas32` (scripts/numpy_openblas.sh), the very OpenBLAS scipy's
+   wheel vendors under a hashed name after auditwheel rewrote its headers, so
+   the bytes differ but the program does not. "Same code" is checked, never
+   assumed from names or versions: every allocated section that holds code or
+   data (.text, .rodata, .data, ...: their bytes; .bss: its size) and every
+   defined dynamic symbol (name, address, size, kind) must be equal; only the
+   dependency names, the soname and the header layout may differ. A scipy
+   built against another OpenBLAS simply does not match, and both copies stay.
+   Both names keep resolving: the loader finds the dependencies of either
+   through PyInstaller's top-level links, and a library opened through two
+   names that are one file (same inode) is mapped once.
 
 Prints one line per step with the bytes saved. Windows and macOS bundles are
 left alone (PE/Mach-O, code signing): the release workflow runs this only
@@ -116,6 +129,86 @@ def link_duplicates(bundle: Path) -> tuple[int, list[tuple[Path, Path]]]:
     return saved, links
 
 
+# Sections whose content is the program (code, constants, initialised data).
+_CODE_SECTIONS = (
+    ".text",
+    ".rodata",
+    ".data",
+    ".data.rel.ro",
+    ".init_array",
+    ".fini_array",
+    ".tdata",
+    ".eh_frame",
+    ".gcc_except_table",
+)
+_NOBITS = 8
+_SHT_DYNSYM = 11
+
+
+def code_key(path: Path) -> str | None:
+    """A digest of what the library does, independent of its name, soname,
+    needed names and header layout; None when it is not a 64-bit LE ELF."""
+    data = path.read_bytes()
+    if len(data) < 64 or data[4] != 2 or data[5] != 1:
+        return None
+    shoff = struct.unpack_from("<Q", data, 0x28)[0]
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    if shoff == 0 or shnum == 0 or shstrndx >= shnum:
+        return None
+    headers = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    strtab = headers[shstrndx]
+
+    def name(offset: int, table: tuple[int, ...]) -> bytes:
+        start = table[4] + offset
+        return data[start : data.index(b"\0", start)]
+
+    digest = hashlib.sha256()
+    named = {name(h[0], strtab).decode("latin-1"): h for h in headers}
+    for section in (*_CODE_SECTIONS, ".bss", ".tbss"):
+        header = named.get(section)
+        if header is None:
+            digest.update(f"{section}:absent;".encode())
+            continue
+        _, sh_type, _, addr, offset, size = header[:6]
+        digest.update(f"{section}:{addr}:{size};".encode())
+        if sh_type != _NOBITS:
+            digest.update(data[offset : offset + size])
+    symbols = []
+    for header in headers:
+        if header[1] != _SHT_DYNSYM:
+            continue
+        dynstr = headers[header[6]]
+        for pos in range(header[4], header[4] + header[5], 24):
+            st_name, st_info, _, st_shndx, st_value, st_size = struct.unpack_from(
+                "<IBBHQQ", data, pos
+            )
+            if st_shndx != 0 and st_name:
+                symbols.append((name(st_name, dynstr), st_info, st_value, st_size))
+    if not symbols:
+        return None
+    for symbol in sorted(symbols):
+        digest.update(repr(symbol).encode())
+    return digest.hexdigest()
+
+
+def link_same_code(bundle: Path) -> tuple[int, list[tuple[Path, Path]]]:
+    """Symlink libraries with equal code_key to the first copy; (bytes saved, links)."""
+    groups: dict[str, list[Path]] = defaultdict(list)
+    for lib in shared_objects(bundle):
+        key = code_key(lib)
+        if key is not None:
+            groups[key].append(lib)
+    saved, links = 0, []
+    for paths in groups.values():
+        first, *rest = paths
+        for dup in rest:
+            saved += dup.stat().st_size
+            dup.unlink()
+            dup.symlink_to(os.path.relpath(first, dup.parent))
+            links.append((dup, first))
+    return saved, links
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 1 or not Path(argv[0]).is_dir():
         print("usage: slim_bundle.py BUNDLE_DIR", file=sys.stderr)
@@ -128,6 +221,10 @@ def main(argv: list[str]) -> int:
     for dup, first in links:
         print(f"[slim] {dup.relative_to(bundle)} -> {first.relative_to(bundle)}")
     print(f"[slim] duplicates: {saved / 1e6:.1f} MB saved")
+    saved, links = link_same_code(bundle)
+    for dup, first in links:
+        print(f"[slim] same code: {dup.relative_to(bundle)} -> {first.relative_to(bundle)}")
+    print(f"[slim] same code: {saved / 1e6:.1f} MB saved")
     return 0
 
 

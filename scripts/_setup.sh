@@ -96,6 +96,10 @@ _ensure_venv() {
     "$VENV/bin/python" -m pip install -q --no-deps --no-build-isolation -e "$LABWRIGHT_ROOT"
     touch "$stamp"
   fi
+  # Tests freeze the sidecar from this venv: numpy on scipy's OpenBLAS (Linux).
+  if [ "$extras" = "dev" ]; then
+    bash "$LABWRIGHT_ROOT/scripts/numpy_openblas.sh" "$VENV/bin/python" "$lock"
+  fi
   # Bytecode for our own modules, as pip writes it for every installed
   # package: an editable install leaves the source tree without it, and where
   # PYTHONDONTWRITEBYTECODE is set (these machines) every process -- each

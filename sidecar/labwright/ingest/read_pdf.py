@@ -17,7 +17,7 @@ MAX_PDF_PAGES = 5
 
 def read_pdf(path: Path, ctx: ReaderContext) -> list[Item]:
     from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
+    from pypdf.errors import DependencyError, PyPdfError
 
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # warnings on sloppy PDFs are noise here
     with open(path, "rb") as handle:
@@ -33,6 +33,13 @@ def read_pdf(path: Path, ctx: ReaderContext) -> list[Item]:
             parts.append(page.extract_text() or "")
     except ReadError:
         raise
+    except DependencyError as exc:
+        # AES needs the `cryptography` package, which the desktop bundles do
+        # not carry (build_scripts/labwright-sidecar.spec says why); RC4 and
+        # unencrypted PDFs need nothing more.
+        raise ReadError(
+            "is AES-encrypted, which this build cannot decrypt: print it to a new PDF and add that"
+        ) from exc
     except (
         PyPdfError,
         ValueError,
