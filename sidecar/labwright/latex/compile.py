@@ -418,36 +418,38 @@ def compile_tex(
     driver_argv = [str(engine.xdvipdfmx), "-q", "-E", "-o", pdf_path.name, xdv_path.name]
     converts = xdv_path.exists() and stopped not in ("timeout", "fatal")
     held: HeldTex | None = None
-    if before_driver is not None:
-        # The caller waits here (for figures being drawn): the driver's
-        # confined launcher starts meanwhile and is only let go below.
-        held = HeldTex(driver_argv, build_dir, env) if converts else None
-        try:
+    if before_driver is not None and converts:
+        # The caller waits in `before_driver` (for figures being drawn): the
+        # driver's confined launcher starts meanwhile, and is let go below.
+        held = HeldTex(driver_argv, build_dir, env)
+    try:
+        if before_driver is not None:
             for rel in before_driver():
                 digest = _digest(build_dir / rel)
                 if digest is not None:
                     inputs[rel] = digest
-        except BaseException:
-            if held is not None:
-                held.cancel()
-            raise
-    log_text = _read_log(log_path) or _read_log(terminal)
-    if converts:
-        blocked = refused_specials(xdv_path, build_dir)
-        timeout = min(pass_timeout_s, max(remaining(), 1.0))
-        if blocked and held is not None:
-            held.cancel()
-        if not blocked:
-            res = (
-                held.run(timeout)
-                if held is not None
-                else _spawn_tex(driver_argv, build_dir, env, timeout)
-            )
-            driver = PassRecord(
-                "xdvipdfmx", "convert the last pass", res.returncode, res.elapsed_s, res.timed_out
-            )
-            if res.output.strip():
-                log_text += "\n--- xdvipdfmx ---\n" + res.output
+        log_text = _read_log(log_path) or _read_log(terminal)
+        if converts:
+            blocked = refused_specials(xdv_path, build_dir)
+            timeout = min(pass_timeout_s, max(remaining(), 1.0))
+            if not blocked:
+                res = (
+                    held.run(timeout)
+                    if held is not None
+                    else _spawn_tex(driver_argv, build_dir, env, timeout)
+                )
+                driver = PassRecord(
+                    "xdvipdfmx",
+                    "convert the last pass",
+                    res.returncode,
+                    res.elapsed_s,
+                    res.timed_out,
+                )
+                if res.output.strip():
+                    log_text += "\n--- xdvipdfmx ---\n" + res.output
+    finally:
+        if held is not None:
+            held.cancel()  # unless it ran: abandoned, or the document was refused
     diagnostics = diag
     diagnostics.blocked_reads = blocked
     if driver is not None and (driver.returncode != 0 or driver.timed_out):
