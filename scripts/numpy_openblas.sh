@@ -62,8 +62,8 @@ if [ -z "$wheel" ]; then
     "Cflags: -I$ob_inc -DBLAS_SYMBOL_PREFIX=scipy_" > "$work/scipy-openblas.pc"
   PKG_CONFIG_PATH="$work" LIBRARY_PATH="$ob_dir" \
     "$PY" -m pip wheel -q --no-cache-dir --no-deps --no-binary numpy -w "$work/out" "${hashes[@]}" \
-    -Csetup-args=-Dblas=scipy-openblas -Csetup-args=-Dlapack=scipy-openblas \
-    -Csetup-args=-Duse-ilp64=false -Csetup-args=-Dallow-noblas=false
+    --config-settings=setup-args=-Dblas=scipy-openblas --config-settings=setup-args=-Dlapack=scipy-openblas \
+    --config-settings=setup-args=-Duse-ilp64=false --config-settings=setup-args=-Dallow-noblas=false
   mkdir -p "$dest"
   cp "$work"/out/numpy-*.whl "$dest/"
   wheel="$(find "$dest" -name 'numpy-*.whl' | head -1)"
