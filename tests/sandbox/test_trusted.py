@@ -211,24 +211,3 @@ def test_the_pool_keeps_few_idle_workers(tmp_path: Path) -> None:
     assert len(trusted._pool) == trusted.MAX_POOLED
     assert not workers[0].alive  # the oldest idle one was stopped
     assert all(w.alive for w in workers[1:])
-
-
-def test_the_warm_up_draws_a_figure_and_says_when_it_is_over() -> None:
-    """The first figure's lazy set-up (PDF backend, fonts) is paid during the
-    warm-up; `warmed` tells a drawing handler when pyplot is free again, and
-    is set also when there is nothing to warm."""
-    import sys
-    import threading
-
-    from labwright.sandbox import trusted_worker
-
-    nothing = threading.Event()
-    trusted_worker._warm_in_background((), nothing)
-    assert nothing.is_set()
-    warmed = threading.Event()
-    trusted_worker._warm_in_background(("matplotlib", "matplotlib.pyplot"), warmed)
-    assert warmed.wait(120)
-    assert "matplotlib.backends.backend_pdf" in sys.modules
-    import matplotlib.pyplot as plt
-
-    assert plt.get_fignums() == []  # the throwaway figure is closed

@@ -27,7 +27,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 EXIT_OK = 0
@@ -48,13 +48,10 @@ DEFAULT_WARM = ("matplotlib", "matplotlib.pyplot")
 
 @dataclass(frozen=True)
 class WorkerContext:
-    """What a handler may use: its writable directory and the data folder,
-    and `warmed`, set once the warm-up (imports, a throwaway figure) is over:
-    a handler that draws waits for it, since pyplot is not thread-safe."""
+    """What a handler may use: its writable directory and the data folder."""
 
     out_dir: str
     data_root: str | None
-    warmed: threading.Event = field(default_factory=threading.Event)
 
 
 Handler = Callable[[dict[str, Any], WorkerContext], Iterator[dict[str, Any]]]
@@ -87,34 +84,8 @@ def _write(out: TextIO, message: dict[str, Any]) -> None:
     out.flush()
 
 
-def _draw_once() -> None:
-    """Draw one throwaway figure to PDF in memory.
-
-    The first figure a process draws pays for what matplotlib sets up
-    lazily: the PDF backend's import, loading the font files, the first text
-    layouts and tick machinery -- ~0.09 s here, on the build's critical path
-    (the figures are drawn after the analysis, while the backend waits).
-    Done during the warm-up, it overlaps the analysis instead.
-    """
-    import io
-
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(3.0, 2.0))
-    try:
-        ax.plot([0.0, 1.0, 2.0], [0.0, 1.0, 4.0], "o", label="data")
-        ax.plot([0.0, 2.0], [0.0, 4.0], "-", label="fit")
-        ax.set_xlabel("x (s)")
-        ax.set_ylabel("y (m)")
-        ax.legend()
-        fig.savefig(io.BytesIO(), format="pdf")
-    finally:
-        plt.close(fig)
-
-
-def _warm_in_background(modules: tuple[str, ...], warmed: threading.Event) -> None:
-    """Import `modules` in a thread while requests are served, then (when
-    they include pyplot) draw a throwaway figure; set `warmed` at the end.
+def _warm_in_background(modules: tuple[str, ...]) -> None:
+    """Import `modules` in a thread while requests are served.
 
     One at a time between requests was not enough: importing pyplot takes
     ~0.2 s, and a build's fit request, which arrived in the middle of it,
@@ -123,18 +94,13 @@ def _warm_in_background(modules: tuple[str, ...], warmed: threading.Event) -> No
     module still being imported waits on that module's import lock only.
     """
     if not modules:
-        warmed.set()
         return
 
     def warm() -> None:
         try:
             _preimport(list(modules))
-            if "matplotlib.pyplot" in modules:
-                _draw_once()
         except Exception:  # noqa: BLE001 - the handler's own import reports it
             traceback.print_exc()
-        finally:
-            warmed.set()
 
     threading.Thread(target=warm, name="warm-imports", daemon=True).start()
 
@@ -149,7 +115,7 @@ def serve(
     """Answer requests until stdin closes (or stays idle for `idle_seconds`),
     importing the `warm` modules meanwhile."""
     fd = stdin.fileno() if hasattr(stdin, "fileno") else None
-    _warm_in_background(warm, context.warmed)
+    _warm_in_background(warm)
     while True:
         if idle_seconds is not None and fd is not None:
             ready, _, _ = select.select([fd], [], [], idle_seconds)

@@ -39,9 +39,6 @@ _JA_FONTS = (
 
 DEFAULT_SIZE = (6.0, 3.8)
 RESIDUAL_SIZE = (6.0, 4.4)  # room for the residual panel
-#: Longest wait for the worker's warm-up before drawing anyway (it takes
-#: ~0.1 s; a stuck warm-up must not stop the figures).
-_WARM_WAIT_S = 30.0
 # Fit lines: dark, saturated colours that stand out against the C0..C3 markers.
 _FIT_COLOURS = ("#b2182b", "#111111", "#5e3c99", "#006837")
 
@@ -360,10 +357,6 @@ def render(request: dict[str, Any], context: WorkerContext) -> Iterator[dict[str
     import matplotlib.pyplot as plt
     import numpy as np
 
-    # The worker's warm-up draws a throwaway figure in a thread; pyplot is
-    # not thread-safe, so drawing starts when it is over (long before, in a
-    # build: it overlaps the analysis).
-    context.warmed.wait(_WARM_WAIT_S)
     _style(plt)
     out_dir = Path(context.out_dir)
     job = json.loads(Path(request["spec"]).read_text(encoding="utf-8"))
