@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 
 PT_LOAD = 1
@@ -118,8 +119,13 @@ def link_duplicates(bundle: Path) -> tuple[int, list[tuple[Path, Path]]]:
     groups: dict[tuple[str, str], list[Path]] = defaultdict(list)
     for lib in shared_objects(bundle):
         groups[(lib.name, _digest(lib))].append(lib)
+    return _link_groups(groups.values())
+
+
+def _link_groups(groups: Iterable[list[Path]]) -> tuple[int, list[tuple[Path, Path]]]:
+    """Each later path of a group becomes a relative symlink to the first."""
     saved, links = 0, []
-    for paths in groups.values():
+    for paths in groups:
         first, *rest = paths
         for dup in rest:
             saved += dup.stat().st_size
@@ -198,15 +204,7 @@ def link_same_code(bundle: Path) -> tuple[int, list[tuple[Path, Path]]]:
         key = code_key(lib)
         if key is not None:
             groups[key].append(lib)
-    saved, links = 0, []
-    for paths in groups.values():
-        first, *rest = paths
-        for dup in rest:
-            saved += dup.stat().st_size
-            dup.unlink()
-            dup.symlink_to(os.path.relpath(first, dup.parent))
-            links.append((dup, first))
-    return saved, links
+    return _link_groups(groups.values())
 
 
 def main(argv: list[str]) -> int:
