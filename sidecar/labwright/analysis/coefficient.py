@@ -67,20 +67,37 @@ def read_coefficients(text: str) -> list[CoefficientAsk]:
     return found
 
 
+def _relation(
+    ask: CoefficientAsk, x_unit: str | None, y_unit: str | None
+) -> tuple[float, bool] | None:
+    """(factor to the coefficient's unit, reciprocal?) when the slope of y
+    against x, or its reciprocal, has exactly the coefficient's dimension."""
+    ux, uy = parse_unit(x_unit), parse_unit(y_unit)
+    if ux is None or uy is None:
+        return None
+    per = uy.over(ux)  # the slope's unit
+    if per.dims == ask.si.dims:
+        return per.scale / ask.si.scale, False
+    inverse = per.inverse()
+    if inverse.dims == ask.si.dims:
+        return inverse.scale / ask.si.scale, True
+    return None
+
+
+def answers(ask: CoefficientAsk, x_unit: str | None, y_unit: str | None) -> bool:
+    """Whether a straight line of y against x can give the coefficient."""
+    return _relation(ask, x_unit, y_unit) is not None
+
+
 def from_slope(
     ask: CoefficientAsk, slope: float, se: float, x_unit: str | None, y_unit: str | None
 ) -> Coefficient | None:
     """The coefficient from a fitted slope of y against x, when the columns'
     units make the slope or its reciprocal exactly the coefficient's unit."""
-    ux, uy = parse_unit(x_unit), parse_unit(y_unit)
-    if ux is None or uy is None or slope == 0 or not (se >= 0):
+    relation = _relation(ask, x_unit, y_unit)
+    if relation is None or slope == 0 or not (se >= 0):
         return None
-    per = uy.over(ux)  # the slope's unit
-    if per.dims == ask.si.dims:
-        factor = per.scale / ask.si.scale
-        return Coefficient(ask, slope * factor, se * abs(factor), reciprocal=False)
-    inverse = per.inverse()
-    if inverse.dims == ask.si.dims:
-        factor = inverse.scale / ask.si.scale
+    factor, reciprocal = relation
+    if reciprocal:
         return Coefficient(ask, factor / slope, abs(factor) * se / slope**2, reciprocal=True)
-    return None
+    return Coefficient(ask, slope * factor, se * abs(factor), reciprocal=False)

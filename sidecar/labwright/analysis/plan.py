@@ -441,16 +441,18 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
     # Tables left to the x-y path (fits by AICc, measurements only) are listed
     # too, so the choice can be compared with the question.
     xy = [ds for ds in read.datasets if ds.kind == "table" and id(ds) not in fa.handled]
-    # A coefficient is asked of these fits only when two of their columns'
-    # units can give it ("the resistance" of repeated readings is their mean).
-    fa.coefficients = [a for a in asked_coefficients if any(_gives(a, ds) for ds in xy)]
+    # A coefficient is asked of these fits only when two of a table's
+    # columns' units can give it ("the resistance" of repeated readings is
+    # their mean, not a slope).
+    given = {id(ds): [a for a in asked_coefficients if _gives(a, ds)] for ds in xy}
+    fa.coefficients = [a for a in asked_coefficients if any(a in g for g in given.values())]
     if fa.coefficients:
         fa.question.goals.setdefault("coefficient", fa.coefficients[0].name)
     for ds in xy:
         goals = ["xy"] + (["law"] if fa.question.asks("law") else [])
         if fa.rc is not None:
             goals.append("expected")  # fitted tau against R C, in the writer
-        if any(_gives(a, ds) for a in fa.coefficients):
+        if given[id(ds)]:
             goals.append("coefficient")  # from a fitted slope, in the writer
         fa.analyses.append(Analysis("xy", ds.source, ds, goals, "x-y measurements"))
     return fa
@@ -458,10 +460,10 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
 
 def _gives(ask: Any, ds: Dataset) -> bool:
     """Whether a slope between two columns of `ds` has the unit of `ask`."""
-    from labwright.analysis.coefficient import from_slope
+    from labwright.analysis.coefficient import answers
 
     units = [c.unit for c in ds.columns if c.unit]
-    return any(from_slope(ask, 1.0, 0.0, x, y) is not None for x in units for y in units if x != y)
+    return any(answers(ask, x, y) for x in units for y in units if x != y)
 
 
 def analysis_digest(record: dict[str, Any]) -> str:

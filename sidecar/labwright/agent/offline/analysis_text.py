@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 
@@ -739,12 +739,13 @@ def roles_sentence(fa: Any, ds: Any, ledger: Ledger, lang: str) -> str:
 
 
 def question_text(fa: Any, ledger: Ledger, lang: str) -> str:
-    goals = [g for g in fa.question.goals if g in (
-        "trend", "seasonal", "change", "dependence", "outliers", "groups", "law", "error", "distribution",
-        "appendix", "peaks", "symmetry", "expected", "acceleration", "coefficient")]  # fmt: skip
+    from labwright.analysis.question import Goal
+
+    known = get_args(Goal)  # each has a goal_<name> phrase
+    goals = [g for g in fa.question.goals if g in known]
     if not goals:
         return phrase(lang, "q_none") + "\n"
-    named = src_text(fa.coefficients[0].name) if getattr(fa, "coefficients", None) else ""
+    named = src_text(fa.coefficients[0].name) if fa.coefficients else ""
     return (
         phrase(
             lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}", name=named) for g in goals)
