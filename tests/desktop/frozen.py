@@ -10,6 +10,7 @@ import secrets
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -110,6 +111,17 @@ def leftovers(bundle: Path, home: Path) -> list[str]:
             cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
             found.append(f"{d.name}: {cmd.strip()} (cwd {cwd})")
     return found
+
+
+def assert_nothing_left(bundle: Path, home: Path, within: float = 5.0) -> None:
+    """No process of the sidecar outlives `within` seconds. A child killed by
+    its parent-death signal is reaped asynchronously: for a few milliseconds
+    after the sidecar is gone it may still be tearing down its memory (its
+    cmdline already empty), so one immediate look would race it."""
+    deadline = time.monotonic() + within
+    while leftovers(bundle, home) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert leftovers(bundle, home) == []
 
 
 def pid_alive(pid: int) -> bool:

@@ -25,7 +25,7 @@ import pytest
 
 from labwright.testing.fake_openai import FakeOpenAI, Turn
 from tests.agent.conftest import ScriptedLab
-from tests.desktop.frozen import BUNDLE, leftovers, lines, pid_alive, start_like_the_shell
+from tests.desktop.frozen import BUNDLE, assert_nothing_left, lines, pid_alive, start_like_the_shell
 
 pytestmark = [
     # Cold builds (Tauri, PyInstaller, the TeX recording) run in these tests' fixtures.
@@ -63,13 +63,6 @@ def _wait_run(client: httpx.Client, run_id: int) -> dict[str, Any]:
             return run
         time.sleep(0.2)
     raise AssertionError("the run did not end")
-
-
-def _no_leftovers(home: Path) -> None:
-    deadline = time.monotonic() + 5
-    while leftovers(BUNDLE, home) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert leftovers(BUNDLE, home) == []
 
 
 def test_frozen_sidecar_builds_draws_and_exits_on_eof(
@@ -142,7 +135,7 @@ def test_frozen_sidecar_builds_draws_and_exits_on_eof(
         if child.poll() is None:
             child.kill()
             child.wait()
-    _no_leftovers(_isolated_home)
+    assert_nothing_left(BUNDLE, _isolated_home)
     stderr = b"".join(iter(lambda: started.stderr.get(timeout=5), b""))
     assert started.token.encode() not in stderr
     assert started.stdout.get(timeout=5) == b"", "stdout carries only the handshake"
@@ -181,4 +174,4 @@ def test_frozen_sidecar_dies_with_its_killed_parent(
         if standin.poll() is None:
             standin.kill()
             standin.wait()
-    _no_leftovers(_isolated_home)
+    assert_nothing_left(BUNDLE, _isolated_home)

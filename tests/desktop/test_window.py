@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from tests.desktop import xdisplay
-from tests.desktop.frozen import ROOT, leftovers, pid_alive
+from tests.desktop.frozen import ROOT, assert_nothing_left, pid_alive
 from tests.desktop.webdriver import Session, tauri_driver, xvfb
 
 pytestmark = [
@@ -124,7 +124,7 @@ def _installed_app(deb: str, tmp_path: Path, home: Path) -> Iterator[App]:
         time.sleep(0.1)
     assert sidecar_pid is None or not pid_alive(sidecar_pid), "the sidecar outlived the window"
     assert not _app_processes(binary), "the app is still running after its window closed"
-    assert leftovers(root, home) == []
+    assert_nothing_left(root, home)
 
 
 def test_window_opens_a_folder_and_shows_the_first_page(
