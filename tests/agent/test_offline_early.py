@@ -4,7 +4,9 @@ placed (agent/offline/early.py)."""
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -402,3 +404,70 @@ def test_fits_are_made_here_once_an_analysis_has_loaded_the_fitting_library(
         (fit,) = worker.fit([(x, 3 * x + 1)])
     assert fit is not None and fit.model.key == "linear"
     assert fit.params == pytest.approx((3.0, 1.0))
+
+
+def _tex_descendant() -> int | None:
+    """The pid of a XeTeX process started below this one, if one runs."""
+    me, parents, exes = os.getpid(), {}, {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            exes[int(entry.name)] = os.readlink(entry / "exe")
+        except (OSError, ValueError, IndexError):
+            continue
+    for pid, exe in exes.items():
+        if Path(exe).name not in ("xetex", "xelatex"):
+            continue
+        up = parents.get(pid)
+        while up is not None and up > 1:
+            if up == me:
+                return pid
+            up = parents.get(up)
+    return None
+
+
+def _open_files(pid: int) -> list[str]:
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return []
+    found = []
+    for fd in fds:
+        try:
+            found.append(os.readlink(fd))
+        except OSError:
+            continue
+    return found
+
+
+@needs_tex
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_xelatex_loads_the_class_from_the_head_alone(lang: str, tmp_path: Path) -> None:
+    """The point of streaming: XeLaTeX loads the class (every package, every
+    font) while the data is still being analysed. Given only the fixed head,
+    it must get past the class line and open the class's packages; LaTeX
+    would wait for the next line (which only the finished report gives)
+    if the class line did not end in the class date."""
+    from labwright.agent.offline.early import EarlyCompile, TexStream
+    from labwright.latex.template import fixed_head, install_template_files
+
+    if not TexStream.available():
+        pytest.skip("the streamed compile runs only on Linux with confinement")
+    install_template_files(lang, tmp_path)  # type: ignore[arg-type]
+    early = EarlyCompile.start(tmp_path / "main.tex", head=fixed_head(lang))  # type: ignore[arg-type]
+    packages: list[str] = []
+    try:
+        deadline = time.monotonic() + 120
+        while not packages and time.monotonic() < deadline:
+            pid = _tex_descendant()
+            if pid is not None:
+                packages = [f for f in _open_files(pid) if f.endswith((".cls", ".sty", ".cfg", ".def", ".fd"))]
+            time.sleep(0.002)
+    finally:
+        early.abandon()
+        assert early.result() is None
+    assert packages, "XeLaTeX loaded nothing of the class before the report was sent"
+    assert not [t for t in threading.enumerate() if t.name in ("tex-stream", "early-compile")]
+    assert not (tmp_path / "main.tex").exists()

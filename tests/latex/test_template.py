@@ -12,6 +12,7 @@ from labwright.latex.engine import TexEngine
 from labwright.latex.template import (
     SLOTS,
     TemplateError,
+    fixed_head,
     latex_escape,
     render_template,
     template_files,
@@ -146,3 +147,24 @@ def test_chinese_text_in_english_template_is_reported(
     result = compile_source(tex, files=_files("en"), build_root=tmp_path, engine=tex_engine)
     assert result.status == "degraded"
     assert "中" in result.diagnostics.missing_characters
+
+
+_REQUESTED = re.compile(r"^\\documentclass\[[^\]]*\]\{labwright-report\}\[(\d{4}/\d{2}/\d{2})\]$", re.M)
+_PROVIDED = re.compile(r"\\ProvidesClass\{labwright-report\}\[(\d{4}/\d{2}/\d{2})")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_skeleton_asks_for_the_class_by_a_date_the_class_has(lang: str) -> None:
+    """The class line ends in the class date: LaTeX then loads the class
+    without looking ahead to the next line (a slot), which lets a build start
+    XeLaTeX on the fixed head alone; the date is never newer than the class's
+    own, or every report would carry LaTeX's "requested version" warning."""
+    requested = _REQUESTED.search(template_path(lang).read_text(encoding="utf-8"))  # type: ignore[arg-type]
+    cls = next(p for p in template_files(lang) if p.suffix == ".cls")  # type: ignore[arg-type]
+    provided = _PROVIDED.search(cls.read_text(encoding="utf-8"))
+    assert requested is not None and provided is not None
+    assert requested.group(1) <= provided.group(1)  # YYYY/MM/DD sorts as text
+    head_lines = [
+        line for line in fixed_head(lang).splitlines() if line and not line.startswith("%")  # type: ignore[arg-type]
+    ]
+    assert head_lines[-1] == requested.group(0)

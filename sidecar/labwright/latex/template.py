@@ -86,7 +86,12 @@ def bibliography_commands(bib_stems: str) -> str:
 def fixed_head(lang: Lang) -> str:
     """The start of every document rendered for `lang`: the template's text
     before its first slot (the class line, which loads every package and
-    font). A build can start typesetting it before the report is written."""
+    font). A build can start typesetting it before the report is written.
+
+    The class line ends in the class date (`{labwright-report}[2026/11/29]`):
+    LaTeX's `\\documentclass` looks ahead for that optional argument, and
+    without it would wait for the next line, which is not part of the head,
+    so TeX would load nothing until the whole report had been written."""
     source = template_path(lang).read_text(encoding="utf-8")
     first = _SLOT.search(source)
     head = source if first is None else source[: first.start()]
