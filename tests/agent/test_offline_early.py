@@ -413,7 +413,9 @@ def _tex_descendant() -> int | None:
         if not entry.name.isdigit():
             continue
         try:
-            parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            parents[int(entry.name)] = int(
+                (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+            )
             exes[int(entry.name)] = os.readlink(entry / "exe")
         except (OSError, ValueError, IndexError):
             continue
@@ -463,7 +465,11 @@ def test_xelatex_loads_the_class_from_the_head_alone(lang: str, tmp_path: Path) 
         while not packages and time.monotonic() < deadline:
             pid = _tex_descendant()
             if pid is not None:
-                packages = [f for f in _open_files(pid) if f.endswith((".cls", ".sty", ".cfg", ".def", ".fd"))]
+                packages = [
+                    f
+                    for f in _open_files(pid)
+                    if f.endswith((".cls", ".sty", ".cfg", ".def", ".fd"))
+                ]
             time.sleep(0.002)
     finally:
         early.abandon()

@@ -149,7 +149,9 @@ def test_chinese_text_in_english_template_is_reported(
     assert "中" in result.diagnostics.missing_characters
 
 
-_REQUESTED = re.compile(r"^\\documentclass\[[^\]]*\]\{labwright-report\}\[(\d{4}/\d{2}/\d{2})\]$", re.M)
+_REQUESTED = re.compile(
+    r"^\\documentclass\[[^\]]*\]\{labwright-report\}\[(\d{4}/\d{2}/\d{2})\]$", re.M
+)
 _PROVIDED = re.compile(r"\\ProvidesClass\{labwright-report\}\[(\d{4}/\d{2}/\d{2})")
 
 
@@ -165,6 +167,8 @@ def test_the_skeleton_asks_for_the_class_by_a_date_the_class_has(lang: str) -> N
     assert requested is not None and provided is not None
     assert requested.group(1) <= provided.group(1)  # YYYY/MM/DD sorts as text
     head_lines = [
-        line for line in fixed_head(lang).splitlines() if line and not line.startswith("%")  # type: ignore[arg-type]
+        line
+        for line in fixed_head(lang).splitlines()
+        if line and not line.startswith("%")  # type: ignore[arg-type]
     ]
     assert head_lines[-1] == requested.group(0)
