@@ -251,3 +251,82 @@ def test_named_response_beside_a_class_column_is_modelled(tmp_path: Path) -> Non
     )  # fmt: skip
     kinds = [a.kind for a in analyse_folder(read_folder(folder)).analyses]
     assert kinds == ["groups", "regression"]
+
+
+def test_climatology_months_of_dates_stamped_on_the_first() -> None:
+    """Eurostat's orders stamped `Aug-1-1995`: the August trough was reported
+    as July (months taken as twelfths of the decimal year)."""
+    import pandas as pd
+
+    from labwright.analysis.dates import _to_decimal_years
+    from labwright.analysis.timeseries import analyse_series
+
+    stamps = pd.date_range("1995-01-01", periods=120, freq="MS")
+    rng = np.random.default_rng(5)
+    bump = np.where(stamps.month == 8, -10.0, np.where(stamps.month == 9, 10.0, 0.0))
+    y = 100 + bump + rng.normal(0, 0.3, stamps.size)
+    r = analyse_series(_to_decimal_years(stamps), y, trend=True, seasonal=True)
+    assert r is not None and r.seasonal is not None
+    assert (r.seasonal.trough_month, r.seasonal.peak_month) == (8, 9)
+    assert r.seasonal.counts == (10,) * 12
+
+
+def test_letters_summarise_tukey_pairs_of_many_groups() -> None:
+    from labwright.analysis.groups import GroupStat, PairDiff, letter_display
+
+    stats = tuple(
+        GroupStat(lv, 5, m, 1.0, 0.4) for lv, m in [("A", 10), ("B", 9), ("C", 5), ("D", 4)]
+    )
+    p = {("A", "B"): 0.3, ("A", "C"): 0.01, ("A", "D"): 0.001,
+         ("B", "C"): 0.2, ("B", "D"): 0.001, ("C", "D"): 0.6}  # fmt: skip
+    pairs = tuple(PairDiff(a, b, 0.0, 0.5, v) for (a, b), v in p.items())
+    letters = letter_display(stats, pairs, 0.05)
+    assert letters == {"A": "a", "B": "ab", "C": "bc", "D": "c"}
+    # Share a letter exactly when the pair does not differ.
+    for (a, b), v in p.items():
+        assert bool(set(letters[a]) & set(letters[b])) == (v >= 0.05)
+
+
+def test_many_groups_get_letters_not_a_wall_of_pairs(tmp_path: Path) -> None:
+    """Grunfeld's 11 firms: 55 Tukey pairs in a table and a sentence naming
+    the 36 pairs that do not differ; now one letter column per group."""
+    from labwright.agent.offline.analysis_text import _pairs_text
+    from labwright.agent.offline.provenance import Ledger
+
+    frame = datasets.grunfeld.load_pandas().data
+    folder = _frame_folder(
+        tmp_path, "grunfeld", frame, ("notes.txt", "Compare the investment between firms.")
+    )
+    g = next(a for a in analyse_folder(read_folder(folder)).analyses if a.kind == "groups")
+    text = _pairs_text(g, Ledger(), "en")
+    assert "share a letter" in text
+    assert "no difference is found between" not in text
+    assert text.count("$-$") == 0  # no pair rows
+
+
+@pytest.mark.parametrize(
+    ("notes", "lang", "needle"),
+    [
+        ("Find the trend of the closing price per day.", "en", "Per day"),
+        ("求收盘价每天的变化趋势。", "zh", "每天"),
+    ],
+)
+def test_rate_in_the_unit_the_notes_ask(tmp_path: Path, notes: str, lang: str, needle: str) -> None:
+    """msft.csv: "the trend of the closing price per day" was answered only
+    per year (8.2 $/yr); the notes' unit is now given too."""
+    from labwright.agent.offline.analysis_text import timeseries_text
+    from labwright.agent.offline.provenance import Ledger
+
+    n = 60
+    price = 25 + 0.05 * np.arange(n) + np.random.default_rng(4).normal(0, 0.2, n)
+    rows = [
+        f"2003-06-{1 + i % 30:02d}" if i < 30 else f"2003-07-{1 + i % 30:02d}" for i in range(n)
+    ]
+    csv = "Date,Close\n" + "\n".join(f"{d},{p:.2f}" for d, p in zip(rows, price, strict=True))
+    folder = _write(tmp_path, "m", {"m.csv": csv + "\n", "notes.txt": notes + "\n"})
+    (a,) = analyse_folder(read_folder(folder)).analyses
+    assert a.extra["rate_unit"] == "day"
+    text = timeseries_text(a, Ledger(), lang)
+    assert needle in text
+    per_year = a.result[0].result.trend.slope
+    assert per_year / 365.25 == pytest.approx(0.05, abs=0.005)

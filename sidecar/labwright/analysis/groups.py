@@ -125,3 +125,35 @@ def compare_groups(
     if test is not None and len(samples) >= 3 and test.p < ALPHA:
         pairs = tukey_pairs(samples, tested)
     return GroupResult(measurement, category, tuple(rows), test, pairs)
+
+
+def letter_display(
+    stats: tuple[GroupStat, ...], pairs: tuple[PairDiff, ...], alpha: float
+) -> dict[str, str]:
+    """Compact letter display of Tukey's pairs (insert-and-absorb, Piepho
+    2004): groups that share a letter do not differ at the family-wise level.
+    With eleven firms there are 55 pairs; a table of them, and a sentence
+    naming every pair that does not differ, cannot be read, the letters can."""
+    order = [s.level for s in sorted(stats, key=lambda s: -s.mean)]
+    columns: list[set[str]] = [set(order)]
+    for pr in pairs:
+        if pr.p_adj >= alpha:
+            continue
+        a, b = pr.first, pr.second
+        split: list[set[str]] = []
+        for col in columns:
+            if a in col and b in col:
+                split += [col - {a}, col - {b}]
+            else:
+                split.append(col)
+        # Absorb: a column inside another says nothing more.
+        unique = [c for i, c in enumerate(split) if c and c not in split[:i]]
+        columns = [c for c in unique if not any(c < o for o in unique)]
+    rank = {lev: i for i, lev in enumerate(order)}
+    columns.sort(key=lambda c: min(rank[x] for x in c))
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    out = {lev: "" for lev in order}
+    for k, col in enumerate(columns):
+        for lev in col:
+            out[lev] += letters[k % len(letters)]
+    return {lev: "".join(sorted(v)) for lev, v in out.items()}

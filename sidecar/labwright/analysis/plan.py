@@ -192,7 +192,8 @@ def _timeseries(
     if q.asks("outliers") and any(p.result.trend_curve is not None for p in parts):
         goals.append("outliers")
     left = [c.name for c in cols[limit:]]
-    return Analysis("timeseries", ds.source, ds, goals, reason, parts, {"left_out": left, **extra})
+    extra = {"left_out": left, "rate_unit": q.rate_unit, **extra}
+    return Analysis("timeseries", ds.source, ds, goals, reason, parts, extra)
 
 
 def _split_by_category(

@@ -118,6 +118,17 @@ _RESPONSE = (
 )
 
 
+_RATE_UNIT = re.compile(
+    r"\b(?:per|a|each|every)\s+(day|week|month|decade|century)\b|每\s*(天|日|周|星期|月|十年|百年)",
+    re.I,
+)
+_RATE_WORDS = {"天": "day", "日": "day", "周": "week", "星期": "week", "月": "month",
+               "十年": "decade", "百年": "century"}  # fmt: skip
+# Years in each unit, to convert a rate per year.
+RATE_YEARS = {"day": 1 / 365.25, "week": 7 / 365.25, "month": 1 / 12, "decade": 10.0,
+              "century": 100.0}  # fmt: skip
+
+
 @dataclass
 class Question:
     goals: dict[str, str] = field(default_factory=dict)  # goal -> the phrase that matched
@@ -127,6 +138,9 @@ class Question:
     change_points: list[float] = field(default_factory=list)
     many_changes: bool = False  # "change points", "regimes": detect more than one
     response: str | None = None  # the quantity to model, as named in the notes
+    # "the trend of the closing price per day": the unit the rate is asked in
+    # (day, week, month, decade, century); None is per year.
+    rate_unit: str | None = None
     # Laws stated in the notes ("T^2 ∝ L", "T^2 = (4 pi^2 / g) L"), in order.
     laws: list[LawStatement] = field(default_factory=list)
 
@@ -165,6 +179,10 @@ def read_question(text: str) -> Question:
         if m:
             q.response = m.group(1).strip().rstrip(".")
             break
+    m = _RATE_UNIT.search(text)
+    if m is not None and q.asks("trend"):
+        word = next(g for g in m.groups() if g)
+        q.rate_unit = _RATE_WORDS.get(word.lower(), word.lower())
     q.laws = parse_laws(text)
     if q.laws:
         q.goals.setdefault("law", q.laws[0].text)

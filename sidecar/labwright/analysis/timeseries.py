@@ -180,11 +180,26 @@ def fit_acceleration(t: np.ndarray, y: np.ndarray, harmonics: int) -> Accelerati
     )  # fmt: skip
 
 
+def calendar_months(years: np.ndarray) -> np.ndarray:
+    """Months since January of the first year, from decimal years, through
+    the calendar: months are not twelfths of a year, and `floor(frac * 12)`
+    put dates stamped on the 1st (1 August = 0.581 of the year) in the month
+    before, so Eurostat's August trough was reported as July."""
+    whole = np.floor(years).astype(np.int64)
+    start = (whole - 1970).astype("datetime64[Y]").astype("datetime64[s]")
+    length = ((whole - 1969).astype("datetime64[Y]").astype("datetime64[s]") - start).astype(float)
+    # Rounded to the minute: 1 August 00:00 must not come back as 31 July 23:59:59.9.
+    offset = np.round((years - whole) * length / 60.0).astype(np.int64) * 60
+    stamps = start + offset.astype("timedelta64[s]")
+    month = stamps.astype("datetime64[M]").astype(np.int64)  # months since 1970-01
+    return month - (int(whole[0]) - 1970) * 12
+
+
 def _monthly(years: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Monthly means on a regular grid (gaps interpolated) for STL."""
     import pandas as pd
 
-    month_index = np.floor((years - np.floor(years[0])) * 12.0).astype(int)
+    month_index = calendar_months(years)
     frame = pd.DataFrame({"m": month_index, "v": values}).groupby("m")["v"].mean()
     full = frame.reindex(range(int(month_index.min()), int(month_index.max()) + 1))
     full = full.interpolate(limit_direction="both")
@@ -206,7 +221,7 @@ def seasonal_cycle(years: np.ndarray, values: np.ndarray, trend_res: object) -> 
         stl = STL(monthly, period=12, robust=True).fit()
     trend_on_data = np.interp(years, grid, np.asarray(stl.trend))
     detrended = values - trend_on_data
-    months = (np.floor((years % 1.0) * 12.0).astype(int) % 12) + 1
+    months = (calendar_months(years) % 12) + 1
     clim, ses, counts = [], [], []
     for m in range(1, 13):
         sel = detrended[months == m]

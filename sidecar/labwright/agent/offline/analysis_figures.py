@@ -163,7 +163,9 @@ def _groups(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
         data = [b.arr(y[(codes == i) & np.isfinite(y)]) for i in range(len(levels))]
         panels.append({"xlabel": src_plain(a.extra["category"]), "ylabel": axis_label(col.name, col.unit),
                        "layers": [{"type": "box", "data": data, "labels": levels}]})  # fmt: skip
-    spec = {"panels": panels, "ncols": min(3, len(panels))}
+    spec: dict[str, Any] = {"panels": panels, "ncols": min(3, len(panels))}
+    if len(levels) > 6:  # many groups: one wide panel per row, names readable
+        spec = {"panels": panels, "ncols": 1, "size": [6.4, 3.0 * len(panels)]}
     figs = [_plan(key, b, spec, phrase(lang, "cap_groups", cat=src_text(a.extra["category"]),
                                        file=src_file(a.source)), a)]  # fmt: skip
     if len(a.result) >= 2:

@@ -18,10 +18,13 @@ from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
+from labwright.analysis.question import RATE_YEARS
 from labwright.ingest.types import Provenance
 
 FigureBlock = Callable[[FigurePlan], str]
 MAX_TABLE_ROWS = 40
+# More groups than this: Tukey's pairs as letters (7 groups are 21 pairs).
+MAX_PAIR_LEVELS = 6
 _MONTHS_EN = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
     "October", "November", "December",
@@ -77,6 +80,13 @@ def timeseries_text(a: Any, ledger: Ledger, lang: str) -> str:
                 slope=ledger.measured(tr.slope, tr.se, prov, f"trend of {col.name} per year (OLS, HAC errors)"),
                 unit=unit, r2=ledger.num(tr.r2, prov, f"R^2 of the trend fit of {col.name}", sig=3),
             ))  # fmt: skip
+            per = a.extra.get("rate_unit")
+            if per in RATE_YEARS:  # the unit the notes ask the rate in
+                k = RATE_YEARS[per]
+                out.append(phrase(
+                    lang, "ts_rate_in", unit=unit, per=phrase(lang, f"per_{per}"),
+                    slope=ledger.measured(tr.slope * k, tr.se * k, prov, f"trend of {col.name} per {per}"),
+                ))  # fmt: skip
         if r.acceleration is not None:
             acc = r.acceleration
             level = ledger.count(5, None, "significance level in per cent (constant)")
@@ -243,6 +253,8 @@ def _pairs_text(a: Any, ledger: Ledger, lang: str) -> str:
     withpairs = [g for g in a.result if g.pairs]
     if not withpairs:
         return ""
+    if len(a.extra["levels"]) > MAX_PAIR_LEVELS:
+        return _letters_text(a, withpairs, ledger, lang)
     level = ledger.count(round(ALPHA * 100), None, "family-wise level in per cent (constant)")
     rows: list[list[str]] = []
     verdicts: list[str] = []
@@ -272,6 +284,41 @@ def _pairs_text(a: Any, ledger: Ledger, lang: str) -> str:
         "\n" + phrase(lang, "grp_pairs_intro", level=level) + "\n"
         + _float_table("llrr", head, rows[:MAX_TABLE_ROWS], cap) + " ".join(verdicts)
     )  # fmt: skip
+
+
+def _letters_text(a: Any, withpairs: list[Any], ledger: Ledger, lang: str) -> str:
+    """Tukey's pairs of many groups as a compact letter display: one row per
+    group (by decreasing mean) instead of k(k-1)/2 pairs."""
+    from labwright.analysis.groups import ALPHA, letter_display
+
+    level = ledger.count(round(ALPHA * 100), None, "family-wise level in per cent (constant)")
+    rows: list[list[str]] = []
+    verdicts: list[str] = []
+    for g in withpairs:
+        prov = a.dataset.column(g.measurement).provenance
+        letters = letter_display(g.stats, g.pairs, ALPHA)
+        for i, st in enumerate(sorted(g.stats, key=lambda s: -s.mean)):
+            what = f"mean of {g.measurement} for {st.level}"
+            rows.append([src_text(g.measurement) if i == 0 else "", src_text(st.level),
+                         f"${ledger.measured(st.mean, st.se, prov, what)}$",
+                         letters[st.level]])  # fmt: skip
+        differ = sum(pr.p_adj < ALPHA for pr in g.pairs)
+        verdicts.append(phrase(
+            lang, "grp_pairs_verdict", y=src_text(g.measurement), none="",
+            differ=ledger.count(differ, prov, f"pairs differing at the family-wise level, {g.measurement}"),
+            k=ledger.count(len(g.pairs), prov, f"pairs of groups, {g.measurement}"),
+        ))  # fmt: skip
+    head = [phrase(lang, k) for k in ("col_quantity", "col_group", "col_mean", "col_letters")]
+    cap = phrase(
+        lang, "grp_letters_caption", file=src_file(a.source), cat=src_text(a.extra["category"])
+    )
+    tables = "".join(
+        _float_table("llrl", head, rows[i : i + MAX_TABLE_ROWS], cap)
+        for i in range(0, len(rows), MAX_TABLE_ROWS)
+    )
+    return (
+        "\n" + phrase(lang, "grp_letters_intro", level=level) + "\n" + tables + " ".join(verdicts)
+    )
 
 
 def _zh_test(name: str) -> str:

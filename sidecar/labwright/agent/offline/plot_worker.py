@@ -155,6 +155,13 @@ def _layer(ax: Any, layer: dict[str, Any], arrays: Any) -> None:
                 i + rng.uniform(-0.12, 0.12, d.size), d, "o", ms=3, alpha=0.6, color="C0", zorder=3
             )
         ax.grid(False, axis="x")
+        labels = [str(x) for x in layer["labels"]]
+        if len(labels) * max(len(x) for x in labels) > 24:
+            # Eleven firm names side by side overprint one another.
+            ax.tick_params(axis="x", labelrotation=60)
+            for t in ax.get_xticklabels():
+                t.set_horizontalalignment("right")
+                t.set_rotation_mode("anchor")
     elif kind == "heatmap":
         m = arrays[layer["m"]]
         im = ax.imshow(m, aspect="auto", origin="upper", cmap="viridis", interpolation="nearest")
