@@ -20,6 +20,14 @@ from labwright.ingest.types import Column
 
 _YEAR_NAMES = re.compile(r"^(year|yr|yyyy|jahr|année|annee|年|年份|年度)$|(^|_)year(s)?($|_)", re.I)
 _MONTH_NAMES = re.compile(r"^(month|mon|mo|mm|monat|月|月份)$", re.I)
+_QUARTER_NAMES = re.compile(r"^(quarter|qtr|qr|q|quartal|trimestre|季度|季)$", re.I)
+# "1974Q1", "1974-Q1", "1974 q1", "Q1 1974", "1974年第1季度": quarterly periods as text.
+_QUARTER_TEXT = (
+    re.compile(r"^(\d{4})\s*[-_/ ]?\s*[Qq]([1-4])$"),
+    re.compile(r"^[Qq]([1-4])\s*[-_/ ]?\s*(\d{4})$"),
+    re.compile(r"^(\d{4})\s*年?\s*第?\s*([1-4一二三四])\s*季度?$"),
+)
+_CN_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4}
 _DATE_NAMES = re.compile(
     r"(^|[_\s])(date|day|time|datetime|timestamp|period|yyyymmdd|decimal[_\s]?date|日期|时间)($|[_\s])",
     re.I,
@@ -203,6 +211,63 @@ def from_year_month(year: Column, month: Column) -> TimeAxis | None:
     return TimeAxis(
         "year+month", years, _years_to_dates(years).to_numpy(dtype="datetime64[s]"),
         f"year column {year.name} with month column {month.name}",
+    )  # fmt: skip
+
+
+def is_quarter_column(col: Column) -> bool:
+    if not col.is_numeric:
+        return False
+    v = _finite(np.asarray(col.values, dtype=float))
+    return (
+        bool(_QUARTER_NAMES.match(col.name.strip()))
+        and _is_integral(v)
+        and bool(v.size and v.min() >= 1 and v.max() <= 4)
+    )
+
+
+def from_year_quarter(year: Column, quarter: Column) -> TimeAxis | None:
+    """A year column with a quarter column beside it: one date per row (mid-quarter)."""
+    y = np.asarray(year.values, dtype=float)
+    q = np.asarray(quarter.values, dtype=float)
+    ok = np.isfinite(y) & np.isfinite(q)
+    if ok.sum() < 3:
+        return None
+    years = np.where(ok, y + (q - 0.5) / 4.0, np.nan)
+    return TimeAxis(
+        "year+quarter", years, _years_to_dates(years).to_numpy(dtype="datetime64[s]"),
+        f"year column {year.name} with quarter column {quarter.name}",
+    )  # fmt: skip
+
+
+def _quarter_of(text: str) -> tuple[int, int] | None:
+    for i, pattern in enumerate(_QUARTER_TEXT):
+        m = pattern.match(text)
+        if m:
+            a, b = m.group(1), m.group(2)
+            year, q = (int(b), int(a)) if i == 1 else (int(a), _CN_DIGITS.get(b) or int(b))
+            return year, q
+    return None
+
+
+def from_quarter_text(col: Column) -> TimeAxis | None:
+    """Text periods such as `1974Q1` (statistical offices' quarterly data)."""
+    if col.is_numeric:
+        return None
+    cells = [str(v).strip() for v in col.values]
+    filled = [c for c in cells if c]
+    if len(filled) < 3:
+        return None
+    parsed = [_quarter_of(c) if c else None for c in cells]
+    if sum(p is not None for p in parsed) < 0.9 * len(filled):
+        return None
+    years = np.array(
+        [p[0] + (p[1] - 0.5) / 4.0 if p is not None else np.nan for p in parsed], dtype=float
+    )
+    if not (np.nanmin(years) >= MIN_YEAR and np.nanmax(years) <= MAX_YEAR):
+        return None
+    return TimeAxis(
+        "quarter", years, _years_to_dates(years).to_numpy(dtype="datetime64[s]"),
+        "text such as 1974Q1: quarterly periods",
     )  # fmt: skip
 
 

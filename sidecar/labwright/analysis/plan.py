@@ -72,6 +72,7 @@ class FolderAnalysis:
     # (labwright.analysis.expected.RCQuestion); the writer compares each
     # fitted time constant with the R C of its data set.
     rc: Any = None
+    text: str = ""  # the notes as plain text (columns named in them come first)
     # "find the heat-loss coefficient": named coefficients, each read off a
     # straight-line fit whose units give it (labwright.analysis.coefficient).
     coefficients: list[Any] = field(default_factory=list)
@@ -163,7 +164,12 @@ def _timeseries(
         ok = np.isfinite(t) & np.isfinite(y)
         if ok.sum() < 8:
             continue
-        step = float(np.median(np.diff(np.sort(t[ok]))))
+        # Distinct times: a panel (several firms per year) repeats each time,
+        # and a zero step would pass yearly data off as able to show a cycle.
+        distinct = np.unique(t[ok])
+        step = float(np.median(np.diff(distinct))) if distinct.size > 1 else 0.0
+        if distinct.size < 8:
+            continue
         flags = _ts_flags(q, step, float(np.ptp(t[ok])))
         res = analyse_series(
             t, y, change_at=q.change_at,
@@ -235,6 +241,57 @@ def _groups(fa: FolderAnalysis, ds: Dataset, roles: TableRoles) -> Analysis | No
     )  # fmt: skip
 
 
+def _panel(fa: FolderAnalysis, ds: Dataset, roles: TableRoles) -> list[Analysis] | None:
+    """Panel data: each time repeated for many units of a category (firms,
+    countries, stations beyond `MAX_GROUP_LEVELS`). One series of all units
+    mixed would give a meaningless trend and cycle; the units are compared
+    as groups instead (and the dependence, when asked, is modelled)."""
+    cats = roles.of("category")
+    if not cats or roles.time is None:
+        return None
+    _, levels = group_codes(ds.column(cats[0].name).values)
+    t = np.asarray(roles.time.years, dtype=float)
+    t = t[np.isfinite(t)]
+    if len(levels) <= MAX_GROUP_LEVELS or np.unique(t).size > t.size / 2:
+        return None
+    out: list[Analysis] = []
+    g = _groups(fa, ds, roles)
+    if g is not None:
+        g.reason += f"; {len(levels)} units observed at the same times (panel data)"
+        out.append(g)
+    if fa.question.asks("dependence") and len(roles.measurements) >= 2:
+        r = _regression(fa, ds, roles, "the notes ask for a dependence between measurements")
+        if r is not None:
+            out.append(r)
+    return out or None
+
+
+def _names_column(hint: str | None, cols: list[Column]) -> bool:
+    """Whether the response the notes name is one of `cols`."""
+    if not hint:
+        return False
+    marker = "\x00"  # normalises to "", so it never matches; returned when nothing does
+    return pick_response([marker, *(c.name for c in cols)][::-1], hint) != marker
+
+
+def _named_first(cols: list[Column], text: str) -> list[Column]:
+    """Columns the notes name come first, so a limit on how many are analysed
+    never drops the one the question is about ("outliers in the volume",
+    "the closing price" for a column `Close`)."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z][\w.^]*|[\u4e00-\u9fff]+", text)}
+
+    def named(c: Column) -> bool:
+        n = c.name.strip().lower()
+        if not n:
+            return False
+        if n in words or (not n.isascii() and n in text):
+            return True
+        stem = n[: max(4, len(n) - 1)]
+        return len(n) >= 4 and any(w.startswith(stem) for w in words)
+
+    return sorted(cols, key=lambda c: not named(c))
+
+
 def _regression(fa: FolderAnalysis, ds: Dataset, roles: TableRoles, why: str) -> Analysis | None:
     cols = roles.measurements
     names = [c.name for c in cols]
@@ -303,6 +360,23 @@ def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
         if a is not None:
             return [a]
     if roles.time is not None and meas:
+        panel = _panel(fa, ds, roles)
+        if panel is not None:
+            return panel
+        wants_model = q.asks("dependence") and len(meas) >= 2
+        time_goals = any(q.asks(g) for g in ("trend", "seasonal", "change", "acceleration"))
+        found_ts: list[Analysis] = []
+        if wants_model:
+            # "A model of TOTEMP as a function of the other variables": the
+            # regression the notes ask for; the series only when asked too.
+            r = _regression(
+                fa, ds, roles, "the notes ask for a model of one quantity on the others"
+            )
+            if r is not None and not time_goals:
+                return [r]
+            if r is not None:
+                found_ts.append(r)
+        meas = _named_first(meas, fa.text)
         split = _split_by_category(ds, roles, meas)
         if split is not None:
             cat, cols = split
@@ -318,14 +392,18 @@ def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
                     found.append(g)
             return found
         a = _timeseries(fa, ds, roles.time.years, meas, f"time column ({roles.time.reason})")
-        return [a] if a else []
+        return ([a] if a else []) + found_ts
     out: list[Analysis] = []
     if roles.of("category") and meas:
         g = _groups(fa, ds, roles)
         if g:
             out.append(g)
-        if q.asks("dependence") and len(meas) >= 3:
-            r = _regression(fa, ds, roles, "the notes ask for a dependence on several variables")
+        # Two measurements: only when the notes name the response ("does
+        # survival depend on age"); "the effect of the treatment on height"
+        # is the group comparison, not height regressed on leaf count.
+        named = _names_column(q.response, meas)
+        if q.asks("dependence") and (len(meas) >= 3 or (len(meas) == 2 and named)):
+            r = _regression(fa, ds, roles, "the notes ask for a dependence between measurements")
             if r:
                 out.append(r)
         return out
@@ -339,6 +417,15 @@ def _table(fa: FolderAnalysis, ds: Dataset) -> list[Analysis]:
         )
         r = _regression(fa, ds, roles, why)
         return [r] if r else []
+    if len(meas) == 2 and x is None and not q.asks("law"):
+        # Two measured quantities, neither sorted (households' income and
+        # food spending, strikes' duration and output): one depends on the
+        # other; a histogram of the first would answer nothing.
+        r = _regression(
+            fa, ds, roles, "two measurements, neither sorted: one regressed on the other"
+        )
+        if r:
+            return [r]
     if len(meas) == 1:
         s: Repeated | None = summarise(meas[0].name, meas[0].values)
         if s is not None:
@@ -396,7 +483,7 @@ def analyse_folder(read: ReadResult) -> FolderAnalysis:
     text = notes_text(read.documents)
     _name_headerless(read, text)
     names = [c.name for ds in read.datasets for c in ds.columns]
-    fa = FolderAnalysis(question=read_question(text), facts=read_facts(text, names))
+    fa = FolderAnalysis(question=read_question(text), facts=read_facts(text, names), text=text)
     from labwright.analysis.expected import read_rc
 
     fa.rc = read_rc(text)

@@ -94,13 +94,23 @@ _MANY_CHANGES = re.compile(
     r"多个(?:突变|变化点)|几次(?:突变|跳变)|各个阶段",
     re.I,
 )
+# Only an explicit "between 1940 and 1980" (在 1940 至 1980 年之间) names two
+# points; a bare "1959-2009" is the span of the data in a title or a
+# description, and taking its ends for changes split a series at the year its
+# data end.
 _BETWEEN = re.compile(
-    r"\bbetween\s+(\d{4})\s+and\s+(\d{4})\b|(\d{4})\s*(?:-|–|至|到)\s*(\d{4})\s*年?"
+    r"\bbetween\s+(\d{4})\s+and\s+(\d{4})\b"
+    r"|(\d{4})\s*(?:-|–|至|到)\s*(\d{4})\s*年?\s*(?:之间|期间|间)"
 )
 _RESPONSE = (
     re.compile(r"\bmodel (?:of|for) (?:the )?([A-Za-z][\w.]{0,30})", re.I),
     re.compile(r"\bpredict (?:the )?([A-Za-z][\w.]{0,30})", re.I),
     re.compile(r"\b([A-Za-z][\w.]{0,30}) (?:depends|as a function) (?:on|of)\b", re.I),
+    # "How does strike duration depend on iprod?", "Does survival depend on age?"
+    re.compile(
+        r"\b(?:does|do) (?:the )?(?:[A-Za-z]\w* ){0,3}?([A-Za-z][\w.]{0,30}) (?:depend|vary) (?:on|with)\b",
+        re.I,
+    ),
     re.compile(r"\bresponse (?:variable )?(?:is )?(?:the )?([A-Za-z][\w.]{0,30})", re.I),
     re.compile(
         r"([\w\u4e00-\u9fff]{1,20})\s*(?:与|和)\s*[\w\u4e00-\u9fff、,，]{1,40}\s*的(?:关系|回归)"

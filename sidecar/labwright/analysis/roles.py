@@ -16,7 +16,15 @@ from typing import Literal
 
 import numpy as np
 
-from labwright.analysis.dates import TimeAxis, from_year_month, is_month_column, recognise
+from labwright.analysis.dates import (
+    TimeAxis,
+    from_quarter_text,
+    from_year_month,
+    from_year_quarter,
+    is_month_column,
+    is_quarter_column,
+    recognise,
+)
 from labwright.analysis.notes import NoteFacts
 from labwright.ingest.types import Column, Dataset
 
@@ -86,6 +94,9 @@ def _text_role(col: Column, facts: NoteFacts) -> ColumnRole:
     uniq = list(dict.fromkeys(filled))
     if len(uniq) == 1:
         return ColumnRole(col.name, "constant", f"the single value {uniq[0]!r}")
+    axis = from_quarter_text(col)
+    if axis is not None:
+        return ColumnRole(col.name, "time", axis.reason, time=axis)
     if len(uniq) == len(filled) and len(filled) > MAX_CODES:
         return ColumnRole(col.name, "index", "text values, all different: a key or label per row")
     return ColumnRole(
@@ -170,7 +181,28 @@ def infer_roles(ds: Dataset, facts: NoteFacts | None = None) -> TableRoles:
     times = out.of("time")
     if times and out.time is None:
         out.time = times[0].time
+    if out.time is not None:
+        _period_counters(out)
     return out
+
+
+_COUNTER_NAMES = re.compile(r"^(t|time|period|obs|n|step|tid|时间|期)$", re.I)
+
+
+def _period_counters(out: TableRoles) -> None:
+    """Beside a calendar time column, a column named TIME (or period) that
+    counts 1, 2, 3... is the period's number, not a measured variable: it
+    must not enter a regression or a per-column trend."""
+    for i, c in enumerate(out.columns):
+        if c.role != "measurement" or c.unit or not _COUNTER_NAMES.match(c.name.strip()):
+            continue
+        v = np.asarray(out.dataset.column(c.name).values, dtype=float)
+        if v.size >= 3 and np.all(np.isfinite(v)) and np.all(np.diff(v) == 1):
+            out.columns[i] = ColumnRole(
+                c.name,
+                "index",
+                "consecutive whole numbers beside a calendar time: a period counter",
+            )
 
 
 def _year_month(out: TableRoles) -> None:
@@ -182,14 +214,25 @@ def _year_month(out: TableRoles) -> None:
     month_col = next(
         (c for c in out.dataset.columns if c.name != year.name and is_month_column(c)), None
     )
-    if month_col is None:
-        return
-    axis = from_year_month(out.dataset.column(year.name), month_col)
-    if axis is None:
+    part = "month"
+    axis = None
+    if month_col is not None:
+        axis = from_year_month(out.dataset.column(year.name), month_col)
+    else:
+        # Quarterly data written as a year column and a quarter column (1..4):
+        # the quarter is part of the date, not a category with four groups.
+        month_col = next(
+            (c for c in out.dataset.columns if c.name != year.name and is_quarter_column(c)),
+            None,
+        )
+        part = "quarter"
+        if month_col is not None:
+            axis = from_year_quarter(out.dataset.column(year.name), month_col)
+    if axis is None or month_col is None:
         return
     out.time = axis
     out.columns = [
-        ColumnRole(c.name, "time", f"month of the date ({axis.reason})", time=axis)
+        ColumnRole(c.name, "time", f"{part} of the date ({axis.reason})", time=axis)
         if c.name == month_col.name
         else c
         for c in out.columns

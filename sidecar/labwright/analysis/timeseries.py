@@ -366,7 +366,11 @@ def analyse_series(
     t, y = t[order], y[order]
     if t.size < MIN_POINTS or np.ptp(t) <= 0:
         return None
-    step = float(np.median(np.diff(t)))
+    # Over distinct times: readings repeated at one time (two per year) give
+    # zero steps, and yearly data passed off as sub-annual got annual
+    # harmonics that are singular at whole years (amplitudes of 1e11).
+    distinct = np.unique(t)
+    step = float(np.median(np.diff(distinct))) if distinct.size > 1 else 0.0
     out = SeriesResult(years=t, values=y, step_years=step)
     can_cycle = step <= _SUB_YEAR_STEP and np.ptp(t) >= MIN_CYCLES
     # The annual harmonics go into the trend fit whenever the sampling can show

@@ -31,6 +31,9 @@ _DATE_OR_TIME = re.compile(
 # Day-month-name dates as exported by spreadsheets and finance sites ("19-Sep-03",
 # "3 Mar 2021").
 _DAY_MONTH_NAME = re.compile(r"^\d{1,2}[- /][A-Za-z]{3,9}[- /]\d{2,4}$")
+# Month-name-first dates ("Jan-1-1995", "Jan 1, 1995", as statistical offices
+# export them); a four-digit year, so the order is never ambiguous.
+_MONTH_NAME_DAY = re.compile(r"^[A-Za-z]{3,9}[- /]\d{1,2},?[- /]\d{4}$")
 _SPECIAL = {"nan", "inf", "-inf", "+inf", "na", "n/a"}
 
 
@@ -51,12 +54,13 @@ def is_value(cell: object, decimal_comma: bool = False) -> bool:
         return True
     if hasattr(cell, "year") or isinstance(cell, (np.datetime64, pd.Timestamp)):
         return True
-    text = str(cell).strip()
-    return bool(_DATE_OR_TIME.match(text) or _DAY_MONTH_NAME.match(text))
+    return _is_stamp(str(cell).strip())
 
 
 def _is_stamp(text: str) -> bool:
-    return bool(_DATE_OR_TIME.match(text) or _DAY_MONTH_NAME.match(text))
+    return bool(
+        _DATE_OR_TIME.match(text) or _DAY_MONTH_NAME.match(text) or _MONTH_NAME_DAY.match(text)
+    )
 
 
 def is_empty(cell: object) -> bool:

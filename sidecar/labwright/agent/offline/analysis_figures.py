@@ -207,12 +207,28 @@ def _regression(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePl
     p3: dict[str, Any] = {"xlabel": phrase(lang, "axis_row"), "ylabel": phrase(lang, "axis_cooks"), "integer_x": True,
           "layers": [{"type": "stem", "x": b.arr(r.rows + 1), "y": b.arr(r.cooks), "color": "#1f77b4"},
                      {"type": "hline", "y": 4.0 / r.n, "color": "#c0392b"}]}  # fmt: skip
+    x1 = None
+    if len(r.predictors) == 1:
+        # One predictor: the data against it with the fitted line is what a
+        # reader checks first (observed against fitted says the same less directly).
+        xcol = a.dataset.column(r.predictors[0])
+        x1 = np.asarray(xcol.values, dtype=float)[r.rows]
+        order = np.argsort(x1)
+        p1 = {"xlabel": axis_label(xcol.name, xcol.unit), "ylabel": axis_label(r.response, unit),
+              "layers": [{"type": "scatter", "x": b.arr(x1), "y": b.arr(y), "color": "#1f77b4"},
+                         {"type": "line", "x": b.arr(x1[order]), "y": b.arr(r.fitted[order]),
+                          "color": "#222222"}]}  # fmt: skip
     if fi.size:
         ring = {"type": "ring", "color": "#d35400", "labels": [str(int(r.rows[i]) + 1) for i in fi]}
-        p1["layers"].append({**ring, "x": b.arr(r.fitted[fi]), "y": b.arr(y[fi])})
+        p1["layers"].append(
+            {**ring, "x": b.arr((r.fitted if x1 is None else x1)[fi]), "y": b.arr(y[fi])}
+        )
         p2["layers"].append({**ring, "x": b.arr(r.fitted[fi]), "y": b.arr(r.studentized[fi])})
     spec = {"panels": [p1, p2, p3], "ncols": 3, "size": [9.0, 3.2]}
     cap = phrase(lang, "cap_regression", y=src_text(r.response), file=src_file(a.source))
+    if x1 is not None:
+        cap = phrase(lang, "cap_regression_simple", y=src_text(r.response),
+                     x=src_text(r.predictors[0]), file=src_file(a.source))  # fmt: skip
     return [_plan(key, b, spec, cap, a)]
 
 

@@ -284,7 +284,7 @@ def regression_text(a: Any, ledger: Ledger, lang: str) -> str:
     what = f"regression of {r.response}"
     uy = a.dataset.column(r.response).unit
     out = phrase(
-        lang, "reg_intro", y=src_text(r.response), xs=", ".join(src_text(p) for p in r.predictors),
+        lang, "reg_intro" if len(r.predictors) > 1 else "reg_intro_simple", y=src_text(r.response), xs=", ".join(src_text(p) for p in r.predictors),
         n=ledger.count(r.n, prov, f"rows in the {what}"),
         r2=ledger.num(r.r2, prov, f"R^2 of the {what}", sig=3),
         r2a=ledger.num(r.r2_adj, prov, f"adjusted R^2 of the {what}", sig=3),

@@ -1,0 +1,253 @@
+"""Defects found by building reports from real public data sets (statsmodels'
+and matplotlib's bundled tables) as a new user would; each test failed
+before its fix. See docs/devlog/2026-12-01-real-data-review.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from labwright.analysis.plan import analyse_folder
+from labwright.analysis.question import read_question
+from labwright.ingest.read import read_folder
+
+datasets = pytest.importorskip("statsmodels.datasets")
+
+
+def _write(tmp_path: Path, name: str, files: dict[str, str]) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    for fname, text in files.items():
+        (folder / fname).write_text(text, encoding="utf-8")
+    return folder
+
+
+def _frame_folder(tmp_path: Path, name: str, frame: object, notes: tuple[str, str]) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    frame.to_csv(folder / f"{name}.csv", index=False)  # type: ignore[attr-defined]
+    (folder / notes[0]).write_text(notes[1], encoding="utf-8")
+    return folder
+
+
+def _monthly(n: int = 48) -> np.ndarray:
+    rng = np.random.default_rng(3)
+    m = np.arange(n)
+    return 100 + 0.2 * m + 5 * np.sin(2 * np.pi * m / 12) + rng.normal(0, 0.5, n)
+
+
+def test_month_name_first_dates_are_time(tmp_path: Path) -> None:
+    """Eurostat's `Jan-1-1995` (elec_equip) was a row key: the report gave a
+    mean of an index series instead of its trend and cycle."""
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    v = _monthly()
+    rows = [f"{months[i % 12]}-1-{1995 + i // 12},{v[i]:.2f}" for i in range(v.size)]
+    folder = _write(
+        tmp_path, "elec", {"elec.csv": "DATE,orders\n" + "\n".join(rows) + "\n",
+                           "notes.txt": "Find the trend per year and the seasonal cycle.\n"},
+    )  # fmt: skip
+    fa = analyse_folder(read_folder(folder))
+    (a,) = fa.analyses
+    assert a.kind == "timeseries"
+    r = a.result[0].result
+    assert r.trend.slope == pytest.approx(2.4, abs=3 * r.trend.se + 0.05)
+    assert r.seasonal is not None
+
+
+@pytest.mark.parametrize("layout", ["text", "columns"])
+def test_quarterly_periods_are_one_series(tmp_path: Path, layout: str) -> None:
+    """`1974Q1` text (Danish money demand) was a row key; a year column with
+    a quarter column (macrodata) made the quarter a four-level category and
+    split every series into four."""
+    rng = np.random.default_rng(1)
+    n = 40
+    y = 10 + 0.5 * np.arange(n) / 4 + rng.normal(0, 0.1, n)
+    if layout == "text":
+        lines = ["period,gdp"] + [f"{1974 + i // 4}Q{i % 4 + 1},{y[i]:.3f}" for i in range(n)]
+    else:
+        lines = ["year,quarter,gdp"] + [f"{1974 + i // 4},{i % 4 + 1},{y[i]:.3f}" for i in range(n)]
+    folder = _write(
+        tmp_path, "q", {"q.csv": "\n".join(lines) + "\n", "notes.txt": "Growth rate per year.\n"}
+    )
+    fa = analyse_folder(read_folder(folder))
+    (a,) = fa.analyses
+    assert a.kind == "timeseries"
+    assert [p.column.name for p in a.result] == ["gdp"]
+    r = a.result[0].result
+    assert abs(r.trend.slope - 0.5) < 3 * r.trend.se
+    roles = {c.name: c.role for c in next(iter(fa.roles.values())).columns}
+    assert "category" not in roles.values()
+
+
+def test_a_span_in_the_notes_is_not_two_change_points() -> None:
+    """ "US macroeconomic data, 1959-2009 ... after 1980" split the series at
+    1980 and at 2009, where the data end."""
+    q = read_question("US macroeconomic data, 1959-2009.\nDid unemployment change after 1980?")
+    assert q.change_points == [1980.0]
+    q = read_question("Compare the levels before 1940, between 1940 and 1980, and after 1980.")
+    assert q.change_points == [1940.0, 1980.0]
+
+
+def test_panel_of_many_firms_is_compared_not_mixed_into_one_series(tmp_path: Path) -> None:
+    """Grunfeld (11 firms x 20 years): one mixed series with an "annual cycle"
+    fitted to yearly data gave an amplitude of 1e11 +- 8e12."""
+    frame = datasets.grunfeld.load_pandas().data
+    folder = _frame_folder(
+        tmp_path, "grunfeld", frame,
+        ("notes.txt", "Compare the investment between firms, and see how investment "
+                      "depends on value and capital."),
+    )  # fmt: skip
+    fa = analyse_folder(read_folder(folder))
+    kinds = [a.kind for a in fa.analyses]
+    assert "timeseries" not in kinds
+    assert kinds == ["groups", "regression"]
+    reg = fa.analyses[1].result
+    assert reg.response == "invest" and set(reg.predictors) == {"value", "capital"}
+    import statsmodels.api as sm
+
+    ols = sm.OLS(frame["invest"], sm.add_constant(frame[["value", "capital"]])).fit()
+    got = {c.name: c.value for c in reg.coefficients}
+    assert got["value"] == pytest.approx(ols.params["value"], rel=1e-9)
+
+
+def test_yearly_series_with_repeated_years_has_no_annual_cycle(tmp_path: Path) -> None:
+    """The sampling step is taken over distinct times: two readings in each
+    year are yearly data, which cannot show a seasonal cycle (a zero median
+    step passed them off as sub-annual)."""
+    years = np.repeat(np.arange(1950, 1980), 2)
+    rng = np.random.default_rng(0)
+    v = 0.1 * (years - 1950) + rng.normal(0, 0.2, years.size)
+    lines = ["year,temp"] + [f"{y},{x:.3f}" for y, x in zip(years, v, strict=True)]
+    folder = _write(tmp_path, "t", {"t.csv": "\n".join(lines) + "\n"})
+    fa = analyse_folder(read_folder(folder))
+    (a,) = [a for a in fa.analyses if a.kind == "timeseries"]
+    assert all(p.result.seasonal is None for p in a.result)
+    assert "seasonal" not in a.goals
+
+
+def test_two_unsorted_measurements_are_regressed_not_histogrammed(tmp_path: Path) -> None:
+    """Kennan's strikes: "How does strike duration depend on iprod?" gave a
+    histogram of duration; the literature's slope is -343.8 +- 119.7."""
+    frame = datasets.strikes.load_pandas().data
+    folder = _frame_folder(
+        tmp_path, "strikes", frame,
+        ("notes.txt", "How does strike duration depend on iprod? Find the slope."),
+    )  # fmt: skip
+    fa = analyse_folder(read_folder(folder))
+    (a,) = fa.analyses
+    assert a.kind == "regression"
+    r = a.result
+    assert r.response == "duration" and r.predictors == ["iprod"]
+    slope = next(c for c in r.coefficients if c.name == "iprod")
+    assert slope.value == pytest.approx(-343.8, abs=0.1)
+    assert slope.se == pytest.approx(119.7, abs=0.1)
+
+
+def test_engel_chinese_notes_regression(tmp_path: Path) -> None:
+    frame = datasets.engel.load_pandas().data
+    folder = _frame_folder(
+        tmp_path, "engel", frame,
+        ("笔记.txt", "目的：研究食品支出与收入的关系，求食品支出随收入变化的斜率，并讨论异常值。"),
+    )  # fmt: skip
+    fa = analyse_folder(read_folder(folder))
+    (a,) = fa.analyses
+    assert a.kind == "regression" and a.result.response == "foodexp"
+    slope = next(c for c in a.result.coefficients if c.name == "income")
+    assert slope.value == pytest.approx(0.4852, abs=1e-3)
+    assert "outliers" in a.goals
+
+
+def test_model_asked_of_a_table_with_a_year_column(tmp_path: Path) -> None:
+    """Longley: "a model of TOTEMP as a function of the other variables" got
+    four trends per year and nothing else (the year column made it a series)."""
+    frame = datasets.longley.load_pandas().data
+    frame.insert(0, "Obs", np.arange(1, len(frame) + 1))
+    folder = _frame_folder(
+        tmp_path, "longley", frame,
+        ("README", "We want a model of TOTEMP as a function of the other variables, "
+                   "and to discuss outliers.\n"),
+    )  # fmt: skip
+    fa = analyse_folder(read_folder(folder))
+    (a,) = fa.analyses
+    assert a.kind == "regression"
+    assert a.result.response == "TOTEMP" and "YEAR" not in a.result.predictors
+    assert a.result.r2 == pytest.approx(0.98738, abs=1e-4)
+
+
+def test_period_counter_beside_the_year_is_not_a_variable(tmp_path: Path) -> None:
+    frame = datasets.copper.load_pandas().data
+    frame.insert(0, "YEAR", np.arange(1951, 1951 + len(frame)))
+    frame["TIME"] = np.arange(1, len(frame) + 1)
+    folder = _frame_folder(
+        tmp_path, "copper", frame,
+        ("notes.txt", "Model world consumption as a function of copper price and income."),
+    )  # fmt: skip
+    fa = analyse_folder(read_folder(folder))
+    roles = {c.name: c.role for c in next(iter(fa.roles.values())).columns}
+    assert roles["TIME"] == "index"
+    (a,) = fa.analyses
+    assert a.kind == "regression" and "TIME" not in a.result.predictors
+
+
+def test_columns_named_in_the_notes_are_analysed_first(tmp_path: Path) -> None:
+    """msft.csv: "the trend of the closing price ... outliers in the volume"
+    analysed Open, High, Low, Close and left Volume out (four per table)."""
+    rng = np.random.default_rng(2)
+    n = 30
+    cols = {k: 20 + rng.normal(0, 1, n) for k in ("Open", "High", "Low", "Close")}
+    cols["Volume"] = rng.normal(5e7, 1e7, n)
+    cols["Adj"] = 20 + rng.normal(0, 1, n)
+    dates = [f"2003-07-{i + 1:02d}" for i in range(n)]
+    header = "Date," + ",".join(cols)
+    rows = [dates[i] + "," + ",".join(f"{v[i]:.2f}" for v in cols.values()) for i in range(n)]
+    folder = _write(
+        tmp_path, "msft",
+        {"msft.csv": header + "\n" + "\n".join(rows) + "\n",
+         "notes.txt": "Find the trend of the closing price per day and look for outliers in the volume."},
+    )  # fmt: skip
+    fa = analyse_folder(read_folder(folder))
+    (a,) = fa.analyses
+    names = [p.column.name for p in a.result]
+    assert names[:2] == ["Close", "Volume"]
+
+
+def test_single_predictor_figure_draws_the_line_over_the_data(tmp_path: Path) -> None:
+    from labwright.agent.offline.analysis_figures import _regression
+
+    frame = datasets.strikes.load_pandas().data
+    folder = _frame_folder(
+        tmp_path, "strikes", frame, ("notes.txt", "How does duration depend on iprod?")
+    )
+    (a,) = analyse_folder(read_folder(folder)).analyses
+    keys = iter(f"fig{i:02d}" for i in range(1, 9))
+    (fig,) = _regression(a, lambda: next(keys), "en")
+    first = fig.panels["panels"][0]
+    assert "iprod" in first["xlabel"]
+    assert [layer["type"] for layer in first["layers"]][:2] == ["scatter", "line"]
+    assert "Linear regression of" in fig.caption
+
+
+def test_trend_of_repeated_yearly_readings_has_no_harmonics() -> None:
+    from labwright.analysis.timeseries import analyse_series
+
+    years = np.repeat(np.arange(1950, 1980), 2).astype(float)
+    v = 0.1 * (years - 1950) + np.random.default_rng(0).normal(0, 0.2, years.size)
+    r = analyse_series(years, v, trend=True)
+    assert r is not None and r.step_years == 1.0
+    assert abs(r.trend.slope - 0.1) < 3 * r.trend.se
+    assert np.ptp(r.trend_curve) < 5  # no singular harmonics blowing the curve up
+
+
+def test_named_response_beside_a_class_column_is_modelled(tmp_path: Path) -> None:
+    """Stanford heart transplants: "Does survival depend on age? Compare the
+    censored and uncensored patients" got the group comparison only."""
+    frame = datasets.heart.load_pandas().data
+    folder = _frame_folder(
+        tmp_path, "heart", frame,
+        ("notes.txt", "Does survival depend on age? Compare the survival between the "
+                      "censored and uncensored patients."),
+    )  # fmt: skip
+    kinds = [a.kind for a in analyse_folder(read_folder(folder)).analyses]
+    assert kinds == ["groups", "regression"]
