@@ -330,3 +330,47 @@ def test_rate_in_the_unit_the_notes_ask(tmp_path: Path, notes: str, lang: str, n
     assert needle in text
     per_year = a.result[0].result.trend.slope
     assert per_year / 365.25 == pytest.approx(0.05, abs=0.005)
+
+
+def test_aim_is_the_paragraph_that_asks() -> None:
+    """Longley's README: the column descriptions came first and were quoted
+    as the aim; the paragraph "We want a model of TOTEMP ..." is the aim."""
+    from labwright.agent.offline.language import find_aim
+    from labwright.ingest.types import DocumentText
+
+    text = (
+        "Longley's employment data\n=========================\n\n"
+        "TOTEMP is total employment. GNP is the gross national product.\n\n"
+        "We want a model of TOTEMP as a function of the other variables, and to discuss outliers.\n"
+    )
+    aim = find_aim([DocumentText(source="README", text=text)])
+    assert aim is not None and aim.text.startswith("We want a model")
+
+
+def test_growth_rates_of_every_column_are_compared(tmp_path: Path) -> None:
+    """Stocks.csv (ten prices): "compare the growth rate per year of the
+    stocks" gave four rates and "not analysed: AMZN, DELL, ..."."""
+    from labwright.agent.offline.analysis_text import timeseries_text
+    from labwright.agent.offline.provenance import Ledger
+
+    rng = np.random.default_rng(7)
+    n = 120
+    slopes = {f"S{i}": 0.5 * i - 1.0 for i in range(7)}
+    t = np.arange(n) / 12.0
+    dates = [f"{1990 + i // 12}-{i % 12 + 1:02d}-01" for i in range(n)]
+    cols = {k: 50 + s * t + rng.normal(0, 0.3, n) for k, s in slopes.items()}
+    header = "Date," + ",".join(cols)
+    rows = [dates[i] + "," + ",".join(f"{v[i]:.3f}" for v in cols.values()) for i in range(n)]
+    folder = _write(
+        tmp_path, "stocks",
+        {"stocks.csv": header + "\n" + "\n".join(rows) + "\n",
+         "notes.txt": "Compare the growth rate per year of the stocks.\n"},
+    )  # fmt: skip
+    (a,) = analyse_folder(read_folder(folder)).analyses
+    assert a.extra["left_out"] == []
+    rates = {c.name: tr for c, tr in a.extra["rates"]}
+    assert set(rates) == set(slopes)
+    for k, s in slopes.items():
+        assert abs(rates[k].slope - s) < 3 * rates[k].se + 1e-3
+    text = timeseries_text(a, Ledger(), "en")
+    assert "Trend per year of every column" in text and "Not analysed" not in text

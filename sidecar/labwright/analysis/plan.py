@@ -192,7 +192,20 @@ def _timeseries(
     if q.asks("outliers") and any(p.result.trend_curve is not None for p in parts):
         goals.append("outliers")
     left = [c.name for c in cols[limit:]]
-    extra = {"left_out": left, "rate_unit": q.rate_unit, **extra}
+    # "Compare the growth rate of the stocks": every column's rate in one
+    # table, those beyond the limit too (trend only, no figure); only the
+    # columns without a trend are still left out.
+    rates: list[tuple[Column, Any]] = []
+    if left and first.trend is not None:
+        rates = [(p.column, p.result.trend) for p in parts if p.result.trend is not None]
+        for col in cols[limit:]:
+            t = np.asarray(years, dtype=float)
+            res = analyse_series(t, np.asarray(col.values, dtype=float), trend=True)
+            if res is not None and res.trend is not None:
+                rates.append((col, res.trend))
+        done = {c.name for c, _ in rates}
+        left = [n for n in left if n not in done]
+    extra = {"left_out": left, "rate_unit": q.rate_unit, "rates": rates, **extra}
     return Analysis("timeseries", ds.source, ds, goals, reason, parts, extra)
 
 

@@ -139,11 +139,27 @@ def timeseries_text(a: Any, ledger: Ledger, lang: str) -> str:
                                   k=ledger.count(len(r.anomalies), prov, "anomalies")))  # fmt: skip
             else:
                 out.append(phrase(lang, "ts_no_anomalies", y=name, sig=sig))
+    if a.extra.get("rates"):
+        out.append(_rates_table(a, ledger, lang))
     if a.extra.get("left_out"):
         out.append(
             phrase(lang, "ts_left_out", names=", ".join(src_text(n) for n in a.extra["left_out"]))
         )
     return "\n\n".join(out) + "\n"
+
+
+def _rates_table(a: Any, ledger: Ledger, lang: str) -> str:
+    """Every column's trend in one table, ranked: the comparison of rates the
+    notes ask for when a table has more series than are drawn."""
+    rows = []
+    for col, tr in sorted(a.extra["rates"], key=lambda ct: -ct[1].slope):
+        what = f"trend of {col.name} per year (OLS, HAC errors)"
+        rows.append([src_text(col.name), _unit(col.unit) or "--",
+                     f"${ledger.measured(tr.slope, tr.se, col.provenance, what)}$",
+                     f"${ledger.num(tr.r2, col.provenance, f'R^2 of the trend fit of {col.name}', sig=3)}$"])  # fmt: skip
+    head = [phrase(lang, k) for k in ("col_quantity", "col_unit", "col_rate", "col_r2")]
+    cap = phrase(lang, "ts_rates_caption", file=src_file(a.source))
+    return phrase(lang, "ts_rates_intro") + "\n" + _float_table("llrr", head, rows, cap)
 
 
 def _segments_text(

@@ -124,7 +124,13 @@ def find_aim(documents: list[DocumentText]) -> Passage | None:
             continue
         blocks = _blocks(doc.text)
         if blocks:
-            return Passage(doc.source, blocks[0][0], blocks[0][1])
+            # No "Aim" heading: the first paragraph that asks for something
+            # ("We want a model of TOTEMP ..."), not a description of the
+            # columns that happens to come first.
+            from labwright.analysis.question import read_question
+
+            asking = next((b for b in blocks if read_question(b[1]).goals), blocks[0])
+            return Passage(doc.source, asking[0], asking[1])
     return None
 
 
