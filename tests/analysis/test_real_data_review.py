@@ -374,3 +374,32 @@ def test_growth_rates_of_every_column_are_compared(tmp_path: Path) -> None:
         assert abs(rates[k].slope - s) < 3 * rates[k].se + 1e-3
     text = timeseries_text(a, Ledger(), "en")
     assert "Trend per year of every column" in text and "Not analysed" not in text
+
+
+def test_times_are_written_as_the_data_resolve_them(tmp_path: Path) -> None:
+    """Quarterly data were written "February 1959" (the mid-quarter month) and
+    a series ending on `May-1-2016` "ended in April 2016"."""
+    from labwright.agent.offline.analysis_text import timeseries_text
+    from labwright.agent.offline.provenance import Ledger
+
+    rng = np.random.default_rng(8)
+    n = 40
+    y = 10 + 0.1 * np.arange(n) + np.tile([1.0, 0.0, -1.0, 0.0], 10) + rng.normal(0, 0.05, n)
+    lines = ["period,gdp"] + [f"{1974 + i // 4}Q{i % 4 + 1},{y[i]:.3f}" for i in range(n)]
+    folder = _write(
+        tmp_path, "q",
+        {"q.csv": "\n".join(lines) + "\n", "notes.txt": "Trend per year and seasonal cycle.\n"},
+    )  # fmt: skip
+    (a,) = analyse_folder(read_folder(folder)).analyses
+    text = timeseries_text(a, Ledger(), "en")
+    assert "1974 Q1" in text and "1983 Q4" in text
+    assert "highest in Q1" in text and "lowest in Q3" in text
+    assert "February" not in text
+
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    v = _monthly(29)
+    rows = [f"{months[i % 12]}-1-{2014 + i // 12},{v[i]:.2f}" for i in range(v.size)]
+    folder = _write(tmp_path, "m", {"m.csv": "DATE,orders\n" + "\n".join(rows) + "\n"})
+    (a,) = analyse_folder(read_folder(folder)).analyses
+    text = timeseries_text(a, Ledger(), "en")
+    assert "from January 2014 to May 2016" in text

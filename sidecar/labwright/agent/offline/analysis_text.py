@@ -36,19 +36,32 @@ def _unit(u: str | None) -> str:
 
 
 def _when(
-    ledger: Ledger, lang: str, year: float, prov: Provenance, what: str, monthly: bool
+    ledger: Ledger, lang: str, year: float, prov: Provenance, what: str, monthly: bool | str
 ) -> str:
+    """A time as the data resolve it: a year, a month, or (`monthly` ==
+    "quarter") a quarter. The month comes from the calendar, not from
+    twelfths of the year (1 May 2016 is 0.33 of its year: "April")."""
+    from labwright.analysis.timeseries import calendar_months
+
     y = int(np.floor(year))
     yt = ledger.count(y, prov, f"year of {what}")
     if not monthly:
         return f"{yt}" if lang == "en" else f"{yt} 年"
-    m = min(int((year - y) * 12) + 1, 12)
+    m = int(calendar_months(np.array([year]))[0]) % 12 + 1
+    if monthly == "quarter":
+        q = ledger.count((m - 1) // 3 + 1, prov, f"quarter of {what}")
+        return f"{yt} Q{q}" if lang == "en" else f"{yt} 年第 {q} 季度"
     if lang == "en":
         return f"{_MONTHS_EN[m - 1]} {yt}"
     return f"{yt} 年 {ledger.count(m, prov, f'month of {what}')} 月"
 
 
-def _month(ledger: Ledger, lang: str, m: int, prov: Provenance, what: str) -> str:
+def _month(
+    ledger: Ledger, lang: str, m: int, prov: Provenance, what: str, quarterly: bool = False
+) -> str:
+    if quarterly:  # quarterly data fill one month in three: name the quarter
+        q = ledger.count((m - 1) // 3 + 1, prov, what.replace("month", "quarter"))
+        return f"Q{q}" if lang == "en" else f"第 {q} 季度"
     if lang == "en":
         return _MONTHS_EN[m - 1]
     return f"{ledger.count(m, prov, what)} 月"
@@ -66,7 +79,8 @@ def timeseries_text(a: Any, ledger: Ledger, lang: str) -> str:
         prov = col.provenance
         name = src_text(col.name if wide is None else a.dataset.name)
         unit = _unit(col.unit)
-        monthly = r.step_years < 0.9
+        quarterly = 0.2 < r.step_years < 0.3
+        monthly: bool | str = "quarter" if quarterly else r.step_years < 0.9
         out.append(phrase(
             lang, "ts_span", y=name,
             start=_when(ledger, lang, float(r.years[0]), prov, "the first value", monthly),
@@ -114,8 +128,8 @@ def timeseries_text(a: Any, ledger: Ledger, lang: str) -> str:
                 lang, "ts_cycle",
                 amp=ledger.measured(s.amplitude, s.amplitude_se, prov, f"amplitude of the annual cycle of {col.name}"),
                 unit=unit,
-                peak=_month(ledger, lang, s.peak_month, prov, "month of the climatology maximum"),
-                trough=_month(ledger, lang, s.trough_month, prov, "month of the climatology minimum"),
+                peak=_month(ledger, lang, s.peak_month, prov, "month of the climatology maximum", quarterly),
+                trough=_month(ledger, lang, s.trough_month, prov, "month of the climatology minimum", quarterly),
                 years=ledger.num(s.n_cycles, prov, "years covered by the climatology", sig=3),
             ))  # fmt: skip
         if r.change is not None:
@@ -169,7 +183,7 @@ def _segments_text(
     prov: Provenance,
     col: str,
     source: str,
-    monthly: bool,
+    monthly: bool | str,
     ledger: Ledger,
     lang: str,
 ) -> str:
