@@ -403,3 +403,50 @@ def test_times_are_written_as_the_data_resolve_them(tmp_path: Path) -> None:
     (a,) = analyse_folder(read_folder(folder)).analyses
     text = timeseries_text(a, Ledger(), "en")
     assert "from January 2014 to May 2016" in text
+
+
+def test_a_header_of_years_is_a_header(tmp_path: Path) -> None:
+    """World Bank fertility.csv (country x year): the header's year cells are
+    numbers, so it was read as the first data row and every column became
+    col1..col60, with "Country Name" counted as data."""
+    csv = (
+        "Country Name,Country Code,1960,1961,1962,1963\n"
+        "Aruba,ABW,4.82,4.655,4.471,4.271\n"
+        "Andorra,AND,,,1.24,1.18\n"
+        "Angola,AGO,7.478,7.524,7.563,7.592\n"
+    )
+    folder = _write(tmp_path, "fert", {"fertility.csv": csv})
+    (ds,) = read_folder(folder).datasets
+    assert [c.name for c in ds.columns] == [
+        "Country Name",
+        "Country Code",
+        "1960",
+        "1961",
+        "1962",
+        "1963",
+    ]
+    assert ds.n_rows == 3
+    assert ds.column("1962").values[1] == pytest.approx(1.24)
+
+
+def test_a_first_data_row_of_years_below_a_header_stays_data(tmp_path: Path) -> None:
+    csv = "a,b,c\n1990,1991,1992\n1990,1991,1992\n1990,1991,1992\n"
+    (ds,) = read_folder(_write(tmp_path, "y", {"y.csv": csv})).datasets
+    assert [c.name for c in ds.columns] == ["a", "b", "c"] and ds.n_rows == 3
+
+
+def test_years_as_first_data_row_under_a_named_header_stay_data(tmp_path: Path) -> None:
+    csv = "x,y,z\n1990,1991,1992\n5,6,7\n8,9,10\n"
+    (ds,) = read_folder(_write(tmp_path, "y", {"y.csv": csv})).datasets
+    assert [c.name for c in ds.columns] == ["x", "y", "z"] and ds.n_rows == 3
+
+
+def test_distinct_text_labels_are_not_groups_of_one(tmp_path: Path) -> None:
+    """china_smoking.csv: eight cities, one row each, became eight "groups"
+    with n = 1 and no standard deviation."""
+    frame = datasets.china_smoking.load_pandas().data.reset_index()
+    folder = _frame_folder(tmp_path, "smoking", frame, ("notes.txt", "Smoking and lung cancer."))
+    fa = analyse_folder(read_folder(folder))
+    roles = {c.name: c.role for c in next(iter(fa.roles.values())).columns}
+    assert roles["Location"] == "index"
+    assert "groups" not in fa.kinds()

@@ -97,7 +97,9 @@ def _text_role(col: Column, facts: NoteFacts) -> ColumnRole:
     axis = from_quarter_text(col)
     if axis is not None:
         return ColumnRole(col.name, "time", axis.reason, time=axis)
-    if len(uniq) == len(filled) and len(filled) > MAX_CODES:
+    # All different: a label per row (eight cities, one row each), not groups;
+    # groups of one row have no spread and nothing to compare.
+    if len(uniq) == len(filled) and len(filled) >= 3:
         return ColumnRole(col.name, "index", "text values, all different: a key or label per row")
     return ColumnRole(
         col.name, "category", f"text with {len(uniq)} distinct values", levels=tuple(uniq)

@@ -81,6 +81,31 @@ def is_data_row(cells: Sequence[object], decimal_comma: bool = False) -> bool:
     return numbers >= 1 and values * 2 >= len(filled)
 
 
+def _year_header(
+    row: Sequence[object], below: Sequence[object], decimal_comma: bool = False
+) -> bool:
+    """A header whose column names are consecutive years (World Bank and
+    statistical-office tables: one row per country, one column per year).
+    Its year cells are numbers, so it passed for the first data row and the
+    table lost its header. Recognised when at least three cells run through
+    consecutive whole years and the row below does not repeat them."""
+    years: list[int] = []
+    for c in row:
+        if is_empty(c) or not is_number(c, decimal_comma):
+            continue
+        try:
+            v = float(str(c).strip())
+        except ValueError:
+            return False
+        if not v.is_integer() or not 1000 <= v <= 2200:
+            return False
+        years.append(int(v))
+    if len(years) < 3 or any(b - a != 1 for a, b in zip(years, years[1:], strict=False)):
+        return False
+    under = [str(c).strip() for c in below if not is_empty(c)]
+    return not all(u in {str(y) for y in years} for u in under if is_number(u, decimal_comma))
+
+
 @dataclass
 class HeaderInfo:
     data_start: int  # index of the first data row in the given rows
@@ -106,6 +131,18 @@ def locate_header(
             break
     if start is None:
         return None
+    above_start = [i for i in range(start) if not all(is_empty(c) for c in rows[i])]
+    width = sum(1 for c in rows[start] if not is_empty(c))
+    # A header row of the same width just above means the years are data.
+    named_above = bool(above_start) and (
+        sum(1 for c in rows[above_start[-1]] if not is_empty(c)) >= width
+    )
+    if (
+        not named_above
+        and start + 1 < len(rows)
+        and _year_header(rows[start], rows[start + 1], decimal_comma)
+    ):
+        start += 1  # "Country Name, ..., 1960, 1961, ...": the years are the header
     above = [i for i in range(start) if not all(is_empty(c) for c in rows[i])]
     info = HeaderInfo(data_start=start)
     if not above:
