@@ -450,3 +450,15 @@ def test_distinct_text_labels_are_not_groups_of_one(tmp_path: Path) -> None:
     roles = {c.name: c.role for c in next(iter(fa.roles.values())).columns}
     assert roles["Location"] == "index"
     assert "groups" not in fa.kinds()
+
+
+def test_groups_past_ten_are_told_apart_by_marker(tmp_path: Path) -> None:
+    from labwright.agent.offline.analysis_figures import _groups
+
+    frame = datasets.grunfeld.load_pandas().data
+    folder = _frame_folder(tmp_path, "g", frame, ("notes.txt", "Compare the firms."))
+    g = next(a for a in analyse_folder(read_folder(folder)).analyses if a.kind == "groups")
+    keys = iter(f"fig{i:02d}" for i in range(1, 9))
+    figs = _groups(g, lambda: next(keys), "en")
+    styles = [(la["color"], la.get("marker", "o")) for la in figs[1].panels["panels"][0]["layers"]]
+    assert len(styles) == 11 and len(set(styles)) == 11

@@ -178,7 +178,9 @@ def _groups(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
             sel = codes == i
             layers.append({"type": "scatter", "x": b.arr(np.asarray(c1.values, dtype=float)[sel]),
                            "y": b.arr(np.asarray(c2.values, dtype=float)[sel]),
-                           "color": f"C{i % 10}", "label": str(lev)})  # fmt: skip
+                           "color": f"C{i % 10}", "label": str(lev),
+                           # Past ten groups the colours repeat: the marker tells them apart.
+                           "marker": "os^Dv"[(i // 10) % 5]})  # fmt: skip
         spec = {"panels": [{"xlabel": axis_label(c1.name, c1.unit), "ylabel": axis_label(c2.name, c2.unit),
                             "layers": layers, "legend": True}]}  # fmt: skip
         figs.append(_plan(key, b, spec, phrase(lang, "cap_groups_scatter", x=src_text(c1.name),

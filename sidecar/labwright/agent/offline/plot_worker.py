@@ -123,8 +123,8 @@ def _layer(ax: Any, layer: dict[str, Any], arrays: Any) -> None:
                 zorder=3 if layer.get("lw", 1.0) > 1.2 else 2,
             )
         elif kind == "scatter":
-            ax.plot(x, y, "o", ms=2.5 if many else 4.5, alpha=0.6 if many else 0.85, color=colour,
-                    label=label, rasterized=many, zorder=2)  # fmt: skip
+            ax.plot(x, y, layer.get("marker", "o"), ms=2.5 if many else 4.5, alpha=0.6 if many else 0.85,
+                    color=colour, label=label, rasterized=many, zorder=2)  # fmt: skip
         else:
             ax.plot(x, y, "o", ms=9, mfc="none", mew=1.4, color=colour, label=label, zorder=4)
             for xi, yi, text in zip(x, y, layer.get("labels", []), strict=False):
