@@ -189,53 +189,43 @@ def from_year(col: Column) -> TimeAxis | None:
     )
 
 
-def is_month_column(col: Column) -> bool:
+@dataclass(frozen=True)
+class YearPart:
+    """A column that divides the year beside a year column: months (1..12)
+    or quarters (1..4). With the year it is one date per row."""
+
+    word: str
+    per_year: int
+    names: re.Pattern[str]
+
+
+MONTH = YearPart("month", 12, _MONTH_NAMES)
+QUARTER = YearPart("quarter", 4, _QUARTER_NAMES)
+
+
+def is_part_column(col: Column, part: YearPart) -> bool:
+    """Named as the part (month, 月; quarter, 季度) and holding its numbers."""
     if not col.is_numeric:
         return False
     v = _finite(np.asarray(col.values, dtype=float))
     return (
-        bool(_MONTH_NAMES.match(col.name.strip()))
+        bool(part.names.match(col.name.strip()))
         and _is_integral(v)
-        and bool(v.size and v.min() >= 1 and v.max() <= 12)
+        and bool(v.size and v.min() >= 1 and v.max() <= part.per_year)
     )
 
 
-def from_year_month(year: Column, month: Column) -> TimeAxis | None:
-    """A year column with a month column beside it: one date per row (mid-month)."""
+def from_year_part(year: Column, col: Column, part: YearPart) -> TimeAxis | None:
+    """The date of each row, in the middle of its month or quarter."""
     y = np.asarray(year.values, dtype=float)
-    m = np.asarray(month.values, dtype=float)
-    ok = np.isfinite(y) & np.isfinite(m)
+    p = np.asarray(col.values, dtype=float)
+    ok = np.isfinite(y) & np.isfinite(p)
     if ok.sum() < 3:
         return None
-    years = np.where(ok, y + (m - 0.5) / 12.0, np.nan)
+    years = np.where(ok, y + (p - 0.5) / part.per_year, np.nan)
     return TimeAxis(
-        "year+month", years, _years_to_dates(years).to_numpy(dtype="datetime64[s]"),
-        f"year column {year.name} with month column {month.name}",
-    )  # fmt: skip
-
-
-def is_quarter_column(col: Column) -> bool:
-    if not col.is_numeric:
-        return False
-    v = _finite(np.asarray(col.values, dtype=float))
-    return (
-        bool(_QUARTER_NAMES.match(col.name.strip()))
-        and _is_integral(v)
-        and bool(v.size and v.min() >= 1 and v.max() <= 4)
-    )
-
-
-def from_year_quarter(year: Column, quarter: Column) -> TimeAxis | None:
-    """A year column with a quarter column beside it: one date per row (mid-quarter)."""
-    y = np.asarray(year.values, dtype=float)
-    q = np.asarray(quarter.values, dtype=float)
-    ok = np.isfinite(y) & np.isfinite(q)
-    if ok.sum() < 3:
-        return None
-    years = np.where(ok, y + (q - 0.5) / 4.0, np.nan)
-    return TimeAxis(
-        "year+quarter", years, _years_to_dates(years).to_numpy(dtype="datetime64[s]"),
-        f"year column {year.name} with quarter column {quarter.name}",
+        f"year+{part.word}", years, _years_to_dates(years).to_numpy(dtype="datetime64[s]"),
+        f"year column {year.name} with {part.word} column {col.name}",
     )  # fmt: skip
 
 

@@ -17,12 +17,12 @@ from typing import Literal
 import numpy as np
 
 from labwright.analysis.dates import (
+    MONTH,
+    QUARTER,
     TimeAxis,
     from_quarter_text,
-    from_year_month,
-    from_year_quarter,
-    is_month_column,
-    is_quarter_column,
+    from_year_part,
+    is_part_column,
     recognise,
 )
 from labwright.analysis.notes import NoteFacts
@@ -208,34 +208,30 @@ def _period_counters(out: TableRoles) -> None:
 
 
 def _year_month(out: TableRoles) -> None:
-    """A year column next to a month column is one time axis; the month is
-    then part of the date, not a category or a measurement."""
+    """A year column next to a month or quarter column is one time axis; the
+    month or quarter is then part of the date, not a category or a measurement."""
     year = next((c for c in out.columns if c.time is not None and c.time.format == "year"), None)
     if year is None:
         return
-    month_col = next(
-        (c for c in out.dataset.columns if c.name != year.name and is_month_column(c)), None
+    # Monthly data (a month column, 1..12) or quarterly data (a quarter
+    # column, 1..4): that column is part of the date, not a category with
+    # twelve or four groups. The first kind found decides.
+    found = (
+        (part, c)
+        for part in (MONTH, QUARTER)
+        for c in out.dataset.columns
+        if c.name != year.name and is_part_column(c, part)
     )
-    part = "month"
-    axis = None
-    if month_col is not None:
-        axis = from_year_month(out.dataset.column(year.name), month_col)
-    else:
-        # Quarterly data written as a year column and a quarter column (1..4):
-        # the quarter is part of the date, not a category with four groups.
-        month_col = next(
-            (c for c in out.dataset.columns if c.name != year.name and is_quarter_column(c)),
-            None,
-        )
-        part = "quarter"
-        if month_col is not None:
-            axis = from_year_quarter(out.dataset.column(year.name), month_col)
-    if axis is None or month_col is None:
+    part, part_col = next(found, (None, None))
+    if part is None or part_col is None:
+        return
+    axis = from_year_part(out.dataset.column(year.name), part_col, part)
+    if axis is None:
         return
     out.time = axis
     out.columns = [
-        ColumnRole(c.name, "time", f"{part} of the date ({axis.reason})", time=axis)
-        if c.name == month_col.name
+        ColumnRole(c.name, "time", f"{part.word} of the date ({axis.reason})", time=axis)
+        if c.name == part_col.name
         else c
         for c in out.columns
     ]

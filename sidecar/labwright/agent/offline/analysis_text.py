@@ -299,13 +299,8 @@ def _pairs_text(a: Any, ledger: Ledger, lang: str) -> str:
                          f"${_p_text(ledger, pr.p_adj, prov, f'adjusted p-value, {what}')}$"])  # fmt: skip
             if pr.p_adj >= ALPHA:
                 same.append(f"{src_text(pr.first)}/{src_text(pr.second)}")
-        differ = sum(pr.p_adj < ALPHA for pr in g.pairs)
         none = phrase(lang, "grp_pairs_none", pairs=", ".join(same)) if same else ""
-        verdicts.append(phrase(
-            lang, "grp_pairs_verdict", y=src_text(g.measurement), none=none,
-            differ=ledger.count(differ, prov, f"pairs differing at the family-wise level, {g.measurement}"),
-            k=ledger.count(len(g.pairs), prov, f"pairs of groups, {g.measurement}"),
-        ))  # fmt: skip
+        verdicts.append(_pairs_verdict(g, prov, none, ledger, lang))
     head = [phrase(lang, k) for k in ("col_quantity", "col_pair", "col_diff", "col_padj")]
     cap = phrase(
         lang, "grp_pairs_caption", file=src_file(a.source), cat=src_text(a.extra["category"])
@@ -313,6 +308,18 @@ def _pairs_text(a: Any, ledger: Ledger, lang: str) -> str:
     return (
         "\n" + phrase(lang, "grp_pairs_intro", level=level) + "\n"
         + _float_table("llrr", head, rows[:MAX_TABLE_ROWS], cap) + " ".join(verdicts)
+    )  # fmt: skip
+
+
+def _pairs_verdict(g: Any, prov: Any, none: str, ledger: Ledger, lang: str) -> str:
+    """How many of a measurement's group pairs differ at the family-wise level."""
+    from labwright.analysis.groups import ALPHA
+
+    differ = sum(pr.p_adj < ALPHA for pr in g.pairs)
+    return phrase(
+        lang, "grp_pairs_verdict", y=src_text(g.measurement), none=none,
+        differ=ledger.count(differ, prov, f"pairs differing at the family-wise level, {g.measurement}"),
+        k=ledger.count(len(g.pairs), prov, f"pairs of groups, {g.measurement}"),
     )  # fmt: skip
 
 
@@ -332,12 +339,7 @@ def _letters_text(a: Any, withpairs: list[Any], ledger: Ledger, lang: str) -> st
             rows.append([src_text(g.measurement) if i == 0 else "", src_text(st.level),
                          f"${ledger.measured(st.mean, st.se, prov, what)}$",
                          letters[st.level]])  # fmt: skip
-        differ = sum(pr.p_adj < ALPHA for pr in g.pairs)
-        verdicts.append(phrase(
-            lang, "grp_pairs_verdict", y=src_text(g.measurement), none="",
-            differ=ledger.count(differ, prov, f"pairs differing at the family-wise level, {g.measurement}"),
-            k=ledger.count(len(g.pairs), prov, f"pairs of groups, {g.measurement}"),
-        ))  # fmt: skip
+        verdicts.append(_pairs_verdict(g, prov, "", ledger, lang))
     head = [phrase(lang, k) for k in ("col_quantity", "col_group", "col_mean", "col_letters")]
     cap = phrase(
         lang, "grp_letters_caption", file=src_file(a.source), cat=src_text(a.extra["category"])
