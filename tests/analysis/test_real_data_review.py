@@ -462,3 +462,31 @@ def test_groups_past_ten_are_told_apart_by_marker(tmp_path: Path) -> None:
     figs = _groups(g, lambda: next(keys), "en")
     styles = [(la["color"], la.get("marker", "o")) for la in figs[1].panels["panels"][0]["layers"]]
     assert len(styles) == 11 and len(set(styles)) == 11
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_quarterly_cycle_is_drawn_by_quarter(tmp_path: Path, lang: str) -> None:
+    """Quarterly data fill one month slot in three: the climatology figure
+    drew twelve month slots, eight of them empty. It draws the four
+    quarters, every point a number, labelled as quarters."""
+    from labwright.agent.offline.analysis_figures import _timeseries
+
+    rng = np.random.default_rng(5)
+    n = 48
+    q = np.arange(n) % 4
+    y = 50 + 0.1 * np.arange(n) + np.array([3.0, -1.0, -4.0, 2.0])[q] + rng.normal(0, 0.3, n)
+    lines = ["year,quarter,sales"] + [f"{1990 + i // 4},{q[i] + 1},{y[i]:.3f}" for i in range(n)]
+    notes = "Trend per year and the seasonal cycle of sales.\n"
+    folder = _write(tmp_path, "q", {"q.csv": "\n".join(lines) + "\n", "notes.txt": notes})
+    (a,) = analyse_folder(read_folder(folder)).analyses
+    assert a.result[0].result.seasonal is not None
+    keys = iter(f"fig{i:02d}" for i in range(1, 9))
+    figs = _timeseries(a, lambda: next(keys), lang)
+    panel = figs[-1].panels["panels"][0]
+    ticks = panel["xticklabels"]
+    assert len(ticks) == 4 and len(panel["xticks"]) == 4
+    assert all(str(k) in t for k, t in zip(range(1, 5), ticks, strict=True))
+    clim = figs[-1].arrays[panel["layers"][0]["y"]]
+    assert np.isfinite(clim).all() and clim.size == 4
+    # The cycle's shape is the generator's: Q1 highest, Q3 lowest.
+    assert int(np.argmax(clim)) == 0 and int(np.argmin(clim)) == 2

@@ -67,6 +67,22 @@ def _plan(key: str, b: _Builder, spec: dict[str, Any], caption: str, analysis: A
     return plan
 
 
+def _cycle_slots(
+    counts: tuple[int, ...], step_years: float, lang: str
+) -> tuple[list[int], list[str], str, str]:
+    """Which of the climatology's twelve month slots to draw, their tick
+    labels, the axis phrase and the caption phrase. Quarterly data fill one
+    month in three: drawing twelve slots would leave eight empty, so the
+    four filled ones are drawn as quarters."""
+    if 0.2 < step_years < 0.3:
+        filled = [i for i, n in enumerate(counts) if n > 0]
+        quarters = [i // 3 + 1 for i in filled]
+        if len(filled) == len(set(quarters)):
+            ticks = [f"Q{q}" if lang == "en" else f"第{q}季度" for q in quarters]
+            return filled, ticks, "axis_quarter", "cap_clim_q"
+    return list(range(12)), _MONTH_TICKS, "axis_month", "cap_clim"
+
+
 def _timeseries(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePlan]:
     plans: list[FigurePlan] = []
     file = src_file(a.source)
@@ -123,14 +139,17 @@ def _timeseries(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePl
             key = next_key()
             b = _Builder(key)
             s = r.seasonal
-            months = np.arange(1, 13, dtype=float)
-            layer = {"type": "errorbar", "x": b.arr(months), "y": b.arr(s.climatology),
-                     "yerr": b.arr(np.nan_to_num(s.climatology_se)), "color": "#1f4e79"}  # fmt: skip
-            spec = {"panels": [{"xlabel": phrase(lang, "axis_month"),
+            slots, ticks, axis, cap_key = _cycle_slots(s.counts, r.step_years, lang)
+            clim = np.asarray(s.climatology, dtype=float)[slots]
+            clim_se = np.nan_to_num(np.asarray(s.climatology_se, dtype=float)[slots])
+            x = np.arange(1, len(slots) + 1, dtype=float)
+            layer = {"type": "errorbar", "x": b.arr(x), "y": b.arr(clim),
+                     "yerr": b.arr(clim_se), "color": "#1f4e79"}  # fmt: skip
+            spec = {"panels": [{"xlabel": phrase(lang, axis),
                                 "ylabel": axis_label(phrase(lang, "axis_detrended"), col.unit),
                                 "layers": [layer, {"type": "hline", "y": 0.0, "color": "#888888"}],
-                                "xticks": list(range(1, 13)), "xticklabels": _MONTH_TICKS}]}  # fmt: skip
-            cap = phrase(lang, "cap_clim", y=src_text(name), file=file)
+                                "xticks": list(range(1, len(slots) + 1)), "xticklabels": ticks}]}  # fmt: skip
+            cap = phrase(lang, cap_key, y=src_text(name), file=file)
             plans.append(_plan(key, b, spec, cap, a))
     wide = a.extra.get("wide")
     if wide is not None:
