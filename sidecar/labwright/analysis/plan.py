@@ -39,7 +39,7 @@ from labwright.analysis.regression import RegressionResult, pick_response, regre
 from labwright.analysis.repeated import Repeated, summarise
 from labwright.analysis.roles import TableRoles, infer_roles
 from labwright.analysis.series_files import FileSeries, find_series
-from labwright.analysis.timeseries import SeriesResult, analyse_series
+from labwright.analysis.timeseries import SeriesResult, analyse_series, cycle_visible, sampling
 from labwright.analysis.wide import WIDE_MIN, MonthlyWide, WideLayout, layout, monthly_wide
 from labwright.ingest.types import Column, Dataset, ReadResult
 
@@ -132,13 +132,13 @@ def _sorted_measurement(roles: TableRoles) -> Column | None:
 
 def _ts_flags(q: Question, step_years: float, span: float) -> dict[str, bool]:
     asked = {g for g in ("trend", "seasonal", "change", "outliers", "acceleration") if q.asks(g)}
-    cycle_visible = step_years <= 0.5 and span >= 2.0
+    visible = cycle_visible(step_years, span)
     if not asked:  # nothing asked: what a scientist looks at first
-        return {"trend": True, "seasonal": cycle_visible, "change": False, "anomalies": False,
+        return {"trend": True, "seasonal": visible, "change": False, "anomalies": False,
                 "acceleration": False, "segments": False}  # fmt: skip
     return {
         "trend": "trend" in asked or "change" not in asked,
-        "seasonal": "seasonal" in asked and cycle_visible,
+        "seasonal": "seasonal" in asked and visible,
         "change": "change" in asked,
         "anomalies": "outliers" in asked,
         "acceleration": "acceleration" in asked,
@@ -158,17 +158,14 @@ def _timeseries(
 ) -> Analysis | None:
     q = fa.question
     parts: list[TimeSeriesPart] = []
+    t = np.asarray(years, dtype=float)
     for col in cols[:limit]:
-        t = np.asarray(years, dtype=float)
         y = np.asarray(col.values, dtype=float)
         ok = np.isfinite(t) & np.isfinite(y)
         if ok.sum() < 8:
             continue
-        # Distinct times: a panel (several firms per year) repeats each time,
-        # and a zero step would pass yearly data off as able to show a cycle.
-        distinct = np.unique(t[ok])
-        step = float(np.median(np.diff(distinct))) if distinct.size > 1 else 0.0
-        if distinct.size < 8:
+        n_times, step = sampling(t[ok])
+        if n_times < 8:
             continue
         flags = _ts_flags(q, step, float(np.ptp(t[ok])))
         res = analyse_series(
@@ -199,7 +196,6 @@ def _timeseries(
     if left and first.trend is not None:
         rates = [(p.column, p.result.trend) for p in parts if p.result.trend is not None]
         for col in cols[limit:]:
-            t = np.asarray(years, dtype=float)
             res = analyse_series(t, np.asarray(col.values, dtype=float), trend=True)
             if res is not None and res.trend is not None:
                 rates.append((col, res.trend))

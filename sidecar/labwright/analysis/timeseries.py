@@ -112,6 +112,28 @@ class SeriesResult:
     anomaly_sigma: float = 3.0
     trend_curve: np.ndarray | None = None  # fitted trend (+cycle) at `years`
 
+    @property
+    def quarterly(self) -> bool:
+        """Sampled once a quarter: times and the cycle are named by quarter."""
+        return 0.2 < self.step_years < 0.3
+
+
+def sampling(years: np.ndarray) -> tuple[int, float]:
+    """The number of distinct times and the median step between them.
+
+    Over distinct times: readings repeated at one time (a panel of firms per
+    year, two readings a year) give zero steps, and yearly data passed off as
+    sub-annual got annual harmonics that are singular at whole years
+    (amplitudes of 1e11)."""
+    distinct = np.unique(years)
+    step = float(np.median(np.diff(distinct))) if distinct.size > 1 else 0.0
+    return int(distinct.size), step
+
+
+def cycle_visible(step_years: float, span_years: float) -> bool:
+    """Whether sampling this fine over this long can show an annual cycle."""
+    return step_years <= _SUB_YEAR_STEP and span_years >= MIN_CYCLES
+
 
 def _ols(design: np.ndarray, y: np.ndarray, maxlags: int) -> object:
     # The module, not statsmodels.api: the api import pulls in every model
@@ -381,13 +403,9 @@ def analyse_series(
     t, y = t[order], y[order]
     if t.size < MIN_POINTS or np.ptp(t) <= 0:
         return None
-    # Over distinct times: readings repeated at one time (two per year) give
-    # zero steps, and yearly data passed off as sub-annual got annual
-    # harmonics that are singular at whole years (amplitudes of 1e11).
-    distinct = np.unique(t)
-    step = float(np.median(np.diff(distinct))) if distinct.size > 1 else 0.0
+    _, step = sampling(t)
     out = SeriesResult(years=t, values=y, step_years=step)
-    can_cycle = step <= _SUB_YEAR_STEP and np.ptp(t) >= MIN_CYCLES
+    can_cycle = cycle_visible(step, float(np.ptp(t)))
     # The annual harmonics go into the trend fit whenever the sampling can show
     # a cycle, asked for or not: left in the residuals, a cycle inflates the
     # trend's standard error (and biases it over a non-whole number of years).

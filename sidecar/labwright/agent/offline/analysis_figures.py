@@ -68,13 +68,13 @@ def _plan(key: str, b: _Builder, spec: dict[str, Any], caption: str, analysis: A
 
 
 def _cycle_slots(
-    counts: tuple[int, ...], step_years: float, lang: str
+    counts: tuple[int, ...], quarterly: bool, lang: str
 ) -> tuple[list[int], list[str], str, str]:
     """Which of the climatology's twelve month slots to draw, their tick
     labels, the axis phrase and the caption phrase. Quarterly data fill one
     month in three: drawing twelve slots would leave eight empty, so the
     four filled ones are drawn as quarters."""
-    if 0.2 < step_years < 0.3:
+    if quarterly:
         filled = [i for i, n in enumerate(counts) if n > 0]
         quarters = [i // 3 + 1 for i in filled]
         if len(filled) == len(set(quarters)):
@@ -139,7 +139,7 @@ def _timeseries(a: Any, next_key: Callable[[], str], lang: str) -> list[FigurePl
             key = next_key()
             b = _Builder(key)
             s = r.seasonal
-            slots, ticks, axis, cap_key = _cycle_slots(s.counts, r.step_years, lang)
+            slots, ticks, axis, cap_key = _cycle_slots(s.counts, r.quarterly, lang)
             clim = np.asarray(s.climatology, dtype=float)[slots]
             clim_se = np.nan_to_num(np.asarray(s.climatology_se, dtype=float)[slots])
             x = np.arange(1, len(slots) + 1, dtype=float)

@@ -79,7 +79,7 @@ def timeseries_text(a: Any, ledger: Ledger, lang: str) -> str:
         prov = col.provenance
         name = src_text(col.name if wide is None else a.dataset.name)
         unit = _unit(col.unit)
-        quarterly = 0.2 < r.step_years < 0.3
+        quarterly = r.quarterly
         monthly: bool | str = "quarter" if quarterly else r.step_years < 0.9
         out.append(phrase(
             lang, "ts_span", y=name,
