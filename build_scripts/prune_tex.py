@@ -247,6 +247,15 @@ def strace_speedup() -> tuple[str, ...]:
     return ("--seccomp-bpf",) if done.returncode == 0 else ()
 
 
+def _empty_dir(path: Path) -> Path:
+    """`path` as a new, empty directory: with a reused --work, stale traces
+    would count as reads."""
+    if path.exists():
+        shutil.rmtree(path)
+    path.mkdir(parents=True)
+    return path
+
+
 def opened_files(project: Path, traces: Iterable[Path]) -> set[str]:
     """Absolute paths read: the .fls INPUT lines plus strace's successful opens."""
     found: set[str] = set()
@@ -374,10 +383,7 @@ def verify(tree: Path, projects: Sequence[Path], work: Path, jobs: int = 1) -> l
         for leftover in fresh.glob("main.*"):
             if leftover.suffix != ".tex":
                 leftover.unlink()
-        trace_dir = work / "verify-traces" / project.name
-        if trace_dir.exists():
-            shutil.rmtree(trace_dir)
-        trace_dir.mkdir(parents=True)
+        trace_dir = _empty_dir(work / "verify-traces" / project.name)
         # Its own HOME: the tree's fontconfig cache (cachedir prefix="xdg") is
         # built by this project's first pass alone, never by two at once.
         env = pruned_env(tree, work / "verify-home" / project.name)
@@ -436,10 +442,7 @@ def record(project: Path, source: Source, work: Path) -> set[str]:
     """
     home = work / "full-home" / project.name
     env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
-    trace_dir = work / "traces" / project.name
-    if trace_dir.exists():  # a reused --work: stale traces would count as reads
-        shutil.rmtree(trace_dir)
-    trace_dir.mkdir(parents=True)
+    trace_dir = _empty_dir(work / "traces" / project.name)
     result = compile_project(project, source.bin_dir, env, trace_dir / "t")
     if result.returncode != 0:
         sys.exit(f"{project.name} does not compile with the full TeX:\n{result.stdout[-3000:]}")
