@@ -12,19 +12,25 @@ _say() { printf '[labwright] %s\n' "$*" >&2; }
 _is_root() { [ "$(id -u)" = "0" ]; }
 
 _missing_apt_packages() {
-  local pkg missing=()
-  while read -r pkg; do
-    case "$pkg" in ''|\#*) continue ;; esac
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-  done < "$LABWRIGHT_ROOT/scripts/apt-packages.txt"
+  # $@: package lists under scripts/ (one name per line, # comments).
+  local list pkg missing=()
+  for list in "$@"; do
+    while read -r pkg; do
+      case "$pkg" in ''|\#*) continue ;; esac
+      dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done < "$LABWRIGHT_ROOT/scripts/$list"
+  done
   echo "${missing[@]:-}"
 }
 
 _install_system_packages() {
-  # $1: "all" installs every listed package (tests); "tex" only when no engine exists.
+  # $@: the package lists to install; by default what the main job needs
+  # (apt-report.txt). The tests add apt-tests.txt: a newcomer's first command
+  # must not pull in WebKit, GTK, Chromium and Xvfb it never uses.
   command -v dpkg-query >/dev/null 2>&1 || return 0
+  [ $# -gt 0 ] || set -- apt-report.txt
   local missing
-  missing="$(_missing_apt_packages)"
+  missing="$(_missing_apt_packages "$@")"
   [ -z "$missing" ] && return 0
   if _is_root && command -v apt-get >/dev/null 2>&1; then
     _say "installing system packages: $missing"
@@ -54,11 +60,13 @@ _ensure_tex() {
     _say "using the bundled TeX engine: $bundled"
     return 0
   fi
-  command -v xelatex >/dev/null 2>&1 && return 0
+  # As root, make sure of the whole list the main job needs (a no-op when all
+  # is there): an engine without texlive-lang-chinese or poppler is not enough.
   if _is_root && command -v apt-get >/dev/null 2>&1; then
-    _install_system_packages
+    _install_system_packages apt-report.txt
     return 0
   fi
+  command -v xelatex >/dev/null 2>&1 && return 0
   _say "No TeX engine found: install XeTeX with 'sudo apt-get install texlive-xetex texlive-latex-extra texlive-lang-chinese latexmk', then run this again."
   exit 1
 }

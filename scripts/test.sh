@@ -4,7 +4,7 @@
 # Extra arguments go to pytest.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_setup.sh"
-_install_system_packages
+_install_system_packages apt-report.txt apt-tests.txt
 labwright_setup dev
 labwright_ui_setup
 _desktop_tools  # cargo, Tauri CLI, tauri-driver, actionlint (tests/desktop)
