@@ -1,0 +1,1 @@
+"""The catalogue of laws that lab courses use, loaded from `knowledge/models/`."""

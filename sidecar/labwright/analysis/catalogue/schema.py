@@ -1,0 +1,165 @@
+"""The typed form of one catalogue entry (`knowledge/models/*.toml`).
+
+A law is data: the loader (`catalogue/load.py`) turns each `[[model]]`
+table into a `ModelEntry` and validates it (formula parses, every symbol is a
+variable, parameter, constant or input, units are known to pint and the
+formula is dimensionally sound). Everything downstream reads these types,
+never the TOML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Lang = Literal["en", "zh"]
+VariableRole = Literal["independent", "response"]
+
+
+@dataclass(frozen=True)
+class Text:
+    """A name in both report languages."""
+
+    en: str
+    zh: str
+
+    def __call__(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass(frozen=True)
+class Phrases:
+    """Phrases in notes that name something (a model, a quantity), per language."""
+
+    en: tuple[str, ...] = ()
+    zh: tuple[str, ...] = ()
+
+    def all(self) -> tuple[str, ...]:
+        return self.en + self.zh
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A measured quantity of the law, bound to a column."""
+
+    name: str  # the symbol in the formula
+    role: VariableRole
+    label: Text
+    symbols: tuple[str, ...] = ()  # how headers and notes write it: "[S]", "c_S", "T"
+    words: Phrases = Phrases()  # "substrate", "底物浓度"
+    dimension: str = "any"  # pint dimensionality ("[concentration]", "[temperature]") or "any"
+    unit: str | None = None  # the typical unit
+    absolute: bool = False  # the law needs an absolute scale (K, not °C)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A fitted parameter."""
+
+    name: str
+    label: Text
+    latex: str
+    unit: str | None = None  # fixed ("J/mol") or in variables' units ("{v}/{S}")
+    min: float | None = None
+    max: float | None = None
+    start: str | None = None  # expression over the data arrays ("max(v)")
+    asks: Phrases = Phrases()
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A physical constant the formula uses (R, h, c, k_B, g when given)."""
+
+    name: str
+    value: float
+    unit: str
+    label: Text | None = None
+
+
+@dataclass(frozen=True)
+class Input:
+    """A quantity the notes must give (a mass, a length, a concentration)."""
+
+    name: str
+    label: Text
+    unit: str | None = None
+    symbols: tuple[str, ...] = ()
+    words: Phrases = Phrases()
+    default: float | None = None
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A quantity computed from the parameters: `t_half = log(2)/lam`."""
+
+    key: str
+    expr: str
+    label: Text
+    latex: str
+    asks: Phrases = Phrases()
+    unit: str | None = None  # display unit; the dimension comes from the expression
+
+
+@dataclass(frozen=True)
+class LinearPlot:
+    """The customary linearised companion plot (Lineweaver–Burk, ln k vs 1/T)."""
+
+    label: Text
+    x: str  # expressions over the variables
+    y: str
+    x_latex: str = ""
+    y_latex: str = ""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A textbook value the result is compared with."""
+
+    quantity: str  # a parameter name or a derived key
+    value: float
+    unit: str
+    source: str
+    uncertainty: float | None = None
+    condition: str | None = None
+
+
+@dataclass(frozen=True)
+class Composite:
+    """Several peaks of one shape summed over a baseline."""
+
+    peak: str  # "gaussian" | "lorentzian" | "voigt"
+    baselines: tuple[str, ...] = ("constant", "linear", "quadratic")
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    key: str
+    area: str  # mechanics, thermal, electricity, optics, modern, chemistry, biology, ...
+    name: Text
+    formula: str
+    latex: str
+    variables: tuple[Variable, ...]
+    parameters: tuple[Parameter, ...]
+    aliases: Phrases = Phrases()
+    asks: Phrases = Phrases()
+    constants: tuple[Constant, ...] = ()
+    inputs: tuple[Input, ...] = ()
+    derived: tuple[Derived, ...] = ()
+    linear_plot: LinearPlot | None = None
+    references: tuple[Reference, ...] = ()
+    procedure: str | None = None
+    composite: Composite | None = None
+    source_file: str = ""  # the TOML file it came from (for error messages)
+    extra: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def response(self) -> Variable:
+        return next(v for v in self.variables if v.role == "response")
+
+    @property
+    def independents(self) -> tuple[Variable, ...]:
+        return tuple(v for v in self.variables if v.role == "independent")
+
+    def quantity_keys(self) -> tuple[str, ...]:
+        """Everything a request may ask of this model: parameters and derived."""
+        return tuple(p.name for p in self.parameters) + tuple(d.key for d in self.derived)

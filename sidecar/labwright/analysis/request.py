@@ -1,0 +1,145 @@
+"""What the notes ask, as one typed request the analysis runs from.
+
+A lab scientist reads the notes before the data: which quantity is wanted
+("find the activation energy", "半衰期"), which law applies (named, or
+written out: `v = Vmax*[S]/(Km + [S])`), which column is which variable, the
+constants given (a mass, R, a literature value), what each file is (the
+background, the standards and the unknowns, repeat scans, one run per
+parameter value) and what the result must be compared with. The
+`AnalysisRequest` holds exactly that, each item with the phrase it came
+from and a reason, so the report's method section and the provenance record
+can say why every binding was made.
+
+Offline, rules fill it (`analysis/request_rules/`); with a language model,
+the model fills the same type through a typed tool, and `validate_request`
+checks it against the catalogue and the folder's columns before anything is
+computed. Pydantic, because the type is also the model's JSON contract.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+FileRoleName = Literal[
+    "data",  # measurements to analyse (the default)
+    "background",  # counts or signal without the sample, subtracted
+    "blank",  # a reagent blank (calibration)
+    "standards",  # known concentrations / values (calibration)
+    "unknowns",  # samples whose value is predicted from the calibration
+    "repeat",  # a repeat scan / replicate of another file
+    "run",  # one run of a series, at one value of a parameter
+    "reference",  # literature or expected values
+]
+Procedure = Literal[
+    "fit",  # one catalogue law fitted to bound columns
+    "titration",  # end point by derivative and Gran; pKa at half-equivalence
+    "calibration",  # a line through standards, inverse prediction of unknowns
+    "run_series",  # a quantity per run file, then a law across the runs
+    "periodogram",  # the period of a cyclic series
+    "factorial",  # two or more factors: ANOVA with interaction, cell means
+    "peaks",  # several peak shapes on a baseline
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Evidence(_Strict):
+    """Where an item of the request came from: the notes' phrase and why it
+    was read so."""
+
+    source: str = Field(description="file the phrase is in (relative to the folder), or 'columns'")
+    phrase: str = Field(description="the words of the notes (or header) this was read from")
+    reason: str = Field(description="one plain sentence: why it was read this way")
+
+
+class AskedQuantity(_Strict):
+    quantity: str = Field(
+        description="catalogue quantity key (parameter or derived), e.g. Km, t_half, Ea"
+    )
+    model: str | None = Field(None, description="catalogue model key the quantity belongs to")
+    evidence: Evidence
+
+
+class NamedModel(_Strict):
+    key: str | None = Field(
+        None, description="catalogue model key, when the notes name a known law"
+    )
+    formula: str | None = Field(
+        None, description="a formula written in the notes, 'y = expression'"
+    )
+    evidence: Evidence
+
+
+class Binding(_Strict):
+    """One variable of a model bound to one column of one file."""
+
+    model: str = Field(description="catalogue model key (or 'formula' for a written formula)")
+    variable: str = Field(description="the variable's symbol in the model")
+    file: str
+    sheet: str | None = None
+    column: str
+    unit: str | None = Field(None, description="the column's unit, from its header or the notes")
+    evidence: Evidence
+
+
+class GivenConstant(_Strict):
+    symbol: str = Field(description="symbol of an input or constant of the model (m, L, R, E0)")
+    value: float
+    uncertainty: float | None = None
+    unit: str | None = None
+    evidence: Evidence
+
+
+class FileRole(_Strict):
+    file: str
+    role: FileRoleName
+    parameter: str | None = Field(None, description="for a run: the parameter varied (T, L, m)")
+    value: float | None = Field(None, description="for a run: its value in this file")
+    unit: str | None = None
+    evidence: Evidence
+
+
+class ExpectedValue(_Strict):
+    """A value the result must be compared with (given in the notes)."""
+
+    quantity: str
+    value: float
+    uncertainty: float | None = None
+    unit: str | None = None
+    evidence: Evidence
+
+
+class Unanswered(_Strict):
+    """Something the notes ask that the data cannot answer, and why."""
+
+    what: str
+    why: str
+
+
+class AnalysisRequest(_Strict):
+    asked: tuple[AskedQuantity, ...] = ()
+    models: tuple[NamedModel, ...] = ()
+    procedure: Procedure | None = None
+    bindings: tuple[Binding, ...] = ()
+    constants: tuple[GivenConstant, ...] = ()
+    files: tuple[FileRole, ...] = ()
+    expected: tuple[ExpectedValue, ...] = ()
+    replicates: Literal["average", "together"] | None = Field(
+        None, description="how the notes ask replicate columns or repeat scans to be used"
+    )
+    unanswered: tuple[Unanswered, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.asked or self.models or self.procedure)
+
+    def role_of(self, file: str) -> FileRole | None:
+        return next((f for f in self.files if f.file == file), None)
+
+    def record(self) -> dict[str, object]:
+        """JSON-able form for the provenance record (every reason kept)."""
+        return self.model_dump(mode="json", exclude_defaults=True)
