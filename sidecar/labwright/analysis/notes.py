@@ -21,7 +21,9 @@ _RST_UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+<>_])\1{2,}\s*$", re.M)
 _RST_ROLE = re.compile(r":[\w-]+:`([^`]*)`")
 _INLINE_CODE = re.compile(r"``?([^`]+)``?")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
-_EMPHASIS = re.compile(r"(\*\*|__|\*)(\S(?:.*?\S)?)\1")
+# Emphasis only between word boundaries: in "A = epsilon*l*c" or "k*conc"
+# the stars are multiplication, and stripping them rewrote the formula.
+_EMPHASIS = re.compile(r"(?<![\w*])(\*\*|__|\*)(\S(?:.*?\S)?)\1(?![\w*])")
 _HTML_TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 
 

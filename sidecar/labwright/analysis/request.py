@@ -60,16 +60,28 @@ class AskedQuantity(_Strict):
     quantity: str = Field(
         description="catalogue quantity key (parameter or derived), e.g. Km, t_half, Ea"
     )
-    model: str | None = Field(None, description="catalogue model key the quantity belongs to")
+    model: str | None = Field(
+        default=None, description="catalogue model key the quantity belongs to"
+    )
+    candidates: tuple[str, ...] = Field(
+        default=(),
+        description="when the notes do not decide the law: the catalogue models that have "
+        "this quantity, for the analysis to compare on the data",
+    )
     evidence: Evidence
 
 
 class NamedModel(_Strict):
     key: str | None = Field(
-        None, description="catalogue model key, when the notes name a known law"
+        default=None, description="catalogue model key, when the notes name a known law"
     )
     formula: str | None = Field(
-        None, description="a formula written in the notes, 'y = expression'"
+        default=None, description="a formula written in the notes, 'y = expression'"
+    )
+    how: Literal["name", "formula", "quantity"] = Field(
+        default="name",
+        description="named by its name or alias, written as a formula, or implied by an "
+        "asked quantity only this law has",
     )
     evidence: Evidence
 
@@ -82,7 +94,9 @@ class Binding(_Strict):
     file: str
     sheet: str | None = None
     column: str
-    unit: str | None = Field(None, description="the column's unit, from its header or the notes")
+    unit: str | None = Field(
+        default=None, description="the column's unit, from its header or the notes"
+    )
     evidence: Evidence
 
 
@@ -97,8 +111,10 @@ class GivenConstant(_Strict):
 class FileRole(_Strict):
     file: str
     role: FileRoleName
-    parameter: str | None = Field(None, description="for a run: the parameter varied (T, L, m)")
-    value: float | None = Field(None, description="for a run: its value in this file")
+    parameter: str | None = Field(
+        default=None, description="for a run: the parameter varied (T, L, m)"
+    )
+    value: float | None = Field(default=None, description="for a run: its value in this file")
     unit: str | None = None
     evidence: Evidence
 
@@ -129,7 +145,7 @@ class AnalysisRequest(_Strict):
     files: tuple[FileRole, ...] = ()
     expected: tuple[ExpectedValue, ...] = ()
     replicates: Literal["average", "together"] | None = Field(
-        None, description="how the notes ask replicate columns or repeat scans to be used"
+        default=None, description="how the notes ask replicate columns or repeat scans to be used"
     )
     unanswered: tuple[Unanswered, ...] = ()
 

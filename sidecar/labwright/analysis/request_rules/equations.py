@@ -1,0 +1,143 @@
+"""Where the notes write an equation: `v = Vmax·[S]/(Km + [S])`,
+`N(t) = N0 e^{-λt} + B`, `T = 2π√(L/g)`, `$I = I_0\\cos^2\\theta$`.
+
+This module only finds the span of an equation in a clause and splits it
+into its two sides as written; reading it (the normaliser, the safe parser
+and the structural match against the catalogue) is `formula.py`'s. An
+equation whose right side is a number with a unit ("m = 0.250 kg") is a
+value, read by `values.py`, and is not returned here.
+
+The right side ends where prose starts again: at a comma, semicolon or
+colon outside brackets, a full stop followed by a space, a Chinese
+character, or an English word followed by another word ("... + [S]) and
+find Km"); the words "where", "with", "for", "and" always end it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from labwright.analysis.request_rules.text import Clause
+from labwright.analysis.request_rules.values import measured_at
+
+_MATH = re.compile(r"\$\$?([^$]{3,300}?)\$\$?|\\\((.{3,300}?)\\\)|\\\[(.{3,300}?)\\\]")
+_LHS = re.compile(
+    r"(?:\\[A-Za-z]+|[A-Za-zΑ-Ωα-ωµ\[])[\w\[\]{}\\^²³₀-₉ₐ-ₜ½/]*"
+    r"(?:\s*\([A-Za-z, ]{1,12}\))?(?:\s*(?:\^\s*\{?\d\}?|²|³))?\s*$"
+)
+_STOP_WORDS = frozenset(
+    "and where with for to of in is are was were the by using from at which then when if so as "
+    "on fit find determine obtain give gives giving that this these it its or but".split()
+)
+_FUNCTIONS = frozenset(
+    "exp ln log log10 sqrt sin cos tan sinh cosh tanh arctan arcsin arccos max min abs "
+    "frac cdot left right mathrm text times sum".split()
+)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_OPERATOR = re.compile(
+    r"[-+*/^·×√∝]|\\frac|\\sqrt|\\cdot|\\exp|\bexp\b|\bln\b|\blog\b|[a-zA-Z]\s*\("
+)
+
+
+@dataclass(frozen=True)
+class Written:
+    """An equation as the notes write it."""
+
+    clause: Clause
+    lhs: str
+    rhs: str
+    start: int
+    end: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.lhs} = {self.rhs}"
+
+    @property
+    def quote(self) -> str:
+        return self.clause.quote(self.start, self.end)
+
+
+def _rhs_end(text: str, start: int) -> int:
+    depth = 0
+    i = start
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif depth == 0:
+            if ch in ",;:，；：。" or _CJK.match(ch) or ch in "=<>":
+                return i
+            if ch == "." and (i + 1 >= n or text[i + 1].isspace()):
+                return i
+            if ch.isspace():
+                m = re.match(r"\s+([A-Za-z]+)", text[i:])
+                if m:
+                    word = m.group(1)
+                    after = text[i + m.end() :]
+                    if word.lower() in _STOP_WORDS and not re.match(r"\s*[-+*/^(]", after):
+                        return i
+                    if (
+                        re.fullmatch(r"[a-z]{2,}(?:s|ed|ly|ing)", word)
+                        and not re.match(r"\s*[-+*/^(·]", after)
+                        and word not in _FUNCTIONS
+                    ):
+                        return i  # "... L holds.", "... applies"
+                    if (
+                        len(word) >= 3
+                        and word.lower() not in _FUNCTIONS
+                        and re.match(r"\s+[A-Za-z]{2,}", after)
+                        and not re.match(r"\s*[-+*/^·]", after)
+                    ):
+                        return i
+        i += 1
+    return n
+
+
+def _equations_in(clause: Clause, text: str, offset: int) -> list[Written]:
+    out: list[Written] = []
+    for m in re.finditer(r"(?<![<>=!])=(?!=)", text):
+        head = text[: m.start()]
+        lm = _LHS.search(head)
+        if lm is None:
+            continue
+        lhs = lm.group(0).strip()
+        if not lhs or len(lhs) > 24:
+            continue
+        rhs_start = m.end()
+        end = _rhs_end(text, rhs_start)
+        rhs = text[rhs_start:end].strip()
+        if not rhs or not re.search(r"[A-Za-zΑ-Ωα-ω\\]", rhs):
+            continue  # "x = 5": a number, not a law
+        value = measured_at(text, rhs_start)
+        if value is not None and value.end >= end - 1:
+            continue  # "m = 0.250 kg", "g = 9.81 m/s^2": a value
+        if not _OPERATOR.search(rhs) and len(re.findall(r"[A-Za-zΑ-Ωα-ω]+", rhs)) < 2:
+            continue  # "y = x" or "T = RC"-like: kept only with an operator or two symbols
+        out.append(Written(clause, lhs, rhs, offset + lm.start(), offset + end))
+    return out
+
+
+def find_equations(clause: Clause) -> list[Written]:
+    """The equations written in a clause, math-mode spans first."""
+    text = clause.text
+    out: list[Written] = []
+    covered: list[tuple[int, int]] = []
+    for m in _MATH.finditer(text):
+        body = next(g for g in m.groups() if g is not None)
+        start = m.start() + m.group(0).index(body)
+        found = _equations_in(clause, body, start)
+        out.extend(found)
+        covered.append((m.start(), m.end()))
+    masked = text
+    for a, b in covered:
+        masked = masked[:a] + " " * (b - a) + masked[b:]
+    out.extend(_equations_in(clause, masked, 0))
+    out.sort(key=lambda w: w.start)
+    return out

@@ -1,0 +1,51 @@
+"""The models the notes name: a catalogue name, an alias or an `asks` phrase.
+
+"Fit the Michaelis–Menten equation", "Arrhenius plot", "米氏方程", "an RC
+discharge", "Beer–Lambert". A name is a name wherever it stands (a heading,
+the theory, a task), because naming the law is saying it applies; only a
+negation before it in the same clause ("do not use a Lorentzian") takes it
+back. Each model is listed once, with the first phrase that named it.
+"""
+
+from __future__ import annotations
+
+from labwright.analysis.request import Evidence, NamedModel
+from labwright.analysis.request_rules.cues import negated_before
+from labwright.analysis.request_rules.text import Notes
+from labwright.analysis.request_rules.vocabulary import Hit, TermKind, Vocabulary
+
+_MODEL: frozenset[TermKind] = frozenset({"model"})
+
+
+def model_hits(notes: Notes, vocab: Vocabulary) -> list[Hit]:
+    return [
+        h
+        for clause in notes.clauses
+        for h in vocab.hits(clause, _MODEL)
+        if not negated_before(clause, h.start)
+    ]
+
+
+def named_models(notes: Notes, vocab: Vocabulary) -> list[NamedModel]:
+    out: list[NamedModel] = []
+    seen: set[str] = set()
+    for h in model_hits(notes, vocab):
+        key = h.term.model
+        if key in seen:
+            continue
+        seen.add(key)
+        entry = vocab.entry(key)
+        name = entry.name.en if entry is not None else key
+        how = "the catalogue's name" if h.term.how == "name" else "a phrase that asks for it"
+        out.append(
+            NamedModel(
+                key=key,
+                how="name",
+                evidence=Evidence(
+                    source=h.clause.source,
+                    phrase=h.quote,
+                    reason=f"the notes name the {name} law ({how})",
+                ),
+            )
+        )
+    return out

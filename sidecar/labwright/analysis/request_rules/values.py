@@ -1,0 +1,236 @@
+"""Numbers with units in the notes, and what they are said of.
+
+"m = 0.250 kg", "R = 8.314 J/(mol K)", "E0 = 10 nM", "the spring's mass is
+12 g", "a total enzyme concentration of 10 nM", "Km for this enzyme is
+reported as 2.5 mM", "弹簧质量为 12 g", "(2.5 ± 0.1) mM", "1.2×10^-3 s",
+"C = 100 µF (tolerance 20 %)". Each becomes a `Statement`: the subject as
+written (a symbol or words), the value with its uncertainty and unit, and
+whether the sentence gives it as a literature or expected value. What the
+subject is (an input of the law, a constant, a fitted parameter) is decided
+by the rules that know the catalogue (`constants.py`, `expected.py`).
+
+A number inside a file name ("L=0.50m.csv", "run_T25C.csv") is a run's
+parameter, not a constant: file names are masked before anything is read.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from labwright.analysis.request_rules.text import Clause
+from labwright.analysis.request_rules.units import dimension
+from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT
+
+_NUM = r"[-+]?(?:\d+(?:[.,]\d+)?|[.]\d+)"
+_NUMBER = re.compile(
+    r"(?P<num>" + _NUM + r")"
+    r"(?:\s*(?:[eE](?P<e>[-+]?\d+)|(?:×|x|\*|·)\s*10\s*\^?\s*\{?(?P<p>[-+]?\d+)\}?|"
+    r"(?:×|x|\*|·)\s*10(?P<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)))?"
+)
+_POWER = re.compile(r"\s*(?:×|x|\*|·)\s*10\s*(?:\^\s*\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
+_PM = re.compile(r"\s*(?:±|\+/-|\+-|\+ / -)\s*")
+_PCT_TOL = re.compile(
+    r"\s*\(?\s*(?:tolerance|tol\.?|±|\+/-|误差|精度)\s*:?\s*(" + _NUM + r")\s*%\s*\)?", re.I
+)
+_UNIT_CHARS = r"[A-Za-zµμΩ°℃%‰/()^·*.\-⁻⁰¹²³⁴⁵⁶⁷⁸⁹0-9]"
+_UNIT_TOKEN = re.compile(r"\s*(" + _UNIT_CHARS + r"+)")
+_SUP = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
+# English words pint reads as units ("in" is an inch, "a" a year): never a
+# unit after a number in prose.
+_NOT_UNITS = frozenset(
+    "in a an at as is it or and of to the for by on per point points times was were be "
+    "are with from each every this that than then".split()
+)
+_FILE_NAME = re.compile(
+    r"[\w.=+\-\u3400-\u9fff]+\.(?:csv|tsv|txt|dat|xlsx|xls|xlsm|mat|json|npz|npy|fig|h5|hdf5)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Measured:
+    value: float
+    uncertainty: float | None
+    unit: str | None
+    start: int
+    end: int
+
+
+def _number(m: re.Match[str]) -> float:
+    text = m.group("num").replace(",", ".")
+    value = float(text)
+    if m.group("e"):
+        value *= 10.0 ** int(m.group("e"))
+    elif m.group("p"):
+        value *= 10.0 ** int(m.group("p"))
+    elif m.group("sup"):
+        value *= 10.0 ** int(m.group("sup").translate(_SUP))
+    return value
+
+
+def _unit_at(text: str, pos: int) -> tuple[str, int] | None:
+    """The longest run of up to three unit-like tokens at `pos` that pint
+    reads as a unit ("J/(mol K)", "J mol-1 K-1", "mM")."""
+    tokens: list[tuple[str, int]] = []
+    at = pos
+    for _ in range(3):
+        m = _UNIT_TOKEN.match(text, at)
+        if m is None:
+            break
+        token = m.group(1).rstrip(".")
+        if not token or token.lower() in _NOT_UNITS:
+            break
+        tokens.append((token, m.start(1) + len(token)))
+        at = m.start(1) + len(token)
+    for n in range(len(tokens), 0, -1):
+        unit = " ".join(t for t, _ in tokens[:n])
+        end = tokens[n - 1][1]
+        # A closing bracket that belongs to the sentence: "(10 nM)".
+        while unit.count(")") > unit.count("(") and unit.endswith(")"):
+            unit, end = unit[:-1], end - 1
+        if unit and unit[0].isdigit():
+            continue
+        if dimension(unit) is not None:
+            return unit, end
+    return None
+
+
+def measured_at(text: str, pos: int) -> Measured | None:
+    """A value written at `pos` (spaces allowed before it)."""
+    m0 = re.compile(r"\s*(\(\s*)?").match(text, pos)
+    assert m0 is not None
+    bracket = bool(m0.group(1))
+    m = _NUMBER.match(text, m0.end())
+    if m is None:
+        return None
+    value = _number(m)
+    end = m.end()
+    unc: float | None = None
+    pm = _PM.match(text, end)
+    if pm:
+        m2 = _NUMBER.match(text, pm.end())
+        if m2:
+            unc, end = abs(_number(m2)), m2.end()
+            pct = re.match(r"\s*%", text[end:])
+            if pct:
+                unc, end = abs(value) * unc / 100.0, end + pct.end()
+    if bracket:
+        close = re.match(r"\s*\)", text[end:])
+        if close is None:
+            return None
+        end += close.end()
+        # "(2.5 ± 0.1)×10^-3 s^-1": the power of ten applies to both.
+        power = _POWER.match(text, end)
+        if power:
+            scale = 10.0 ** int(power.group(1) or power.group(2).translate(_SUP))
+            value, unc, end = value * scale, None if unc is None else unc * scale, power.end()
+    unit: str | None = None
+    found = _unit_at(text, end)
+    if found is not None:
+        unit, end = found
+    tol = _PCT_TOL.match(text, end)
+    if tol and unc is None:
+        unc = abs(value) * float(tol.group(1)) / 100.0 / math.sqrt(3.0)
+        end = tol.end()
+    return Measured(value, unc, unit, m0.end() - (1 if bracket else 0), end)
+
+
+def mask_file_names(text: str) -> str:
+    """File names blanked (same length), so their numbers are not read."""
+    return _FILE_NAME.sub(lambda m: " " * len(m.group(0)), text)
+
+
+_EXPECTED = re.compile(
+    r"\b(?:reported|literature|expected|accepted|reference value|textbook|tabulated|"
+    r"theoretical(?:ly)?|should (?:be|come out)|known to be|published|true value|nominal|"
+    r"compare[sd]? (?:it |them |this |these |the result |your result )?(?:with|to)|"
+    r"close to|about|approximately|around|roughly)\b|"
+    r"文献|理论值|参考值|标准值|公认值|预期|期望|约为|大约|左右",
+    re.I,
+)
+# Nominal values of components are given constants, not values to compare with.
+_NOMINAL = re.compile(r"\bnominal\b|标称", re.I)
+_ASSIGN = re.compile(r"\s*(?:=|≈|~|:=|＝|≃)\s*")
+_VERB_EN = re.compile(
+    r"\s+(?:is|was|are|were|equals|of|=|:)?\s*(?:about|approximately|around|roughly|close to|"
+    r"reported as|given as|taken as|known to be|expected to be|"
+    r"assumed to be|set to|fixed at|equal to|a value of|has a value of)?\s*",
+    re.I,
+)
+_SUBJECT_EN = re.compile(
+    r"(?:(?<=\s)|^)((?:the|a|an)\s+)?"
+    r"((?:[A-Za-z][\w'’-]*\s+){0,5}?[A-Za-z][\w'’-]*)"
+    r"(\s+(?:for|of)\s+(?:this|the|our|each)\s+[A-Za-z]+)?"
+    r"\s+(?:is|was|are|were|equals|=|:|of)\s+"
+    r"(?:(?:about|approximately|around|roughly|close to|reported as|given as|taken as|"
+    r"known to be|expected to be|assumed to be|set to|fixed at|equal to|a value of|"
+    r"has a value of|reported to be)\s+)?(?=[-+(]?\.?\d)",
+    re.I,
+)
+_SUBJECT_ZH = re.compile(
+    r"((?:[A-Za-z_0-9]{0,6}[\u3400-\u9fff]){1,14}?[A-Za-z_0-9]{0,4}?)\s*(?:的值)?\s*(?:为|是|约为|取|取为|等于|=|:|：)\s*(?=[-+(]?\.?\d)"
+)
+
+
+@dataclass(frozen=True)
+class Statement:
+    clause: Clause
+    subject: str  # as written: a symbol ("m", "E0") or words ("spring's mass")
+    subject_start: int
+    subject_end: int
+    is_symbol: bool
+    measured: Measured
+    expected: bool  # given as a literature / expected / reference value
+
+    @property
+    def quote(self) -> str:
+        return self.clause.quote(min(self.subject_start, self.measured.start), self.measured.end)
+
+
+def statements(clause: Clause) -> list[Statement]:
+    """The values the clause states, each with its subject."""
+    text = mask_file_names(clause.text)
+    expected = bool(_EXPECTED.search(text)) and not _NOMINAL.search(text)
+    out: list[Statement] = []
+    used: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e in used)
+
+    # "m = 0.250 kg": a symbol assigned a value.
+    for m in SYMBOL_IN_TEXT.finditer(text):
+        a = _ASSIGN.match(text, m.end(1))
+        if a is None:
+            continue
+        value = measured_at(text, a.end())
+        if value is None or not _ends_value(text, value.end):
+            continue
+        if not free(m.start(1), value.end):
+            continue
+        out.append(Statement(clause, m.group(1), m.start(1), m.end(1), True, value, expected))
+        used.append((m.start(1), value.end))
+    # "the spring's mass is 12 g", "Km for this enzyme is reported as 2.5 mM".
+    for m in _SUBJECT_EN.finditer(text):
+        value = measured_at(text, m.end())
+        if value is None or value.unit is None or not free(m.start(2), value.end):
+            continue
+        subject = m.group(2) + (m.group(3) or "")
+        out.append(Statement(clause, subject, m.start(2), m.end(2), False, value, expected))
+        used.append((m.start(2), value.end))
+    for m in _SUBJECT_ZH.finditer(text):
+        value = measured_at(text, m.end())
+        if value is None or not free(m.start(1), value.end):
+            continue
+        out.append(Statement(clause, m.group(1), m.start(1), m.end(1), False, value, expected))
+        used.append((m.start(1), value.end))
+    out.sort(key=lambda s: s.subject_start)
+    return out
+
+
+def _ends_value(text: str, end: int) -> bool:
+    """A value ends at a clause boundary or before words, not before more
+    algebra ("k = 2 x + 1" is a formula, not a value)."""
+    rest = text[end:].lstrip()
+    return not rest or not re.match(r"[-+*/^·×(]|[A-Za-z]\s*[-+*/^(]", rest)

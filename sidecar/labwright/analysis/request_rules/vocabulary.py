@@ -1,0 +1,230 @@
+"""The catalogue's words, indexed once: what each phrase of the notes names.
+
+Every name a request can use comes from the catalogue, never from a list in
+code: a model by its name, aliases and `asks` phrases; a quantity (a fitted
+parameter or a derived quantity) by its `asks` phrases, its label and its
+symbol; a variable by its symbols and words (used to bind columns and to
+tell models apart); an input by its symbols and words (to read the
+constants the notes give). A new catalogue entry is found in notes without
+code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from labwright.analysis.catalogue.schema import ModelEntry, Phrases, Text
+from labwright.analysis.request_rules.text import Clause
+from labwright.analysis.request_rules.words import (
+    SYMBOL_IN_TEXT,
+    Span,
+    find_chinese,
+    find_words,
+    is_chinese,
+    phrase_stems,
+    same_symbol,
+    symbol_key,
+    tokens,
+)
+
+TermKind = Literal["model", "quantity", "variable", "input"]
+# How a term names its thing: a name or alias (strong), an `asks` phrase, a
+# label (the quantity's display name), a symbol.
+TermHow = Literal["name", "asks", "label", "symbol", "word"]
+
+
+@dataclass(frozen=True)
+class Term:
+    kind: TermKind
+    model: str  # the catalogue model key
+    name: str  # quantity key, variable or input name; "" for the model itself
+    phrase: str  # as the catalogue writes it
+    how: TermHow
+
+    @property
+    def is_symbol(self) -> bool:
+        return self.how == "symbol"
+
+
+@dataclass(frozen=True)
+class Hit:
+    term: Term
+    clause: Clause
+    start: int
+    end: int
+
+    @property
+    def quote(self) -> str:
+        return self.clause.quote(self.start, self.end)
+
+
+def _phrases(p: Phrases) -> Iterator[str]:
+    yield from (s for s in p.all() if s.strip())
+
+
+def _labels(t: Text | None) -> Iterator[str]:
+    if t is not None:
+        yield from (s for s in (t.en, t.zh) if s and s.strip())
+
+
+def _latex_symbol(latex: str) -> str | None:
+    """A LaTeX symbol written simply enough to be a symbol in notes ("K_m",
+    "\\lambda", "t_{1/2}"); None for an expression."""
+    s = latex.strip().strip("$")
+    if not s or len(s) > 24 or any(c in s for c in "+-*=()^ "):
+        return None
+    return s
+
+
+def _terms(entry: ModelEntry) -> Iterator[Term]:
+    key = entry.key
+    for phrase in _labels(entry.name):
+        yield Term("model", key, "", phrase, "name")
+    for phrase in _phrases(entry.aliases):
+        yield Term("model", key, "", phrase, "name")
+    for phrase in _phrases(entry.asks):
+        yield Term("model", key, "", phrase, "asks")
+    for p in entry.parameters:
+        for phrase in _phrases(p.asks):
+            yield Term("quantity", key, p.name, phrase, "asks")
+        for phrase in _labels(p.label):
+            yield Term("quantity", key, p.name, phrase, "label")
+        for sym in {p.name, _latex_symbol(p.latex) or p.name}:
+            yield Term("quantity", key, p.name, sym, "symbol")
+    for d in entry.derived:
+        for phrase in _phrases(d.asks):
+            yield Term("quantity", key, d.key, phrase, "asks")
+        for phrase in _labels(d.label):
+            yield Term("quantity", key, d.key, phrase, "label")
+        for sym in {d.key, _latex_symbol(d.latex) or d.key}:
+            yield Term("quantity", key, d.key, sym, "symbol")
+    for v in entry.variables:
+        for sym in {v.name, *v.symbols}:
+            yield Term("variable", key, v.name, sym, "symbol")
+        for phrase in (*_phrases(v.words), *_labels(v.label)):
+            yield Term("variable", key, v.name, phrase, "word")
+    for i in entry.inputs:
+        for sym in {i.name, *i.symbols}:
+            yield Term("input", key, i.name, sym, "symbol")
+        for phrase in (*_phrases(i.words), *_labels(i.label)):
+            yield Term("input", key, i.name, phrase, "word")
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    term: Term
+    stems: tuple[str, ...]  # English words
+    chinese: bool
+    symbol: str  # symbol key
+
+
+class Vocabulary:
+    """The catalogue's phrases, compiled for matching clauses."""
+
+    def __init__(self, catalogue: Iterable[ModelEntry]) -> None:
+        self.entries: dict[str, ModelEntry] = {}
+        compiled: list[_Compiled] = []
+        seen: set[tuple[TermKind, str, str, str]] = set()
+        for entry in catalogue:
+            self.entries[entry.key] = entry
+            for term in _terms(entry):
+                k = (term.kind, term.model, term.name, term.phrase)
+                if k in seen:
+                    continue
+                seen.add(k)
+                if term.is_symbol:
+                    compiled.append(_Compiled(term, (), False, symbol_key(term.phrase)))
+                elif is_chinese(term.phrase):
+                    compiled.append(_Compiled(term, (), True, ""))
+                else:
+                    stems = phrase_stems(term.phrase)
+                    if stems:
+                        compiled.append(_Compiled(term, stems, False, ""))
+        self._compiled = tuple(compiled)
+        self._by_symbol: dict[str, list[_Compiled]] = {}
+        for c in compiled:
+            if c.symbol:
+                self._by_symbol.setdefault(c.symbol[:1], []).append(c)
+
+    def entry(self, key: str) -> ModelEntry | None:
+        return self.entries.get(key)
+
+    def hits(self, clause: Clause, kinds: frozenset[TermKind] | None = None) -> list[Hit]:
+        """Every term found in the clause; a hit inside a longer hit of the
+        same kind is dropped ("rate constant" inside "second-order rate
+        constant" names one thing)."""
+        text = clause.text
+        toks = tokens(text)
+        present = set(toks.stems)
+        found: list[Hit] = []
+        for c in self._compiled:
+            if kinds is not None and c.term.kind not in kinds:
+                continue
+            span: Span | None = None
+            if c.chinese:
+                span = find_chinese(c.term.phrase, text)
+            elif c.stems:
+                if not set(c.stems) <= present:
+                    continue
+                if len(c.stems) == 1 and len(c.term.phrase) <= 3 and c.term.how != "label":
+                    # A short alias ("MM", "RC") only as written, in capitals.
+                    span = _exact(c.term.phrase, text)
+                else:
+                    span = find_words(c.stems, text, toks)
+            if span is not None:
+                found.append(Hit(c.term, clause, span.start, span.end))
+        for m in SYMBOL_IN_TEXT.finditer(text):
+            raw = m.group(1)
+            key = symbol_key(raw)
+            for c in self._by_symbol.get(key[:1], ()):
+                if kinds is not None and c.term.kind not in kinds:
+                    continue
+                if same_symbol(raw, c.term.phrase):
+                    found.append(Hit(c.term, clause, m.start(1), m.end(1)))
+        return _outermost(found)
+
+    def quantity_label(self, model: str, quantity: str) -> str:
+        entry = self.entries.get(model)
+        if entry is None:
+            return quantity
+        for p in entry.parameters:
+            if p.name == quantity:
+                return p.label.en
+        for d in entry.derived:
+            if d.key == quantity:
+                return d.label.en
+        return quantity
+
+    def models_with(self, quantity: str) -> list[str]:
+        """Models that have a quantity of this key."""
+        return [k for k, e in self.entries.items() if quantity in e.quantity_keys()]
+
+
+def _exact(phrase: str, text: str) -> Span | None:
+    import re
+
+    m = re.search(r"(?<![A-Za-z0-9])" + re.escape(phrase) + r"(?![A-Za-z0-9])", text)
+    return Span(m.start(), m.end()) if m else None
+
+
+def _outermost(hits: list[Hit]) -> list[Hit]:
+    out: list[Hit] = []
+    for h in hits:
+        # "rate constant" inside "second-order rate constant" is the same
+        # quantity named more precisely; "peak area" inside "peak centres,
+        # widths and areas" is another quantity and stays.
+        inside = any(
+            o is not h
+            and o.term.kind == h.term.kind
+            and o.term.name == h.term.name
+            and o.start <= h.start
+            and h.end <= o.end
+            and (o.end - o.start) > (h.end - h.start)
+            for o in hits
+        )
+        if not inside:
+            out.append(h)
+    out.sort(key=lambda h: (h.start, -(h.end - h.start)))
+    return out

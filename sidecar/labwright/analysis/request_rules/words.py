@@ -1,0 +1,207 @@
+"""Finding a phrase of the catalogue in a clause of the notes.
+
+English is matched on word stems, so "half-life", "half life" and "half-lives"
+are one phrase, "centres" is "centers" and "unknowns'" is "unknown"; a
+two-word phrase is also found inverted ("energy of activation") and across a
+coordination ("peak centres, widths and areas" holds "peak width" and "peak
+area"). Chinese is matched as written, spaces ignored. Symbols ("Km", "K_m",
+"Kₘ", "V_max", "t½", "λ") are matched exactly after one normalisation, never
+as English words: a one-letter symbol is a symbol only where the clause
+lists symbols, so the article "a" is never an acceleration.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_SPELLING = {
+    "centre": "center", "metre": "meter", "litre": "liter", "fibre": "fiber",
+    "colour": "color", "analyse": "analyze", "ionisation": "ionization",
+    "linearise": "linearize", "normalise": "normalize", "vapour": "vapor",
+    "calibre": "caliber", "sulphate": "sulfate", "modelling": "modeling",
+}  # fmt: skip
+# Words whose final s is not a plural.
+_KEEP_S = frozenset(
+    "mass gas bias focus basis analysis axis lens its this is was has series species "
+    "radius modulus status process loss thickness stress less across plus always "
+    "hydrolysis kinetics physics optics dynamics thermodynamics mechanics statistics "
+    "ohms siemens celsius stokes maxwells boltzmanns hookes".split()
+)
+
+
+def stem(word: str) -> str:
+    """A crude, predictable English stem: lower case, plural and British
+    spelling folded. Predictable matters more than linguistic: phrase and
+    text go through the same function."""
+    w = word.lower()
+    if w in _KEEP_S or len(w) <= 3:
+        return _SPELLING.get(w, w)
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith(("sses", "xes", "ches", "shes")):
+        w = w[:-2]
+    elif w.endswith("ves") and w not in {"curves", "waves", "valves"}:
+        w = w[:-3] + "fe"  # half-lives -> half-life
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    return _SPELLING.get(w, w)
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """The stems of a text with their spans."""
+
+    stems: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+
+
+def tokens(text: str) -> Tokens:
+    found = [(m.group(0), m.span()) for m in _TOKEN.finditer(text)]
+    return Tokens(tuple(stem(w) for w, _ in found), tuple(s for _, s in found))
+
+
+def phrase_stems(phrase: str) -> tuple[str, ...]:
+    return tokens(phrase).stems
+
+
+# Between the two words of a coordinated phrase: a list of single words
+# ("peak centres, widths and areas"; "centre, width and area of each peak").
+_LIST_GAP = re.compile(r"(?:\s*(?:,|&|/|\band\b|\bor\b)\s*|\s*[A-Za-z]+\s*)*", re.I)
+_SEPARATOR = re.compile(r",|&|/|\band\b|\bor\b", re.I)
+
+
+def _list_gap(between: str) -> bool:
+    words = [w for w in re.findall(r"[A-Za-z]+", between) if w.lower() not in {"and", "or"}]
+    return (
+        bool(_LIST_GAP.fullmatch(between)) and bool(_SEPARATOR.search(between)) and len(words) <= 4
+    )
+
+
+_OF = frozenset({"of", "for", "at"})
+_DETERMINERS = frozenset({"the", "a", "an", "each", "every", "all", "both", "this", "these", "its"})
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+
+
+def find_words(phrase: tuple[str, ...], text: str, toks: Tokens) -> Span | None:
+    """The first occurrence of an English phrase (as stems) in `text`."""
+    n = len(phrase)
+    if n == 0:
+        return None
+    stems = toks.stems
+    for i in range(len(stems) - n + 1):
+        if stems[i : i + n] == phrase:
+            return Span(toks.spans[i][0], toks.spans[i + n - 1][1])
+    if n == 2:
+        first, second = phrase
+        # "peak centres, widths and areas": the modifier, a list, the head.
+        for i, s in enumerate(stems):
+            if s != first:
+                continue
+            for j in range(i + 2, min(len(stems), i + 8)):
+                if stems[j] == second:
+                    between = text[toks.spans[i][1] : toks.spans[j][0]]
+                    if _list_gap(between):
+                        return Span(toks.spans[i][0], toks.spans[j][1])
+                    break
+        # "energy of activation", "the area of each peak", "centres, widths
+        # and areas of the peaks".
+        for j, s in enumerate(stems):
+            if s != second:
+                continue
+            k = j + 1
+            if k < len(stems) and stems[k] in _OF:
+                k += 1
+                while k < len(stems) and stems[k] in _DETERMINERS:
+                    k += 1
+                if k < len(stems) and stems[k] == first:
+                    return Span(toks.spans[j][0], toks.spans[k][1])
+            # a list before "of": "widths and areas of the peaks"
+            for k2 in range(j + 1, min(len(stems), j + 8)):
+                if stems[k2] in _OF:
+                    between = text[toks.spans[j][1] : toks.spans[k2][0]]
+                    if not _list_gap(between):
+                        break
+                    k3 = k2 + 1
+                    while k3 < len(stems) and stems[k3] in _DETERMINERS:
+                        k3 += 1
+                    if k3 < len(stems) and stems[k3] == first:
+                        return Span(toks.spans[j][0], toks.spans[k3][1])
+                    break
+    return None
+
+
+def find_chinese(phrase: str, text: str) -> Span | None:
+    """A Chinese phrase as written; spaces in the text are ignored."""
+    p = re.sub(r"\s+", "", phrase)
+    if not p:
+        return None
+    pattern = r"\s*".join(re.escape(ch) for ch in p)
+    m = re.search(pattern, text)
+    return Span(m.start(), m.end()) if m else None
+
+
+def is_chinese(phrase: str) -> bool:
+    return bool(_CJK.search(phrase))
+
+
+# --- symbols -----------------------------------------------------------------------
+
+_GREEK = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "zeta": "ζ",
+    "eta": "η", "theta": "θ", "kappa": "κ", "lambda": "λ", "lam": "λ", "mu": "μ", "nu": "ν",
+    "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "chi": "χ",
+    "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ",
+    "Sigma": "Σ", "Phi": "Φ", "Omega": "Ω",
+}  # fmt: skip
+_SUBSCRIPTS = str.maketrans(
+    "₀₁₂₃₄₅₆₇₈₉ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789aeoxhklmnpstijruv0123456789"
+)
+_MICRO = str.maketrans({"µ": "μ", "ϑ": "θ", "ϕ": "φ", "ε": "ε"})
+_LATEX_WRAP = re.compile(r"\\(?:mathrm|text|mathit|rm|operatorname|mathbf)\s*\{([^{}]*)\}")
+_LATEX_GREEK = re.compile(r"\\([A-Za-z]+)")
+
+
+def symbol_key(symbol: str) -> str:
+    """One spelling of a symbol: "K_m", "K_{m}", "Kₘ", "K_\\mathrm{m}" -> "Km";
+    "\\lambda", "lam", "λ" -> "λ"; "t_{1/2}", "t½", "t_half" -> "t1/2"."""
+    s = symbol.strip().strip("$").translate(_SUBSCRIPTS).translate(_MICRO)
+    s = _LATEX_WRAP.sub(r"\1", s)
+    s = _LATEX_GREEK.sub(lambda m: _GREEK.get(m.group(1), m.group(1)), s)
+    s = s.replace("½", "1/2").replace("_half", "1/2").replace("half", "1/2")
+    s = re.sub(r"[\s_{}\\^]", "", s)
+    # A Greek name written out as the whole symbol or its head ("lam", "omega0", "tau").
+    m = re.fullmatch(r"([A-Za-z]+?)(\d*|[A-Za-z]?)", s)
+    if m and m.group(1) in _GREEK and (m.group(2) == "" or m.group(2).isdigit()):
+        s = _GREEK[m.group(1)] + m.group(2)
+    elif s in _GREEK:
+        s = _GREEK[s]
+    return s
+
+
+def same_symbol(a: str, b: str) -> bool:
+    """Symbols agree exactly, or with only the subscript's case differing
+    ("K_M" and "Km", "V_MAX" and "Vmax"); the head letter's case always
+    counts (T is not t)."""
+    ka, kb = symbol_key(a), symbol_key(b)
+    if ka == kb:
+        return True
+    return len(ka) > 1 and len(kb) > 1 and ka[0] == kb[0] and ka[1:].lower() == kb[1:].lower()
+
+
+# A symbol as notes write one: a letter (Latin or Greek), then digits,
+# letters, a subscript (_x, _{...}, Unicode subscripts) or ½ / _1/2.
+SYMBOL_IN_TEXT = re.compile(
+    r"(?<![A-Za-z0-9_\\'])"
+    r"((?:\\[A-Za-z]+|[A-Za-zΑ-Ωα-ωµ])"
+    r"(?:[A-Za-z0-9]{0,5})"
+    r"(?:_\{[^{}\s]{1,8}\}|_[A-Za-z0-9/]{1,6}|[₀-₉ₐ-ₜᵢ-ᵥ]{1,4}|½|_?1/2)?)"
+    r"(?![A-Za-z0-9_'])"
+)
