@@ -1,45 +1,13 @@
 """A named coefficient read off a straight-line fit, decided by units
-(analysis/units.py, analysis/coefficient.py)."""
+(analysis/quantities.py, analysis/coefficient.py)."""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pytest
 
 from labwright.analysis.coefficient import from_slope, read_coefficients
 from labwright.analysis.fits import fit_with
-from labwright.analysis.units import parse_unit
-
-
-@pytest.mark.parametrize(
-    ("text", "scale", "dims"),
-    [
-        ("W", 1.0, (1, 2, -3, 0, 0, 0, 0)),
-        ("W/K", 1.0, (1, 2, -3, 0, -1, 0, 0)),
-        ("mm", 1e-3, (0, 1, 0, 0, 0, 0, 0)),
-        ("N/mm", 1e3, (1, 0, -2, 0, 0, 0, 0)),
-        ("kOhm", 1e3, (1, 2, -3, -2, 0, 0, 0)),
-        ("kΩ", 1e3, (1, 2, -3, -2, 0, 0, 0)),
-        ("°C", 1.0, (0, 0, 0, 0, 1, 0, 0)),  # a difference: one degree is one kelvin
-        ("m s^-2", 1.0, (0, 1, -2, 0, 0, 0, 0)),
-        ("m s⁻²", 1.0, (0, 1, -2, 0, 0, 0, 0)),
-        ("W/(m² K)", 1.0, (1, 0, -3, 0, -1, 0, 0)),
-        ("1/s", 1.0, (0, 0, -1, 0, 0, 0, 0)),
-        ("µF", 1e-6, (-1, -2, 4, 2, 0, 0, 0)),
-        ("kg", 1.0, (1, 0, 0, 0, 0, 0, 0)),
-        ("min", 60.0, (0, 0, 1, 0, 0, 0, 0)),
-    ],
-)
-def test_units_are_read_to_si(text: str, scale: float, dims: tuple[int, ...]) -> None:
-    unit = parse_unit(text)
-    assert unit is not None and unit.dims == dims and math.isclose(unit.scale, scale)
-
-
-@pytest.mark.parametrize("text", ["", None, "dT", "a.u.", "counts/bin", "W/K/m", "hPa"])
-def test_a_unit_not_known_is_none_not_a_guess(text: str | None) -> None:
-    assert parse_unit(text) is None
 
 
 def test_the_notes_name_the_coefficient_in_a_sentence_that_asks_for_it() -> None:

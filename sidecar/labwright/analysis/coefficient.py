@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from labwright.analysis.units import Unit, parse_unit
+from labwright.analysis.quantities import parse_unit, registry
 
 #: Coefficient names (English and Chinese) and the SI unit each is measured in.
 _NAMED: tuple[tuple[str, str], ...] = (
@@ -41,7 +42,7 @@ _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]|$)")
 class CoefficientAsk:
     name: str  # as the notes write it
     unit: str  # its SI unit, as printed
-    si: Unit
+    si: Any  # the pint unit of `unit`
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,10 @@ def read_coefficients(text: str) -> list[CoefficientAsk]:
             continue
         for pattern, unit in _NAMED:
             m = re.search(pattern, sentence, re.I)
-            si = parse_unit(unit)
-            if m and si is not None and all(a.unit != unit for a in found):
+            if m is None or any(a.unit == unit for a in found):
+                continue
+            si = parse_unit(unit, difference=True)
+            if si is not None:
                 found.append(CoefficientAsk(m.group(0), unit, si))
     return found
 
@@ -71,16 +74,15 @@ def _relation(
     ask: CoefficientAsk, x_unit: str | None, y_unit: str | None
 ) -> tuple[float, bool] | None:
     """(factor to the coefficient's unit, reciprocal?) when the slope of y
-    against x, or its reciprocal, has exactly the coefficient's dimension."""
-    ux, uy = parse_unit(x_unit), parse_unit(y_unit)
+    against x, or its reciprocal, has exactly the coefficient's dimension.
+    The slope is a ratio of differences, so °C counts as kelvin."""
+    ux, uy = parse_unit(x_unit, difference=True), parse_unit(y_unit, difference=True)
     if ux is None or uy is None:
         return None
-    per = uy.over(ux)  # the slope's unit
-    if per.dims == ask.si.dims:
-        return per.scale / ask.si.scale, False
-    inverse = per.inverse()
-    if inverse.dims == ask.si.dims:
-        return inverse.scale / ask.si.scale, True
+    one = registry().Quantity(1.0, uy / ux)  # one unit of the slope
+    for value, reciprocal in ((one, False), (1 / one, True)):
+        if value.dimensionality == ask.si.dimensionality:
+            return float(value.to(ask.si).magnitude), reciprocal
     return None
 
 

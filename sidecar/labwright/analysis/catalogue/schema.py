@@ -64,6 +64,7 @@ class Parameter:
     max: float | None = None
     start: str | None = None  # expression over the data arrays ("max(v)")
     asks: Phrases = Phrases()
+    display_unit: str | None = None  # the unit the report prints it in ("kJ/mol", "deg")
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,9 @@ class Constant:
 
     name: str
     value: float
-    unit: str
+    unit: str  # fixed ("J/(mol*K)"), or one of a variable's unit ("{c}": c/c_unit is a pure number)
     label: Text | None = None
+    uncertainty: float | None = None
 
 
 @dataclass(frozen=True)
@@ -105,10 +107,16 @@ class LinearPlot:
     """The customary linearised companion plot (Lineweaver–Burk, ln k vs 1/T)."""
 
     label: Text
-    x: str  # expressions over the variables
+    x: str  # expressions over the variables (and fitted parameters: log(N - B))
     y: str
     x_latex: str = ""
     y_latex: str = ""
+    # The straight line in terms of the parameters (to draw it from the fit) ...
+    slope: str | None = None
+    intercept: str | None = None
+    # ... and the parameters from a straight-line fit of y on x (the linearised
+    # method: "Ea = -R*slope"), each an expression in slope, intercept, constants.
+    from_line: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -132,6 +140,41 @@ class Composite:
 
 
 @dataclass(frozen=True)
+class ExampleRange:
+    """How an independent variable is sampled in the entry's own example data."""
+
+    variable: str
+    min: float | None = None
+    max: float | None = None
+    n: int | None = None  # points along this variable (the first one defaults to Example.n)
+    spacing: Literal["linear", "log"] = "linear"
+    values: tuple[float, ...] = ()  # discrete values instead of a range (orders n = 3..7)
+
+
+NoiseKind = Literal["absolute", "relative", "poisson"]
+
+
+@dataclass(frozen=True)
+class Example:
+    """Data the entry generates for its own checks (the coverage test) and
+    for the labelled evaluation folders: true parameters, the sampling of
+    each independent variable (several are crossed as a grid), the noise."""
+
+    truth: tuple[tuple[str, float], ...]
+    ranges: tuple[ExampleRange, ...]
+    n: int = 15
+    noise: float = 0.01  # sigma: in the response's unit ("absolute") or a fraction ("relative")
+    noise_kind: NoiseKind = "absolute"
+    inputs: tuple[tuple[str, float], ...] = ()  # values of the inputs the formula needs
+
+    def truth_dict(self) -> dict[str, float]:
+        return dict(self.truth)
+
+    def inputs_dict(self) -> dict[str, float]:
+        return dict(self.inputs)
+
+
+@dataclass(frozen=True)
 class ModelEntry:
     key: str
     area: str  # mechanics, thermal, electricity, optics, modern, chemistry, biology, ...
@@ -149,6 +192,7 @@ class ModelEntry:
     references: tuple[Reference, ...] = ()
     procedure: str | None = None
     composite: Composite | None = None
+    example: Example | None = None
     source_file: str = ""  # the TOML file it came from (for error messages)
     extra: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 
@@ -163,3 +207,28 @@ class ModelEntry:
     def quantity_keys(self) -> tuple[str, ...]:
         """Everything a request may ask of this model: parameters and derived."""
         return tuple(p.name for p in self.parameters) + tuple(d.key for d in self.derived)
+
+    def variable(self, name: str) -> Variable | None:
+        return next((v for v in self.variables if v.name == name), None)
+
+    def parameter(self, name: str) -> Parameter | None:
+        return next((p for p in self.parameters if p.name == name), None)
+
+    def derived_quantity(self, key: str) -> Derived | None:
+        return next((d for d in self.derived if d.key == key), None)
+
+    def label_of(self, quantity: str) -> Text | None:
+        """The display name of a parameter or derived quantity."""
+        p = self.parameter(quantity)
+        if p is not None:
+            return p.label
+        d = self.derived_quantity(quantity)
+        return None if d is None else d.label
+
+    def asks_of(self, quantity: str) -> Phrases:
+        """The phrases that ask for a parameter or derived quantity."""
+        p = self.parameter(quantity)
+        if p is not None:
+            return p.asks
+        d = self.derived_quantity(quantity)
+        return Phrases() if d is None else d.asks
