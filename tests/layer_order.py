@@ -38,6 +38,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "base",
         (
             "labwright.safety",
+            # What the backend says to a person (catalogue keys): every layer says things.
+            "labwright.messages",
             "labwright.config",
             "labwright.resources",
             "labwright.lazy",

@@ -58,7 +58,8 @@ def test_folder_without_readable_data_is_bad_input(
     monkeypatch.chdir(tmp_path)
     assert main(["build", "junk"]) == EXIT_BAD_INPUT
     err = capsys.readouterr().err
-    assert "No readable data was found" in err
+    # One sentence that names the file and why, once (issue 21).
+    assert err.count("values.csv") == 1 and "not a text file" in err
     assert _hashes(folder) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["junk"]
 

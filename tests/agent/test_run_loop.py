@@ -117,7 +117,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
 
     monkeypatch.setattr(scan, "scan_folder", counting("scan", scan.scan_folder))
     monkeypatch.setattr(read, "read_folder", counting("read", read.read_folder))
-    monkeypatch.setattr(language, "detect_lang", counting("detect_lang", language.detect_lang))
+    monkeypatch.setattr(
+        language, "detect_language", counting("detect_lang", language.detect_language)
+    )
     monkeypatch.setattr(
         material, "collect_material", counting("collect_material", material.collect_material)
     )

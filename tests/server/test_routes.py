@@ -136,9 +136,12 @@ def test_cancel_a_running_run(make_client: Any, auth: dict[str, str], data_folde
     events = client.get(f"/api/runs/{run_id}/events/list", headers=auth).json()
     assert events[-1]["type"] == "done" and events[-1]["payload"]["ok"] is False
     assert sum(e["type"] == "done" for e in events) == 1
-    # What the user reads: one sentence saying what happened, then what to do.
-    errors = [e["payload"]["message"] for e in events if e["type"] == "error"]
-    assert errors and all(m.endswith(".") and m.count("; ") == 1 for m in errors), errors
+    # A cancel is the user's choice, not an error: the run ends as cancelled
+    # with one sentence in its last event, once (issue 21).
+    assert not [e for e in events if e["type"] == "error"]
+    done = events[-1]["payload"]
+    assert done["outcome"] == "cancelled" and done["text"]["key"] == "run.cancelled"
+    assert done["message"].endswith(".") and done["message"].count("; ") == 1
     assert client.get(f"/api/sessions/{sid}/versions", headers=auth).json() == []
     again = client.post(f"/api/runs/{run_id}/cancel", headers=auth)
     assert again.status_code == 409
@@ -151,9 +154,14 @@ def test_failing_pipeline_marks_run_failed(
     sid = client.post("/api/sessions", headers=auth, json={"path": str(data_folder)}).json()["id"]
     run_id = client.post(f"/api/sessions/{sid}/runs", headers=auth).json()["id"]
     final = _wait_run(client, auth, run_id)
-    assert final["status"] == "failed" and "RuntimeError" in final["error"]
+    assert final["status"] == "failed"
     events = client.get(f"/api/runs/{run_id}/events/list", headers=auth).json()
     assert [e["type"] for e in events[-2:]] == ["error", "done"]
+    # The exception's class stays in the log: the user reads one plain sentence.
+    error = events[-2]["payload"]
+    assert error["text"]["key"] == "run.crashed" and error["message"] == final["error"]
+    assert "RuntimeError" not in json.dumps(events) and "scripted" not in json.dumps(events)
+    assert events[-1]["payload"]["outcome"] == "failed"
     # A failed run frees the session for the next one.
     assert client.post(f"/api/sessions/{sid}/runs", headers=auth).status_code == 200
 

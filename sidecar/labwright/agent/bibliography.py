@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from labwright.agent.events import Event, Step, Warning_
 from labwright.llm.model import ChatModel, Messages
+from labwright.messages import say
 from labwright.verify.citations import bib_keys, citation_closure, cite_keys
 
 UNVERIFIED_NOTE = "Unverified: written by the language model"
@@ -61,9 +62,7 @@ def build_bibliography(
     bib = "\n\n".join(b.strip() for b in folder_bibs if b.strip())
     missing = [k for k in cited if k not in bib_keys(bib)]
     if folder_bibs:
-        yield Step(
-            stage="bibliography", message=f"Using {len(folder_bibs)} .bib file(s) from the folder."
-        )
+        yield Step(stage="bibliography", message=say("llm.bib_files", count=len(folder_bibs)))
     if missing and ask_model is not None and not (cancel and cancel.is_set()):
         answer = split_entries(ask_model(missing))
         generated = [mark_unverified(answer[k]) for k in missing if k in answer]
@@ -71,17 +70,14 @@ def build_bibliography(
         if generated:
             bib = (bib + "\n\n" + "\n\n".join(generated)).strip()
             yield Warning_(
-                message=(
-                    f"{len(generated)} bibliography entr{'y was' if len(generated) == 1 else 'ies were'} "
-                    "written by the model and marked unverified: " + ", ".join(outcome.generated)
+                message=say(
+                    "llm.bib_generated", count=len(generated), keys=", ".join(outcome.generated)
                 )
             )
     outcome.bib = bib + ("\n" if bib else "")
     outcome.missing = citation_closure(draft, outcome.bib).missing
     if outcome.missing:
-        yield Warning_(
-            message="These citations have no bibliography entry: " + ", ".join(outcome.missing)
-        )
+        yield Warning_(message=say("llm.bib_missing", keys=", ".join(outcome.missing)))
 
 
 def ask_model_for_bib(

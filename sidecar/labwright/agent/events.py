@@ -4,6 +4,13 @@ The pipeline (offline writer or LLM agent) yields these; the CLI prints them,
 the store persists them as run events, the server streams them as SSE. Each
 is a small pydantic model tagged by `type`, so the UI's TypeScript types can
 be generated from `event_json_schema()` instead of being written twice.
+
+Every sentence an event carries travels twice: as English text (`message`,
+`label`, `action`, `problems`: what the CLI prints) and as a catalogue key
+with parameters (`text`, `action_text`, `problem_texts`: what the window
+translates, labwright.messages). The key is filled in from the sentence
+itself when it is a `labwright.messages.Message`; any other text gets the key
+`plain` (shown as it is). Exception class names never appear in either.
 """
 
 from __future__ import annotations
@@ -12,7 +19,39 @@ import json
 import sys
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, model_validator
+
+from labwright.messages import Message, key_of
+
+
+class Text(BaseModel):
+    """A catalogued sentence: its key and parameters (a parameter may be a sentence too)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
+
+    key: str
+    params: dict[str, str | int | float | Text] = Field(default_factory=dict)
+
+    @classmethod
+    def of(cls, sentence: str) -> Text:
+        key, params = key_of(sentence)
+        return cls(
+            key=key,
+            params={k: cls.of(v) if isinstance(v, Message) else v for k, v in params.items()},
+        )
+
+
+def _filled() -> Text:
+    """The default of a `text` field, never seen: a before-validator fills the
+    field from its sentence (the default only satisfies the type checker)."""
+    return Text(key="plain", params={"text": ""})
+
+
+def _text_from(data: Any, source: str, target: str) -> Any:
+    """Fill `target` from the sentence in `source` unless it was given (before validation)."""
+    if isinstance(data, dict) and target not in data and isinstance(data.get(source), str):
+        data = {**data, target: Text.of(data[source])}
+    return data
 
 
 class _Event(BaseModel):
@@ -22,21 +61,36 @@ class _Event(BaseModel):
 
 
 class Milestone(_Event):
-    """A planned stage starts. `index` runs 1..total; total is known before the first."""
+    """A planned stage starts (or is passed over: `skipped`). `index` runs
+    1..total; total is known before the first. `text` is the stage's name
+    (`stage.*` keys), without the "skipped" the English label adds."""
 
     type: Literal["milestone"] = "milestone"
     index: int
     total: int
     stage: str
     label: str = ""
+    skipped: bool = False
+    text: Text = Field(default_factory=_filled)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keyed(cls, data: Any) -> Any:
+        return _text_from(data, "label", "text")
 
 
 class Step(_Event):
-    """Progress inside a stage (free text for the log, not a milestone)."""
+    """Progress inside a stage (a line of the log, not a milestone)."""
 
     type: Literal["step"] = "step"
     stage: str
     message: str
+    text: Text = Field(default_factory=_filled)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keyed(cls, data: Any) -> Any:
+        return _text_from(data, "message", "text")
 
 
 class ToolCall(_Event):
@@ -77,15 +131,38 @@ class UsageRecorded(_Event):
     cost: float | None  # None: the model is not in the price table, so the cost is unknown
 
 
+#: Where a message's action leads in the window ("" = nowhere; "settings" =
+#: the model provider's settings, e.g. after the provider could not be reached).
+Link = Literal["", "settings"]
+
+
 class Warning_(_Event):
     type: Literal["warning"] = "warning"
     message: str
+    text: Text = Field(default_factory=_filled)
+    link: Link = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keyed(cls, data: Any) -> Any:
+        return _text_from(data, "message", "text")
 
 
 class Error(_Event):
     type: Literal["error"] = "error"
     message: str
     action: str = ""
+    text: Text = Field(default_factory=_filled)
+    action_text: Text | None = None
+    link: Link = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keyed(cls, data: Any) -> Any:
+        data = _text_from(data, "message", "text")
+        if isinstance(data, dict) and data.get("action") and "action_text" not in data:
+            data = {**data, "action_text": Text.of(data["action"])}
+        return data
 
 
 class Routed(_Event):
@@ -115,15 +192,54 @@ class ProposalMade(_Event):
     summary: str
 
 
+#: How a run ended: a report without problems; a report with problems (listed
+#: in `problems`); no report (an `error` event before says why); stopped by
+#: the user; stopped by the app closing.
+Outcome = Literal["finished", "problems", "failed", "cancelled", "interrupted"]
+
+
 class Done(_Event):
-    """The run ended. `ok` is False when the report was produced with problems."""
+    """The run ended. `ok` is True only for `outcome == "finished"`.
+
+    `problems` lists what is wrong with a report that was made; a run that made
+    none has said why in its one `error` event, so `problems` does not repeat it.
+    `message`/`text` is the one sentence of a run that ended without an error
+    event to say so (cancelled, interrupted), else empty.
+    """
 
     type: Literal["done"] = "done"
     ok: bool
+    outcome: Outcome = "finished"  # derived from `ok`/`tex_path` when not given (_keyed)
     pdf_path: str | None = None
     tex_path: str | None = None
     version_no: int | None = None
     problems: list[str] = Field(default_factory=list)
+    problem_texts: list[Text] = Field(default_factory=list)
+    message: str = ""
+    text: Text | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keyed(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        if "outcome" not in data:  # rows stored before outcomes existed, and ok=True shorthand
+            data["outcome"] = _outcome_of(data)
+        if "problem_texts" not in data:
+            data["problem_texts"] = [Text.of(p) for p in data.get("problems") or []]
+        if data.get("message") and "text" not in data:
+            data["text"] = Text.of(data["message"])
+        return data
+
+
+def _outcome_of(data: dict[str, Any]) -> Outcome:
+    if data.get("ok"):
+        return "finished"
+    problems = data.get("problems") or []
+    if problems == ["cancelled"]:
+        return "cancelled"
+    return "problems" if data.get("tex_path") else "failed"
 
 
 Event = Annotated[

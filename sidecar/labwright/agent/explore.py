@@ -16,16 +16,14 @@ from labwright.agent.events import Event, Step, ToolCall, Warning_
 from labwright.agent.explore_tools import ExploreTools
 from labwright.agent.loop_breaker import NUDGE_MESSAGE, LoopBreaker
 from labwright.llm.model import ChatModel, Message
+from labwright.messages import say
 
 MAX_TOOL_ITERATIONS = 20
 REMINDER = (
     "Keep exploring with the tools, or call finish_exploration with the experiment, "
     "the goal and the key findings."
 )
-BREAK_MESSAGE = (
-    "The same tool call was repeated five times; exploration was cut off and the report "
-    "will be written from what was read."
-)
+BREAK_MESSAGE = say("llm.explore_loop")
 
 
 def explore(
@@ -48,9 +46,7 @@ def explore(
         messages.append(result.as_message())
         if not result.tool_calls:
             if reminded:
-                yield Step(
-                    stage="explore", message="The model stopped calling tools; exploration ends."
-                )
+                yield Step(stage="explore", message=say("llm.explore_stopped"))
                 return
             reminded = True
             messages.append({"role": "user", "content": REMINDER})
@@ -76,7 +72,7 @@ def explore(
             messages.append({"role": "tool", "tool_call_id": call.id, "content": output})
         if tools.exploration.finished:
             summary = json.dumps(tools.exploration.summary, ensure_ascii=False)[:300]
-            yield Step(stage="explore", message=f"Exploration finished: {summary}")
+            yield Step(stage="explore", message=say("llm.explore_done", summary=summary))
             return
         if stop:
             tools.exploration.broke_loop = True
@@ -84,6 +80,4 @@ def explore(
             return
         if nudge:
             messages.append({"role": "user", "content": NUDGE_MESSAGE})
-    yield Step(
-        stage="explore", message="The exploration budget is spent; writing from what was read."
-    )
+    yield Step(stage="explore", message=say("llm.explore_budget"))

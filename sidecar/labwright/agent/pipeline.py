@@ -36,11 +36,12 @@ from labwright.agent.repair import RepairOutcome, compile_and_repair
 from labwright.agent.run import RunContext, Stage, StopRun, check_folder, plan_of, run_stages
 from labwright.llm.errors import LLMCancelled, LLMError
 from labwright.llm.model import ChatModel, Message, has_vision
+from labwright.messages import say
 
 MAIN_TEX = "main.tex"
 BIB_NAME = "refs"
 NUMBER_CHECK_JSON = "number_check.json"
-NO_TEX = "No TeX engine was found, so only the .tex source was written; run `labwright doctor`."
+NO_TEX = say("run.no_tex")
 
 VersionSink = Callable[[str, str, str], object]  # (content, summary, origin)
 
@@ -175,7 +176,7 @@ def _vision_describer(
         try:  # decoded in a confined worker, never in the backend
             png = image_facts(path, path.parent, max_side=1024).thumbnail_png or b""
         except ReadError:
-            return "The image could not be opened, so it was not described."
+            return say("llm.image_unopened")
         url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         messages: list[Message] = [
             {
@@ -197,7 +198,7 @@ def _vision_describer(
         except LLMCancelled:
             raise
         except LLMError as error:
-            return f"The image could not be described ({error.user_message})."
+            return say("llm.image_undescribed", reason=error.user_message)
 
     return describe
 
@@ -234,18 +235,13 @@ def _attach_bibliography(draft: str, bib: str) -> tuple[str, str]:
 
 
 def _scan(ctx: AgentContext) -> Iterator[Event]:
+    from labwright.agent.offline.build import scan_events
+
     problem = check_folder(ctx.folder)
     if problem is not None:
-        raise StopRun(problem, "Give a folder that holds the experiment's data files.")
-    for warning in ctx.inventory.warnings:
-        yield Warning_(message=warning)
-    for skipped in ctx.read.skipped:
-        yield Warning_(message=skipped.reason)  # the reason already names the file
-    ctx.require_data()
-    yield Step(
-        stage="scan",
-        message=f"{len(ctx.inventory.files)} files, {len(ctx.read.datasets)} datasets; writing in {ctx.lang}.",
-    )
+        raise StopRun(problem, say("action.give_data_folder"))
+    yield from scan_events(ctx)
+    yield ctx.language_step()
 
 
 def _explore(ctx: AgentContext) -> Iterator[Event]:
@@ -279,7 +275,9 @@ def _gaps(ctx: AgentContext) -> Iterator[Event]:
 def _gaps_step(ctx: AgentContext) -> Iterator[Event]:
     yield Step(
         stage="gaps",
-        message=f"{len(ctx.gaps)} gap(s): " + "; ".join(g.message for g in ctx.gaps)[:500],
+        message=say(
+            "llm.gaps", count=len(ctx.gaps), gaps="; ".join(g.message for g in ctx.gaps)[:500]
+        ),
     )
 
 
@@ -308,9 +306,7 @@ def _draft(ctx: AgentContext) -> Iterator[Event]:
                 yield Step(stage="draft", message=note)
             ctx.save(ctx.draft, "First draft", "generated")
     if outcome.text is None:
-        ctx.problems.append(
-            "The model's drafts broke the output contract; the offline report is used."
-        )
+        ctx.problems.append(say("llm.draft_contract"))
         yield Warning_(message=ctx.problems[-1])
         yield from _offline_draft(ctx)
 
@@ -390,7 +386,7 @@ def _bibliography(ctx: AgentContext, *, with_model: bool = True) -> Iterator[Eve
         bib,
         cancel=ctx.cancel,
     )
-    ctx.problems += [f"Citation without an entry: {k}" for k in bib.missing]
+    ctx.problems += [say("llm.citation_missing", key=k) for k in bib.missing]
     ctx.draft, bib_stem = _attach_bibliography(draft, bib.bib)
     ctx.bib = bib.bib
     if bib.bib.strip():
@@ -447,7 +443,7 @@ def _compiled(ctx: AgentContext) -> Iterator[Event]:
     for finding in findings:
         yield Warning_(message=finding)
     if result.status != "clean":
-        ctx.problems += findings or [f"The compile ended as {result.status}."]
+        ctx.problems += findings or [say("run.compile_status", status=result.status)]
 
 
 def _finish(ctx: AgentContext) -> Iterator[Event]:
@@ -470,8 +466,11 @@ def _finish(ctx: AgentContext) -> Iterator[Event]:
     )
     if numbers.unsourced:
         yield Warning_(
-            message=f"{len(numbers.unsourced)} number(s) in the text have no source in the material: "
-            + ", ".join(numbers.unsourced[:12])
+            message=say(
+                "llm.unsourced_numbers",
+                count=len(numbers.unsourced),
+                numbers=", ".join(numbers.unsourced[:12]),
+            )
         )
     score = score_report(draft, ctx.bib if ctx.bib.strip() else None)
     yield GateDecision(
@@ -500,56 +499,56 @@ def agent_stages(reflect_rounds: int) -> tuple[Stage[AgentContext], ...]:
     reflect = tuple(
         Stage(
             "reflect",
-            f"Revising (round {n})",
+            say("stage.reflect", round=n),
             _reflect_round(n),
             enabled=_on("reflect"),
             skip=_reflection_pointless,
-            during=f"reflection round {n}",
+            during=say("during.reflect", round=n),
             fallback=_stop_reflecting,
         )
         for n in range(1, max(0, reflect_rounds) + 1)
     )
     return (
-        Stage("scan", "Reading the folder", _scan, enabled=_on("scan")),
+        Stage("scan", say("stage.scan"), _scan, enabled=_on("scan")),
         Stage(
             "explore",
-            "Exploring the material",
+            say("stage.explore"),
             _explore,
             enabled=lambda ctx: ctx.options.explore and "explore" not in ctx.options.off,
-            during="exploration",
+            during=say("during.explore"),
         ),
-        Stage("figures", "Drawing figures", _figures, enabled=_on("figures")),
+        Stage("figures", say("stage.figures"), _figures, enabled=_on("figures")),
         Stage(
             "gaps",
-            "Checking for gaps",
+            say("stage.gaps"),
             _gaps,
             enabled=lambda ctx: ctx.options.gap_check and "gaps" not in ctx.options.off,
-            during="the gap check",
+            during=say("during.gaps"),
             fallback=_gaps_step,
         ),
         Stage(
             "draft",
-            "Writing the draft",
+            say("stage.draft"),
             _draft,
             enabled=_on("draft"),
-            during="drafting",
+            during=say("during.draft"),
             fallback=_offline_draft,
         ),
         *reflect,
         Stage(
             "bibliography",
-            "Adding the bibliography",
+            say("stage.bibliography"),
             _bibliography,
             enabled=lambda ctx: ctx.options.bibliography and "bibliography" not in ctx.options.off,
-            during="the bibliography",
+            during=say("during.bibliography"),
             fallback=_bibliography_offline,
         ),
         Stage(
             "compile",
-            "Compiling the PDF",
+            say("stage.compile"),
             _compile,
             enabled=lambda ctx: ctx.tex_available and "compile" not in ctx.options.off,
-            during="compile repair",
+            during=say("during.repair"),
             fallback=_compiled,
         ),
     )

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from labwright.agent.events import Milestone
+from labwright.agent.events import Milestone, Text
+from labwright.messages import Message, say
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class PipelineConfig:
 @dataclass(frozen=True)
 class PlannedStage:
     stage: str
-    label: str
+    label: Message  # the stage's name, catalogued (stage.*)
 
 
 def plan_pipeline(config: PipelineConfig) -> list[PlannedStage]:
@@ -63,8 +64,15 @@ class Progress:
 
     def _emit(self, position: int, skipped: bool = False) -> Milestone:
         planned = self.plan[position]
-        label = f"{planned.label} (skipped)" if skipped else planned.label
-        return Milestone(index=position + 1, total=self.total, stage=planned.stage, label=label)
+        label = say("stage.skipped", stage=planned.label) if skipped else planned.label
+        return Milestone(
+            index=position + 1,
+            total=self.total,
+            stage=planned.stage,
+            label=label,
+            skipped=skipped,
+            text=Text.of(planned.label),
+        )
 
     def start(self, stage: str) -> Iterator[Milestone]:
         for position in range(self._next, self.total):

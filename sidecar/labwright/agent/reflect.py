@@ -24,6 +24,7 @@ from labwright.latex.resolve import resolve
 from labwright.latex.sectionizer import sectionize
 from labwright.latex.splice import apply_fragment
 from labwright.llm.model import ChatModel, Messages
+from labwright.messages import say
 
 
 @dataclass
@@ -90,7 +91,7 @@ def reflect_round(
     )
     plan = parse_edit_plan(review.content)
     outcome.plan = plan
-    yield Step(stage="reflect", message=f"Round {round_no}: {len(plan)} change(s) proposed.")
+    yield Step(stage="reflect", message=say("llm.reflect_round", round=round_no, count=len(plan)))
     if not plan:
         outcome.gate = GateResult("converged", ["the reviewer proposed no changes"])
         yield GateDecision(gate="reflect", accepted=False, reasons=outcome.gate.reasons)

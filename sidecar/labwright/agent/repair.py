@@ -19,6 +19,7 @@ from labwright.agent.events import Event, GateDecision, Step
 from labwright.agent.markup import draft_problems, extract_document
 from labwright.latex.compile import CompileResult, compile_source
 from labwright.llm.model import ChatModel, Messages
+from labwright.messages import say
 
 MAX_ROUNDS = 2
 WALL_BUDGET_S = 600.0
@@ -53,7 +54,11 @@ def compile_and_repair(
     best_draft, best = draft, result
     yield Step(
         stage="compile",
-        message=f"Compiled with {len(result.passes)} pass(es); {result.diagnostics.error_count} error(s).",
+        message=say(
+            "llm.repair_first",
+            passes=len(result.passes),
+            errors=result.diagnostics.error_count,
+        ),
     )
     last_fingerprint: str | None = None
     current = draft
@@ -87,7 +92,9 @@ def compile_and_repair(
         result = compile_source(current, files=files, build_root=build_root)
         yield Step(
             stage="compile",
-            message=f"Repair round {outcome.rounds}: {result.diagnostics.error_count} error(s).",
+            message=say(
+                "llm.repair_round", round=outcome.rounds, errors=result.diagnostics.error_count
+            ),
         )
         if _rank(result) <= _rank(best):
             best_draft, best = current, result

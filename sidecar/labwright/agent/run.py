@@ -26,35 +26,69 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from labwright.agent.events import Done, Error, Event, UsageRecorded, Warning_
+from labwright.agent.events import Done, Error, Event, Step, UsageRecorded, Warning_
 from labwright.agent.plan import PlannedStage, Progress
 from labwright.llm.errors import LLMCancelled, LLMError
+from labwright.messages import Message, say
 
 if TYPE_CHECKING:
     from labwright.agent.material import Material
+    from labwright.agent.offline.language import Detected
     from labwright.ingest.types import Inventory, ReadResult
     from labwright.llm.usage import UsageRecord
 
-NO_DATA = (
-    "No readable data was found in the folder; add CSV, Excel, MATLAB, NumPy, JSON or "
-    "image files and try again."
-)
-CANCELLED = "The run was cancelled; what it had produced is kept."
+CANCELLED = say("run.cancelled")
 
 
-def check_folder(folder: Path) -> str | None:
+def check_folder(folder: Path) -> Message | None:
     """One sentence saying why `folder` cannot be used, or None when it can."""
     if not folder.exists():
-        return f"The folder {folder} does not exist; check the path and try again."
+        return say("folder.missing", folder=str(folder))
     if not folder.is_dir():
-        return f"{folder} is a file, not a folder; give the folder that holds the data."
+        return say("folder.is_file", folder=str(folder))
     try:
         has_any = any(True for _ in _visible(folder))
     except OSError as exc:
-        return f"The folder {folder} cannot be read ({exc.strerror}); check its permissions."
+        return say("folder.unreadable", folder=str(folder), reason=exc.strerror or str(exc))
     if not has_any:
-        return f"The folder {folder} is empty; put the data files in it and try again."
+        return say("folder.empty", folder=str(folder))
     return None
+
+
+def no_data_sentence(folder: Path, read: ReadResult) -> tuple[Message, Message]:
+    """(message, action) of a folder with nothing to report on.
+
+    When data files were there but none could be used, the sentence is the
+    reason of the (first) file, so a 0-byte CSV is named as what it is
+    instead of "add CSV files"; those files' own skip warnings are then not
+    shown separately (see `data_skips`).
+    """
+    from labwright.agent.offline.text import folder_display_name
+
+    data = data_skips(read)
+    if len(data) == 1:
+        return say("folder.only_file_unusable", reason=data[0]), say("action.fix_data_file")
+    if data:
+        return (
+            say("folder.no_file_usable", count=len(data), reason=data[0]),
+            say("action.fix_data_file"),
+        )
+    return say("folder.no_data", folder=folder_display_name(folder)), say("action.add_data")
+
+
+def data_skips(read: ReadResult) -> list[str]:
+    """The reasons of the skipped files that would have been data (not notes or
+    unknown types), one per file."""
+    from labwright.ingest.scan import bucket_for
+
+    seen: set[str] = set()
+    out: list[str] = []
+    for skipped in read.skipped:
+        if skipped.source in seen or bucket_for(skipped.source) not in ("data", "images"):
+            continue
+        seen.add(skipped.source)
+        out.append(skipped.reason)
+    return out
 
 
 def _visible(folder: Path) -> Iterator[Path]:
@@ -66,7 +100,7 @@ def _visible(folder: Path) -> Iterator[Path]:
 class StopRun(Exception):
     """A stage cannot go on and the run ends here (message: one plain sentence)."""
 
-    def __init__(self, message: str, action: str) -> None:
+    def __init__(self, message: Message, action: Message) -> None:
         super().__init__(message)
         self.message = message
         self.action = action
@@ -108,12 +142,27 @@ class RunContext:
         return read_folder(self.folder, self.inventory)
 
     @cached_property
-    def lang(self) -> str:
-        if self.lang_option:
-            return self.lang_option
-        from labwright.agent.offline.language import detect_lang
+    def detected(self) -> Detected:
+        """The report language and what it was decided from (the one detector)."""
+        from labwright.agent.offline.language import detect_language, names_of
 
-        return detect_lang(self.read.documents)
+        names = names_of((f.path for f in self.inventory.files), self.read)
+        return detect_language(self.read.documents, names, chosen=self.lang_option)
+
+    @property
+    def lang(self) -> str:
+        return self.detected.lang
+
+    def language_step(self) -> Step:
+        """The log line that says which language the report is written in, and why."""
+        return Step(
+            stage="scan",
+            message=say(
+                "step.language",
+                lang=say(f"lang.{self.detected.lang}"),
+                basis=say(f"lang.basis.{self.detected.basis}"),
+            ),
+        )
 
     @cached_property
     def material(self) -> Material:
@@ -123,8 +172,9 @@ class RunContext:
         return collect_material(self.inventory, self.read)
 
     def require_data(self) -> None:
+        """Stop with one sentence when nothing in the folder can be reported on."""
         if not self.read.datasets and not self.read.images:
-            raise StopRun(NO_DATA, "Add data files to the folder.")
+            raise StopRun(*no_data_sentence(self.folder, self.read))
 
     # -- during the run ------------------------------------------------------------
 
@@ -152,7 +202,7 @@ class RunContext:
         if isinstance(error, LLMCancelled):
             raise _Cancelled
         self.degraded = True
-        message = f"The model failed during {during} ({error.user_message}); the offline writer's result is used for it."
+        message = say("llm.degraded", stage=during, reason=error.user_message)
         self.problems.append(message)
         return Warning_(message=message)
 
@@ -178,11 +228,11 @@ class Stage(Generic[C]):
     """
 
     name: str
-    label: str
+    label: Message
     run: StageBody[C]
     enabled: Callable[[C], bool] = _always
     skip: Callable[[C], bool] | None = None
-    during: str = ""
+    during: Message | None = None
     fallback: StageBody[C] | None = None
 
 
@@ -214,13 +264,12 @@ def run_stages(
     except _Cancelled:
         yield from progress.finish()
         yield from ctx.drain_usage()
-        yield Error(message=CANCELLED, action="Start it again when ready.")
-        yield Done(ok=False, problems=["cancelled"])
+        yield Done(ok=False, outcome="cancelled", message=CANCELLED)
     except StopRun as stop:
         yield from progress.finish()
         yield from ctx.drain_usage()
         yield Error(message=stop.message, action=stop.action)
-        yield Done(ok=False, problems=[stop.message])
+        yield Done(ok=False, outcome="failed")
 
 
 def _released(ctx: RunContext, events: Iterator[Event], progress: Progress) -> Iterator[Event]:
@@ -239,7 +288,7 @@ def _guarded(stage: Stage[C], ctx: C) -> Iterator[Event]:
         raise _Cancelled from None
     except LLMError as error:
         yield from ctx.drain_usage()
-        yield ctx.degrade(stage.during or stage.label.lower(), error)
+        yield ctx.degrade(stage.during or stage.label, error)
         if stage.fallback is not None:
             yield from _released(ctx, stage.fallback(ctx), _NO_PROGRESS)
     yield from ctx.drain_usage()

@@ -18,6 +18,7 @@ from pathlib import Path
 from labwright.agent.events import Done, Error, Event, Milestone, Step, Warning_
 from labwright.latex.sanitize import sanitize
 from labwright.latex.template import template_files
+from labwright.messages import say
 from labwright.safety import is_regular_file
 
 MAIN_TEX = "main.tex"
@@ -66,21 +67,25 @@ def compile_build(
     from labwright.latex.compile import EngineNotFound, compile_tex
     from labwright.latex.diagnose import humanize
 
-    yield Milestone(index=1, total=1, stage="compile", label="Compiling the PDF")
+    yield Milestone(index=1, total=1, stage="compile", label=say("stage.compile"))
     try:
         result = compile_tex(main_tex)
-    except EngineNotFound as exc:
-        yield Error(message=str(exc), action="Run `labwright doctor`.")
-        yield Done(ok=False, version_no=version_no, problems=[str(exc)])
+    except EngineNotFound:
+        yield Error(message=say("tex.engine_missing"), action=say("action.doctor"))
+        yield Done(ok=False, outcome="failed", version_no=version_no)
         return
-    yield Step(stage="compile", message=f"{len(result.passes)} passes in {result.elapsed_s:.1f} s")
+    yield Step(
+        stage="compile",
+        message=say(
+            "step.compile_short", count=len(result.passes), seconds=f"{result.elapsed_s:.1f}"
+        ),
+    )
     findings = humanize(result.diagnostics)
     for finding in findings:
         yield Warning_(message=finding)
     if result.pdf is None:
-        message = "LaTeX did not produce a PDF for this version."
-        yield Error(message=message, action="Open the log of this version's build.")
-        yield Done(ok=False, version_no=version_no, problems=[message, *findings])
+        yield Error(message=say("run.no_pdf"), action=say("action.open_version_log"))
+        yield Done(ok=False, outcome="failed", version_no=version_no, problems=findings)
         return
     pdf = publish(result.pdf)
     yield Done(ok=True, pdf_path=str(pdf), version_no=version_no, problems=findings)

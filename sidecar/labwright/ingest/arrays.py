@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from labwright.messages import say
+
 from .types import Column, Dataset, Provenance, Skipped
 from .units import split_suffix_units
 
@@ -90,7 +92,7 @@ class _Walker:
                 if self.nodes == _MAX_NODES + 1:  # say it once, not once per struct
                     self._skip(
                         container_path,
-                        f"{self.rel} holds more than {_MAX_NODES} variables; the rest were not read.",
+                        say("read.too_many_variables", file=self.rel, max=_MAX_NODES),
                     )
                 break
             if key.startswith(("{", "(")):
@@ -119,7 +121,7 @@ class _Walker:
             else:
                 self._skip(
                     path,
-                    f"Variable {path} in {self.rel} is a {arr.ndim}-D array, which the report cannot show.",
+                    say("read.variable_ndim", name=path, file=self.rel, ndim=arr.ndim),
                 )
         self._tables(container_path, vectors, scalars, texts)
         for path, value in children:
@@ -127,7 +129,7 @@ class _Walker:
 
     def _child(self, path: str, value: object, depth: int) -> None:
         if depth >= _MAX_DEPTH:
-            self._skip(path, f"Variable {path} in {self.rel} is nested too deeply to read.")
+            self._skip(path, say("read.variable_deep", name=path, file=self.rel))
             return
         if isinstance(value, dict):
             self.walk(path, list(value.items()), depth + 1)
@@ -148,14 +150,14 @@ class _Walker:
         elif isinstance(value, np.ndarray) and value.dtype.kind == "c":
             self._skip(
                 path,
-                f"Variable {path} in {self.rel} holds complex numbers, which the report cannot plot yet.",
+                say("read.variable_complex", name=path, file=self.rel),
             )
         elif isinstance(value, (str, bytes, np.ndarray)) or value is None:
             return  # text, char arrays and empty values carry no data to plot
         else:
             self._skip(
                 path,
-                f"Variable {path} in {self.rel} has a type ({type(value).__name__}) that is not read.",
+                say("read.variable_type", name=path, file=self.rel, type=type(value).__name__),
             )
 
     def _tables(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from labwright.messages import Message, Param, say
+
 from .tabular import MAX_ROWS
 from .types import Dataset, DocumentText, ImageInfo, Skipped
 
@@ -19,7 +21,16 @@ MAX_DOCUMENT_CHARS = 100_000
 
 
 class ReadError(Exception):
-    """A file that cannot be read; the message completes "<file> ..." as one sentence."""
+    """A file that cannot be read: a `read.*` catalogue key and its parameters
+    (labwright.messages.ingest); `sentence(file)` is the one sentence naming it."""
+
+    def __init__(self, key: str, **params: Param) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def sentence(self, file: str) -> Message:
+        return say(self.key, file=file, **self.params)
 
 
 @dataclass(frozen=True)

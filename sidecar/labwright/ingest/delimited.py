@@ -128,15 +128,15 @@ def looks_like_table(text: str) -> bool:
 def read_text_table(
     text: str, *, name: str, provenance: Provenance, max_rows: int = MAX_ROWS
 ) -> tuple[Dataset | None, str | None]:
-    """Parse a text table into a Dataset, or return (None, reason fragment)."""
+    """Parse a text table into a Dataset, or return (None, the `read.*` key of why not)."""
     spans = _content_line_spans(text, _SNIFF_LINES)
     head = [line for _offset, line in spans]
     if not head:
-        return None, "has no rows"
+        return None, "read.no_rows"
     dialect = sniff(head)
     info = locate_header([_split(line, dialect.delimiter) for line in head], dialect.decimal_comma)
     if info is None:
-        return None, "has no rows of numbers"
+        return None, "read.no_number_rows"
 
     body_start = spans[info.data_start][0]
     rest = text[body_start:]
@@ -158,9 +158,9 @@ def read_text_table(
     try:
         frame = pd.read_csv(io.StringIO(rest), **options)  # type: ignore[call-overload]
     except pd.errors.ParserError:
-        return None, "could not be parsed as a table (a quotation mark may be left open)"
+        return None, "read.open_quote"
     if frame.empty:
-        return None, "has no rows of data"
+        return None, "read.no_data_rows"
     notes: list[str] = []
     if len(frame) > max_rows:
         frame = frame.iloc[:max_rows]
@@ -177,7 +177,7 @@ def read_text_table(
     names, units = column_names(n_fields, header, info.units)
     columns = frame_to_columns(frame, names, units, provenance, dialect.decimal_comma, notes)
     if not any(c.is_numeric for c in columns):
-        return None, "has no numeric columns"
+        return None, "read.no_numeric_columns"
     dataset = Dataset(
         name=name,
         source=provenance.file,

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from labwright.messages import say
 from labwright.safety import real_inside
 
 from .base import Item, ReaderContext, ReadError
@@ -26,7 +27,7 @@ from .read_matlab import read_hdf5, read_mat
 from .read_numpy import read_npy, read_npz
 from .read_pdf import read_pdf
 from .read_text import read_delimited, read_document, read_plain_text
-from .scan import scan_folder
+from .scan import bucket_for, scan_folder
 from .types import Dataset, DocumentText, ImageInfo, Inventory, ReadResult, Skipped
 
 Reader = Callable[[Path, ReaderContext], list[Item]]
@@ -35,58 +36,54 @@ Reader = Callable[[Path, ReaderContext], list[Item]]
 @dataclass(frozen=True)
 class ReaderSpec:
     read: Reader
-    what: str  # completes "could not be read as ..." when a reader fails unexpectedly
+    what: str  # a `what.*` key: completes "could not be read as ..." when a reader fails
 
 
-def _unsupported(message: str) -> Reader:
+def _unsupported(key: str) -> Reader:
     def read(path: Path, ctx: ReaderContext) -> list[Item]:
-        raise ReadError(message)
+        raise ReadError(key)
 
     return read
 
 
 READERS: dict[str, ReaderSpec] = {
-    ".csv": ReaderSpec(read_delimited, "a CSV table"),
-    ".tsv": ReaderSpec(read_delimited, "a TSV table"),
-    ".txt": ReaderSpec(read_plain_text, "a text file"),
-    ".dat": ReaderSpec(read_plain_text, "a text data file"),
+    ".csv": ReaderSpec(read_delimited, "what.csv"),
+    ".tsv": ReaderSpec(read_delimited, "what.tsv"),
+    ".txt": ReaderSpec(read_plain_text, "what.text"),
+    ".dat": ReaderSpec(read_plain_text, "what.text_data"),
     # UCI-style tables (iris.data beside iris.names): comma-separated, often
     # without a header line.
-    ".data": ReaderSpec(read_delimited, "a delimited data table"),
-    ".md": ReaderSpec(read_document, "a Markdown document"),
-    ".markdown": ReaderSpec(read_document, "a Markdown document"),
-    ".rst": ReaderSpec(read_document, "a text document"),
-    ".names": ReaderSpec(read_document, "a data description"),
-    ".tex": ReaderSpec(read_document, "a LaTeX document"),
-    ".bib": ReaderSpec(read_document, "a BibTeX file"),
-    ".xlsx": ReaderSpec(read_excel, "an Excel workbook"),
-    ".xlsm": ReaderSpec(read_excel, "an Excel workbook"),
-    ".json": ReaderSpec(read_json, "JSON"),
-    ".npy": ReaderSpec(read_npy, "a NumPy array"),
-    ".npz": ReaderSpec(read_npz, "a NumPy archive"),
-    ".mat": ReaderSpec(read_mat, "a MATLAB data file"),
-    ".fig": ReaderSpec(read_fig, "a MATLAB figure"),
-    ".h5": ReaderSpec(read_hdf5, "an HDF5 file"),
-    ".hdf5": ReaderSpec(read_hdf5, "an HDF5 file"),
-    ".pdf": ReaderSpec(read_pdf, "a PDF"),
+    ".data": ReaderSpec(read_delimited, "what.delimited"),
+    ".md": ReaderSpec(read_document, "what.markdown"),
+    ".markdown": ReaderSpec(read_document, "what.markdown"),
+    ".rst": ReaderSpec(read_document, "what.document"),
+    ".names": ReaderSpec(read_document, "what.names"),
+    ".tex": ReaderSpec(read_document, "what.latex"),
+    ".bib": ReaderSpec(read_document, "what.bibtex"),
+    ".xlsx": ReaderSpec(read_excel, "what.excel"),
+    ".xlsm": ReaderSpec(read_excel, "what.excel"),
+    ".json": ReaderSpec(read_json, "what.json"),
+    ".npy": ReaderSpec(read_npy, "what.npy"),
+    ".npz": ReaderSpec(read_npz, "what.npz"),
+    ".mat": ReaderSpec(read_mat, "what.mat"),
+    ".fig": ReaderSpec(read_fig, "what.fig"),
+    ".h5": ReaderSpec(read_hdf5, "what.hdf5"),
+    ".hdf5": ReaderSpec(read_hdf5, "what.hdf5"),
+    ".pdf": ReaderSpec(read_pdf, "what.pdf"),
     **{
-        ext: ReaderSpec(read_image, "an image")
+        ext: ReaderSpec(read_image, "what.image")
         for ext in (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp")
     },
     ".xls": ReaderSpec(
-        _unsupported("is an old-style Excel .xls workbook, which is not read; save it as .xlsx"),
-        "an Excel workbook",
+        _unsupported("read.xls"),
+        "what.excel",
     ),
     ".docx": ReaderSpec(
-        _unsupported("is a Word document, which is not read; save it as PDF or plain text"),
-        "a Word document",
+        _unsupported("read.docx"),
+        "what.word",
     ),
-    ".svg": ReaderSpec(
-        _unsupported("is a vector image, which is not read; export it as PNG"), "an image"
-    ),
-    ".eps": ReaderSpec(
-        _unsupported("is a vector image, which is not read; export it as PNG"), "an image"
-    ),
+    ".svg": ReaderSpec(_unsupported("read.vector_image"), "what.image"),
+    ".eps": ReaderSpec(_unsupported("read.vector_image"), "what.image"),
 }
 
 
@@ -110,25 +107,32 @@ def read_file(path: Path, rel: str, name: str | None = None) -> list[Item]:
         # README, NOTES, DESCRIPTION, data files without an extension: text is
         # read like a .txt (a table when it looks like one, else notes); binary
         # content is skipped with its own sentence.
-        spec = ReaderSpec(read_plain_text, "a text file")
+        spec = ReaderSpec(read_plain_text, "what.text")
     if spec is None:
-        kind = f"a {suffix} file" if suffix else "a file without an extension"
-        return [Skipped(rel, f"{rel} is {kind}, a type that is not read.")]
+        reason = (
+            say("read.unsupported", file=rel, suffix=suffix)
+            if suffix
+            else say("read.no_extension", file=rel)
+        )
+        return [Skipped(rel, reason)]
     ctx = ReaderContext(rel=rel, name=name or PurePosixPath(rel).stem)
     try:
         if path.stat().st_size == 0:
-            raise ReadError("is empty")
+            # A 0-byte data file is what an interrupted copy or export leaves:
+            # say so in those words, not "has no table".
+            is_data = bucket_for(rel) in ("data", "images")
+            raise ReadError("read.empty_data" if is_data else "read.empty")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return spec.read(path, ctx)
     except ReadError as exc:
-        return [Skipped(rel, f"{rel} {exc}.")]
+        return [Skipped(rel, exc.sentence(rel))]
     except MemoryError:
-        return [Skipped(rel, f"{rel} is too large to read into memory.")]
+        return [Skipped(rel, say("read.memory", file=rel))]
     except PermissionError:
-        return [Skipped(rel, f"{rel} could not be opened because permission was denied.")]
+        return [Skipped(rel, say("read.permission", file=rel))]
     except Exception:  # a reader bug or a library choking on hostile input
-        return [Skipped(rel, f"{rel} could not be read as {spec.what}.")]
+        return [Skipped(rel, say("read.reader_failed", file=rel, what=say(spec.what)))]
 
 
 def read_folder(root: Path, inventory: Inventory | None = None) -> ReadResult:
@@ -141,22 +145,12 @@ def read_folder(root: Path, inventory: Inventory | None = None) -> ReadResult:
     result = ReadResult()
     for entry in inventory.files:
         if entry.symlink_outside:
-            result.skipped.append(
-                Skipped(
-                    entry.path,
-                    f"{entry.path} links to a place outside the folder, so it was not read.",
-                )
-            )
+            result.skipped.append(Skipped(entry.path, say("read.outside_link", file=entry.path)))
             continue
         path = root / entry.path
         # Checked again at read time: the folder may have changed since the scan.
         if not _inside(path, real_root):
-            result.skipped.append(
-                Skipped(
-                    entry.path,
-                    f"{entry.path} is no longer a file inside the folder, so it was not read.",
-                )
-            )
+            result.skipped.append(Skipped(entry.path, say("read.gone", file=entry.path)))
             continue
         for item in read_file(path, entry.path, names.get(entry.path)):
             if isinstance(item, Dataset):

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from labwright.messages import say
+
 from .base import Item, ReaderContext, ReadError
 from .tabular import column_names, frame_to_columns, locate_header, preamble_metadata
 from .types import Dataset, Provenance, Skipped
@@ -47,7 +49,7 @@ def _sheet_dataset(
 
 def read_excel(path: Path, ctx: ReaderContext) -> list[Item]:
     if not zipfile.is_zipfile(path):
-        raise ReadError("is not a valid Excel workbook (it may be damaged or truncated)")
+        raise ReadError("read.excel_invalid")
     try:
         sheets = pd.read_excel(
             path,
@@ -57,9 +59,7 @@ def read_excel(path: Path, ctx: ReaderContext) -> list[Item]:
             nrows=ctx.max_rows + _HEADER_SCAN_ROWS,
         )
     except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
-        raise ReadError(
-            "could not be opened as an Excel workbook (it may be damaged or truncated)"
-        ) from exc
+        raise ReadError("read.excel_unopened") from exc
     items: list[Item] = []
     single = len(sheets) == 1
     for sheet, frame in sheets.items():
@@ -69,7 +69,7 @@ def read_excel(path: Path, ctx: ReaderContext) -> list[Item]:
             items.append(
                 Skipped(
                     ctx.rel,
-                    f"Sheet {sheet} of {ctx.rel} has no table of numbers.",
+                    say("read.sheet_no_numbers", sheet=str(sheet), file=ctx.rel),
                     variable=str(sheet),
                 )
             )

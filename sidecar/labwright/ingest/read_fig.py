@@ -180,9 +180,7 @@ def _axes_dataset(axes: object, index: int, ctx: ReaderContext, name: str) -> Da
 
 def read_fig(path: Path, ctx: ReaderContext) -> list[Item]:
     if mat_version(path) == 2:
-        raise ReadError(
-            "is a figure saved in the HDF5 format, whose plotted data cannot be read yet"
-        )
+        raise ReadError("read.fig_hdf5")
     import scipy.io  # only for .fig files (see read_matlab.mat_version)
 
     try:
@@ -190,12 +188,10 @@ def read_fig(path: Path, ctx: ReaderContext) -> list[Item]:
             warnings.simplefilter("ignore")
             content = scipy.io.loadmat(path, squeeze_me=True, struct_as_record=False)
     except Exception as exc:  # scipy raises many types on corrupt input
-        raise ReadError(
-            "could not be read as a MATLAB figure (it may be damaged or truncated)"
-        ) from exc
+        raise ReadError("read.fig_damaged") from exc
     roots = [v for k, v in content.items() if k.startswith(("hgS_", "s_oct"))]
     if not roots:
-        raise ReadError("holds no figure tree this reader understands (no hgS_070000 variable)")
+        raise ReadError("read.fig_no_tree")
     axes = [n for n in _walk(roots[0], [_MAX_NODES]) if _text(_field(n, "type")) == "axes"]
     datasets = []
     for index, node in enumerate(axes, start=1):
@@ -205,5 +201,5 @@ def read_fig(path: Path, ctx: ReaderContext) -> list[Item]:
             datasets.append(dataset)
         datasets.extend(_matrices(node, index, ctx, name))
     if not datasets:
-        raise ReadError("is a figure with no plotted lines or images to extract")
+        raise ReadError("read.fig_empty")
     return list(datasets)

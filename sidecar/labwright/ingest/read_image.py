@@ -25,7 +25,17 @@ from .types import ImageInfo
 _PROBE = "labwright.sandbox.images:probe"
 _PNG = b"\x89PNG\r\n\x1a\n"
 _MAX_THUMBNAIL = 16 * 1024 * 1024
-STOPPED = "could not be read as an image (the image decoder stopped on it)"
+STOPPED = "read.image_stopped"
+#: The image worker's reasons (sandbox/images.py, each completing "<file> ...")
+#: as catalogue keys; another reason is shown as the worker gave it. Written
+#: out, not imported: importing the worker's module here costs start-up time
+#: (tests/ingest/test_read_image.py checks that they agree).
+WORKER_REASONS = {
+    "is not inside the data folder": "read.not_inside",
+    "has too many pixels to open safely (over the decompression-bomb limit)": "read.image_bomb",
+    "is not an image format that can be read": "read.image_unknown",
+    "could not be read as an image (it may be damaged or truncated)": "read.image_damaged",
+}
 
 
 def _folder_of(path: Path, rel: str) -> Path:
@@ -72,7 +82,9 @@ def image_facts(path: Path, root: Path, *, source: str = "", max_side: int = 256
     worker; ReadError (completing "<file> ...") when it cannot be read."""
     reply = _probe(path, root, max_side)
     if "reason" in reply:
-        raise ReadError(_text(reply["reason"], 200))
+        reason = _text(reply["reason"], 200)
+        key = WORKER_REASONS.get(reason)
+        raise ReadError(key) if key else ReadError("read.other", reason=reason)
     try:
         thumbnail = base64.b64decode(str(reply.get("thumbnail", "")), validate=True)
     except (binascii.Error, ValueError):

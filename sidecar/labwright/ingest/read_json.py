@@ -72,16 +72,16 @@ def _extract(value: object, path: str, ctx: ReaderContext, out: list[Item], dept
 def read_json(path: Path, ctx: ReaderContext) -> list[Item]:
     data, cut = read_prefix(path, MAX_TEXT_BYTES)
     if cut:
-        raise ReadError("is larger than 64 MB, too large to read as JSON")
+        raise ReadError("read.json_too_large")
     if not data.strip():
-        raise ReadError("is empty")
+        raise ReadError("read.empty")
     decoded = decode_text(data)
     if decoded is None:
-        raise ReadError("is not a text file (its bytes look binary)")
+        raise ReadError("read.binary")
     try:
         value = json.loads(decoded.text)
     except (json.JSONDecodeError, RecursionError) as exc:
-        raise ReadError("is not valid JSON (it may be damaged or truncated)") from exc
+        raise ReadError("read.json_invalid") from exc
     items: list[Item] = []
     rest = _extract(value, "", ctx, items, 0)
     if isinstance(rest, dict):
@@ -96,5 +96,5 @@ def read_json(path: Path, ctx: ReaderContext) -> list[Item]:
         items.extend(found.datasets)
         items.extend(found.skipped)
     if not any(isinstance(i, Dataset) for i in items):
-        raise ReadError("holds no records, columns or arrays of numbers")
+        raise ReadError("read.json_no_numbers")
     return items

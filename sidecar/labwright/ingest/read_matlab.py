@@ -32,9 +32,7 @@ def mat_version(path: Path) -> int:
         with open(path, "rb") as handle:
             major, _minor = matfile_version(handle)
     except (MatReadError, ValueError, EOFError, OSError) as exc:
-        raise ReadError(
-            "is not a MATLAB data file (it may be damaged, truncated or empty)"
-        ) from exc
+        raise ReadError("read.mat_invalid") from exc
     return int(major)
 
 
@@ -46,11 +44,9 @@ def _load_classic(path: Path) -> dict[str, object]:
             warnings.simplefilter("ignore")
             return scipy.io.loadmat(path, simplify_cells=True, mat_dtype=False)
     except NotImplementedError as exc:  # e.g. v7.3 mislabelled
-        raise ReadError("uses a MATLAB format variant that cannot be read") from exc
+        raise ReadError("read.mat_variant") from exc
     except Exception as exc:  # scipy raises many types on corrupt input
-        raise ReadError(
-            "could not be read as a MATLAB data file (it may be damaged or truncated)"
-        ) from exc
+        raise ReadError("read.mat_damaged") from exc
 
 
 def _h5_text(values: np.ndarray) -> str:
@@ -126,24 +122,22 @@ def _load_v73(path: Path) -> dict[str, object]:
         with h5py.File(path, "r", locking=False) as handle:
             return {k: _h5_value(handle[k], 0) for k in handle if not k.startswith("#")}
     except OSError as exc:
-        raise ReadError(
-            "could not be read as a MATLAB v7.3 (HDF5) file (it may be damaged or truncated)"
-        ) from exc
+        raise ReadError("read.mat73_damaged") from exc
 
 
 def read_mat(path: Path, ctx: ReaderContext) -> list[Item]:
     if path.stat().st_size > MAX_MAT_BYTES:
-        raise ReadError("is larger than 512 MB, too large to read")
+        raise ReadError("read.mat_too_large")
     version = mat_version(path)
     workspace = _load_v73(path) if version == 2 else _load_classic(path)
     items = [(k, v) for k, v in workspace.items() if not k.startswith("__")]
     if not items:
-        raise ReadError("holds no variables")
+        raise ReadError("read.mat_no_variables")
     result = collect(ctx.rel, ctx.name, items, ctx.max_rows)
     if not result.datasets:
         if result.skipped:
             return list(result.skipped)
-        raise ReadError("holds no numeric arrays")
+        raise ReadError("read.no_numeric_arrays")
     return [*result.datasets, *result.skipped]
 
 
@@ -168,10 +162,8 @@ def read_hdf5(path: Path, ctx: ReaderContext) -> list[Item]:
         with h5py.File(path, "r", locking=False) as handle:
             workspace = {k: value(handle[k], 0) for k in handle}
     except OSError as exc:
-        raise ReadError(
-            "could not be read as an HDF5 file (it may be damaged or truncated)"
-        ) from exc
+        raise ReadError("read.hdf5_damaged") from exc
     result = collect(ctx.rel, ctx.name, list(workspace.items()), ctx.max_rows)
     if not result.datasets:
-        raise ReadError("holds no numeric arrays")
+        raise ReadError("read.no_numeric_arrays")
     return [*result.datasets, *result.skipped]

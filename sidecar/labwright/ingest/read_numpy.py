@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from labwright.messages import say
+
 from .arrays import collect
 from .base import Item, ReaderContext, ReadError
 from .types import Skipped
@@ -36,27 +38,25 @@ def read_npy(path: Path, ctx: ReaderContext) -> list[Item]:
         arr = np.load(path, mmap_mode="r", allow_pickle=False)
     except ValueError as exc:
         if "pickle" in str(exc).lower() or "object" in str(exc).lower():
-            raise ReadError(
-                "holds Python objects, which are never loaded because loading them can run code"
-            ) from exc
-        raise ReadError("is not a valid NumPy .npy file") from exc
+            raise ReadError("read.npy_objects") from exc
+        raise ReadError("read.npy_invalid") from exc
     except (OSError, EOFError) as exc:
-        raise ReadError("is not a valid NumPy .npy file (it may be damaged or truncated)") from exc
+        raise ReadError("read.npy_damaged") from exc
     if arr.dtype.kind not in "biuf":
-        raise ReadError(f"holds {arr.dtype} values, not numbers")
+        raise ReadError("read.npy_dtype", dtype=str(arr.dtype))
     capped = np.array(_cap(arr, ctx.max_rows))
     del arr  # release the memory map
     result = collect(ctx.rel, ctx.name, [(Path(ctx.rel).stem, capped)], ctx.max_rows)
     if len(result.datasets) == 1:
         result.datasets[0].name = ctx.name
     if not result.datasets and not result.skipped:
-        raise ReadError("holds no array of numbers")
+        raise ReadError("read.npy_no_array")
     return [*result.datasets, *result.skipped]
 
 
 def read_npz(path: Path, ctx: ReaderContext) -> list[Item]:
     if not zipfile.is_zipfile(path):
-        raise ReadError("is not a valid NumPy .npz archive (it may be damaged or truncated)")
+        raise ReadError("read.npz_damaged")
     values: list[tuple[str, object]] = []
     problems: list[Item] = []
 
@@ -68,7 +68,7 @@ def read_npz(path: Path, ctx: ReaderContext) -> list[Item]:
                 problems.append(
                     Skipped(
                         ctx.rel,
-                        f"Array {key} in {ctx.rel} is larger than 512 MB and was not read.",
+                        say("read.array_too_large", name=key, file=ctx.rel),
                         variable=key,
                     )
                 )
@@ -79,7 +79,7 @@ def read_npz(path: Path, ctx: ReaderContext) -> list[Item]:
                 problems.append(
                     Skipped(
                         ctx.rel,
-                        f"Array {key} in {ctx.rel} holds Python objects, which are never loaded because loading them can run code.",
+                        say("read.array_objects", name=key, file=ctx.rel),
                         variable=key,
                     )
                 )
@@ -87,5 +87,5 @@ def read_npz(path: Path, ctx: ReaderContext) -> list[Item]:
             values.append((key, _cap(arr, ctx.max_rows) if arr.dtype.kind in "biuf" else arr))
     result = collect(ctx.rel, ctx.name, values, ctx.max_rows)
     if not result.datasets and not result.skipped and not problems:
-        raise ReadError("holds no arrays of numbers")
+        raise ReadError("read.npz_no_arrays")
     return [*result.datasets, *result.skipped, *problems]

@@ -22,11 +22,11 @@ def read_pdf(path: Path, ctx: ReaderContext) -> list[Item]:
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # warnings on sloppy PDFs are noise here
     with open(path, "rb") as handle:
         if not handle.read(1024).lstrip().startswith(b"%PDF"):
-            raise ReadError("is not a PDF file")
+            raise ReadError("read.not_pdf")
     try:
         reader = PdfReader(path, strict=False)
         if reader.is_encrypted and not reader.decrypt(""):
-            raise ReadError("is password-protected")
+            raise ReadError("read.pdf_password")
         total = len(reader.pages)
         parts = []
         for page in reader.pages[:MAX_PDF_PAGES]:
@@ -37,9 +37,7 @@ def read_pdf(path: Path, ctx: ReaderContext) -> list[Item]:
         # AES needs the `cryptography` package, which the desktop bundles do
         # not carry (build_scripts/labwright-sidecar.spec says why); RC4 and
         # unencrypted PDFs need nothing more.
-        raise ReadError(
-            "is AES-encrypted, which this build cannot decrypt: print it to a new PDF and add that"
-        ) from exc
+        raise ReadError("read.pdf_aes") from exc
     except (
         PyPdfError,
         ValueError,
@@ -49,10 +47,10 @@ def read_pdf(path: Path, ctx: ReaderContext) -> list[Item]:
         OSError,
         RecursionError,
     ) as exc:
-        raise ReadError("could not be read as a PDF (it may be damaged or truncated)") from exc
+        raise ReadError("read.pdf_damaged") from exc
     text = "\n\n".join(p.strip() for p in parts if p.strip())
     if not text:
-        raise ReadError("has no extractable text (it may be a scanned image)")
+        raise ReadError("read.pdf_no_text")
     truncated = total > MAX_PDF_PAGES or len(text) > MAX_DOCUMENT_CHARS
     return [
         DocumentText(

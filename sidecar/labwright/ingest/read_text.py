@@ -15,13 +15,13 @@ from .types import DocumentText, Provenance
 def _decode(path: Path) -> tuple[Decoded, bool]:
     data, cut = read_prefix(path, base.MAX_TEXT_BYTES)
     if not data.strip():
-        raise ReadError("is empty")
+        raise ReadError("read.empty")
     if cut:
         # Never parse half a line: drop everything after the last newline.
         data = data[: data.rfind(b"\n") + 1] or data
     decoded = decode_text(data)
     if decoded is None:
-        raise ReadError("is not a text file (its bytes look binary)")
+        raise ReadError("read.binary")
     return decoded, cut
 
 
@@ -30,7 +30,7 @@ def _table(path: Path, ctx: ReaderContext, decoded: Decoded, cut: bool) -> list[
         decoded.text, name=ctx.name, provenance=Provenance(ctx.rel), max_rows=ctx.max_rows
     )
     if dataset is None:
-        raise ReadError(reason or "has no table")
+        raise ReadError(reason or "read.no_table")
     if cut:
         dataset.notes.append(
             f"Only the first {base.MAX_TEXT_BYTES / 1e6:g} MB of the file were read."

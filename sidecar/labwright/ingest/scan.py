@@ -21,6 +21,7 @@ import stat
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
+from labwright.messages import count, say
 from labwright.safety import real_inside
 
 from .delimited import looks_like_table
@@ -130,7 +131,7 @@ def scan_folder(
     inventory = Inventory()
     counts: Counter[str] = Counter()
     if not os.path.isdir(real_root):
-        inventory.warnings.append(f"{root} is not a folder; choose a folder of experiment data.")
+        inventory.warnings.append(say("scan.not_a_folder", folder=str(root)))
         return inventory
 
     too_deep = 0
@@ -200,36 +201,28 @@ def scan_folder(
                     sha, head = None, _head(Path(entry.path))
                     unhashed += 1
             except OSError:
-                unreadable.append(str(rel))
+                # Listed without a checksum; reading it says why, once, by its
+                # name (ingest/read.py), so the scan does not say it too.
                 inventory.files.append(FileEntry(str(rel), st.st_size, None, bucket_for(str(rel))))
                 continue
             inventory.files.append(FileEntry(str(rel), st.st_size, sha, bucket_for(str(rel), head)))
         stack.extend(reversed(subdirs))
 
     if full:
-        inventory.warnings.append(
-            f"The folder has more than {max_files:,} files, so only the first {max_files:,} were listed; "
-            "choose a folder that holds just this experiment."
-        )
+        inventory.warnings.append(say("scan.too_many_files", max=count(max_files)))
     if unhashed:
         inventory.warnings.append(
-            f"The folder holds more than {max_hash_bytes / 1024**3:.0f} GB of files, so {unhashed} file(s) "
-            "were listed without a checksum; choose a folder that holds just this experiment."
+            say("scan.too_big_to_hash", gb=f"{max_hash_bytes / 1024**3:.0f}", count=unhashed)
         )
     if too_deep:
-        inventory.warnings.append(
-            f"{too_deep} folder(s) nested deeper than {max_depth} levels were not opened; "
-            "move the data closer to the top of the folder."
-        )
+        inventory.warnings.append(say("scan.too_deep", count=too_deep, max=max_depth))
     if linked_dirs:
         inventory.warnings.append(
-            f"{len(linked_dirs)} linked folder(s) were not followed ({', '.join(linked_dirs[:3])}); "
-            "copy the data in if it belongs to the report."
+            say("scan.linked_dirs", count=len(linked_dirs), names=", ".join(linked_dirs[:3]))
         )
     if unreadable:
         inventory.warnings.append(
-            f"{len(unreadable)} item(s) could not be opened ({', '.join(unreadable[:3])}); "
-            "check their permissions."
+            say("scan.unreadable", count=len(unreadable), names=", ".join(unreadable[:3]))
         )
     for listed in inventory.files:
         counts[listed.bucket] += 1

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from labwright.messages import Message, say, say_count
+
 # Every pattern here runs in time linear in the line (issue 11: the earlier
 # ones backtracked, ~0.1 s per 10,000-character line, and a 1.4 MB log took
 # 25 s): literal prefixes, bounded or delimiter-stopped repeats, no two
@@ -328,142 +330,85 @@ def diagnose_file(
 
 def _names(items: list[str], limit: int = 5) -> str:
     shown = ", ".join(items[:limit])
-    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
-
-
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+    if len(items) > limit:
+        return say("list.more", items=shown, more=len(items) - limit)
+    return shown
 
 
 _KNOWN_ERRORS: tuple[tuple[str, str], ...] = (
-    (
-        "Undefined control sequence",
-        "An unknown LaTeX command was used (a typo or a missing package)",
-    ),
-    ("Missing $ inserted", "A math symbol was used outside math mode"),
-    ("Extra alignment tab", "A table row has more columns than the table declares"),
-    (
-        "File ended while scanning",
-        "A definition or argument was never closed (often a % hiding a closing brace)",
-    ),
-    ("Runaway argument", "A brace was left open, so LaTeX read past the end of a command"),
-    (
-        "Extended mathchar used as mathchar",
-        "A bold-math command is incompatible with the math font",
-    ),
-    ("Missing } inserted", "Braces are unbalanced"),
-    ("Extra }", "Braces are unbalanced"),
-    ("Environment", "An environment is not known (a typo or a missing package)"),
+    ("Undefined control sequence", "texerr.undefined_cs"),
+    ("Missing $ inserted", "texerr.missing_dollar"),
+    ("Extra alignment tab", "texerr.extra_tab"),
+    ("File ended while scanning", "texerr.file_ended"),
+    ("Runaway argument", "texerr.runaway"),
+    ("Extended mathchar used as mathchar", "texerr.mathchar"),
+    ("Missing } inserted", "texerr.braces"),
+    ("Extra }", "texerr.braces"),
+    ("Environment", "texerr.environment"),
 )
 
 
-def _explain(err: TexError) -> str:
-    where = f" on line {err.line}" if err.line else ""
-    for needle, plain in _KNOWN_ERRORS:
+def _explain(err: TexError) -> Message:
+    """One sentence (with its action) for a LaTeX error, the same for the same cause."""
+    where: str = say("tex.on_line", line=err.line) if err.line else ""
+    for needle, key in _KNOWN_ERRORS:
         if needle in err.message:
-            return f"{plain}{where}."
-    return f"LaTeX reported an error{where}: {err.message.rstrip('.')}."
+            return say("tex.error_at", explanation=say(key), where=where)
+    return say("tex.error_other", where=where, detail=err.message.rstrip("."))
 
 
 def _build_messages(diag: Diagnostics) -> list[str]:
     """What compile knows about the build itself (not from the log)."""
     out: list[str] = []
     if diag.modified_inputs:
-        out.append(
-            f"The document overwrote its own input files ({_names(diag.modified_inputs)}), "
-            "so this build must not be exported or reused; regenerate the report."
-        )
+        out.append(say("tex.modified_inputs", names=_names(diag.modified_inputs)))
     if diag.stopped_by == "timeout":
-        out.append(
-            "LaTeX ran past its time limit and was stopped. Simplify the document or raise the limit."
-        )
+        out.append(say("tex.timeout"))
     elif diag.stopped_by == "budget":
-        out.append(
-            "The compile used up its time budget before finishing. Compile again or simplify the document."
-        )
+        out.append(say("tex.budget"))
     elif diag.stopped_by == "cap":
-        out.append(
-            f"LaTeX still asked for another run after {diag.xelatex_passes} passes. "
-            "Check cross-references in the PDF."
-        )
+        out.append(say("tex.cap", passes=diag.xelatex_passes))
     if diag.removed_commands:
-        out.append(
-            f"{diag.removed_commands} command(s) that run programs or read outside files were "
-            "removed before compiling. Review the source if you wrote them on purpose."
-        )
+        out.append(say("tex.removed_commands", count=diag.removed_commands))
     if diag.fixed_pitfalls:
-        out.append(
-            f"{diag.fixed_pitfalls} known LaTeX pitfall(s) were corrected automatically. "
-            "See the build log for the list."
-        )
+        out.append(say("tex.fixed_pitfalls", count=diag.fixed_pitfalls))
     if diag.truncated:
-        out.append(
-            f"The LaTeX log was too long to read in full (stopped after {diag.lines_read} lines), "
-            "so some problems may not be listed. Open the log to see everything."
-        )
+        out.append(say("tex.truncated_log", lines=diag.lines_read))
     return out
 
 
+def _counted(key: str, items: list[str], limit: int = 5) -> Message:
+    return say_count(key, len(items), names=_names(items, limit))
+
+
 def humanize(diag: Diagnostics) -> list[str]:
-    """One plain sentence plus one action per finding, most serious first."""
+    """One plain sentence plus one action per finding, most serious first
+    (each a catalogued `Message`, labwright.messages.tex)."""
     out: list[str] = []
     if diag.fatal:
-        out.append(
-            "LaTeX stopped before finishing the PDF. Open the log or fix the first error below."
-        )
+        out.append(say("tex.fatal"))
     if diag.blocked_reads:
-        out.append(
-            "The document asked the PDF writer for something Labwright does not allow "
-            f"({_names(diag.blocked_reads, 3)}), so no PDF was made. "
-            "Remove that \\special or outside file from the source."
-        )
+        out.append(say("tex.blocked_reads", names=_names(diag.blocked_reads, 3)))
     out += _build_messages(diag)
     if diag.driver_failed:
-        out.append(
-            "The PDF writer (xdvipdfmx) failed, so the PDF is damaged or incomplete. "
-            "Check the figures named below, or open the log."
-        )
+        out.append(say("tex.driver_failed"))
     if diag.missing_packages:
-        n = len(diag.missing_packages)
-        out.append(
-            f"{_plural(n, 'TeX package is', 'TeX packages are')} missing: {_names(diag.missing_packages)}. "
-            "Run `labwright doctor` to see how to install them."
-        )
+        out.append(_counted("tex.missing_packages", diag.missing_packages))
     if diag.missing_fonts:
-        out.append(
-            f"{_plural(len(diag.missing_fonts), 'font was', 'fonts were')} not found: {_names(diag.missing_fonts)}. "
-            "Run `labwright doctor` to see which font package to install."
-        )
+        out.append(_counted("tex.missing_fonts", diag.missing_fonts))
     if diag.missing_characters:
-        out.append(
-            f"{_plural(len(diag.missing_characters), 'character has', 'characters have')} no glyph in the font "
-            f"({_names(diag.missing_characters, 8)}) and print as blanks. "
-            "Use the template for that language (--lang zh for Chinese text)."
-        )
+        out.append(_counted("tex.missing_characters", diag.missing_characters, 8))
     if diag.missing_figures:
-        out.append(
-            f"{_plural(len(diag.missing_figures), 'figure is', 'figures are')} missing: {_names(diag.missing_figures)}. "
-            "Add the files to the folder or remove the figure from the text."
-        )
+        out.append(_counted("tex.missing_figures", diag.missing_figures))
     if diag.missing_files:
-        out.append(
-            f"{_plural(len(diag.missing_files), 'input file was', 'input files were')} not found: "
-            f"{_names(diag.missing_files)}. Remove the \\input line or add the file next to the report."
-        )
+        out.append(_counted("tex.missing_files", diag.missing_files))
     if diag.undefined_citations:
-        out.append(
-            f"{_plural(len(diag.undefined_citations), 'citation is', 'citations are')} undefined (shown as [?]): "
-            f"{_names(diag.undefined_citations)}. Add the entries to the .bib file or remove the \\cite."
-        )
+        out.append(_counted("tex.undefined_citations", diag.undefined_citations))
     if diag.undefined_references:
-        out.append(
-            f"{_plural(len(diag.undefined_references), 'cross-reference has', 'cross-references have')} "
-            f"no target (shown as ??): {_names(diag.undefined_references)}. "
-            "Add the matching \\label or remove the \\ref."
-        )
+        out.append(_counted("tex.undefined_references", diag.undefined_references))
     # Errors already told above (missing file, picture or font) are not repeated,
     # and the same explanation is given once.
-    sentences: list[str] = []
+    sentences: list[Message] = []
     for err in diag.errors:
         msg = err.message
         if _not_found(msg) is not None or _PICTURE.search(msg) or _FONT_NOT_FOUND.search(msg):
@@ -473,14 +418,10 @@ def humanize(diag: Diagnostics) -> list[str]:
         sentence = _explain(err)
         if sentence not in sentences:
             sentences.append(sentence)
-    for sentence in sentences[:5]:
-        out.append(f"{sentence} Check that spot in the source, or ask for a repair.")
+    out += sentences[:5]
     further = max(len(sentences) - 5, diag.error_count - len(diag.errors))
     if further > 0:
-        out.append(f"{further} further LaTeX errors follow. Open the log to see them all.")
+        out.append(say("tex.further_errors", count=further))
     if diag.overfull_boxes:
-        out.append(
-            f"{_plural(diag.overfull_boxes, 'line sticks', 'lines stick')} out into the margin. "
-            "Shorten long words, URLs or table columns if it matters."
-        )
+        out.append(say_count("tex.overfull", diag.overfull_boxes))
     return out

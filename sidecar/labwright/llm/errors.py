@@ -8,12 +8,14 @@ the `openai` client does not echo keys in its errors.
 
 from __future__ import annotations
 
+from labwright.messages import say
+
 
 class LLMError(Exception):
     """Base of every error the LLM layer raises on purpose."""
 
     #: One sentence for the user: what happened and what to do.
-    user_message: str = "The language model call failed; try again or switch to offline mode."
+    user_message: str = say("llm.failed")
     #: Whether the client's retry loop may try the same request again.
     retryable: bool = False
 
@@ -27,21 +29,19 @@ class LLMError(Exception):
 
 
 class LLMConfigError(LLMError):
-    user_message = (
-        "No usable language model is configured; add an API key in Settings or use offline mode."
-    )
+    user_message = say("llm.no_config")
 
 
 class LLMAuthError(LLMError):
-    user_message = "The provider rejected the API key; check the key in Settings."
+    user_message = say("llm.auth")
 
 
 class LLMBadRequest(LLMError):
-    user_message = "The provider refused the request as invalid; check the model name in Settings."
+    user_message = say("llm.bad_request")
 
 
 class LLMRateLimited(LLMError):
-    user_message = "The provider is rate-limiting this key; wait a minute and try again."
+    user_message = say("llm.rate_limited")
     retryable = True
 
     def __init__(
@@ -52,37 +52,33 @@ class LLMRateLimited(LLMError):
 
 
 class LLMServerError(LLMError):
-    user_message = "The provider had a server error; try again in a moment."
+    user_message = say("llm.server_error")
     retryable = True
 
 
 class LLMConnectionError(LLMError):
-    user_message = "The provider could not be reached or dropped the connection; check your network and try again."
+    user_message = say("llm.connection")
     retryable = True
 
 
 class LLMTimeout(LLMError):
-    user_message = (
-        "The provider did not answer in time; try again or raise the timeout in Settings."
-    )
+    user_message = say("llm.timeout")
     retryable = True
 
 
 class LLMEmptyResponse(LLMError):
-    user_message = "The model returned an empty answer; try again or pick another model."
+    user_message = say("llm.empty")
     retryable = True
 
 
 class LLMCancelled(LLMError):
-    user_message = "The model call was cancelled; start the step again when you are ready."
+    user_message = say("llm.cancelled")
 
 
 class MalformedToolArguments(LLMError):
     """Attached to a ToolCall (not raised) so the agent can feed it back to the model."""
 
-    user_message = (
-        "The model called a tool with arguments that are not valid JSON; it will be asked to retry."
-    )
+    user_message = say("llm.bad_tool_arguments")
 
 
 class ModelCallBlocked(AssertionError):

@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from labwright import __version__
 from labwright.config import data_dir
+from labwright.messages import say
 from labwright.server.context import AppContext
 from labwright.server.live import LiveHub
 from labwright.server.routes import ROUTERS
@@ -48,7 +49,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     yield
     ctx: AppContext | None = getattr(app.state, "ctx", None)
     if ctx is not None:
-        ctx.runs.shutdown("the sidecar stopped")
+        ctx.runs.shutdown(say("stop.sidecar_stopped"))
         ctx.store.close()
 
 

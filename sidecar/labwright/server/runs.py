@@ -22,6 +22,7 @@ from pathlib import Path
 
 from labwright.agent.events import Done, Error, Event, UsageRecorded
 from labwright.config import DataDir
+from labwright.messages import Message, say
 from labwright.safety import is_regular_file
 from labwright.server.live import LiveHub
 from labwright.server.pipeline import Mode, choose_pipeline
@@ -32,6 +33,8 @@ from labwright.store.errors import RunStateError
 from labwright.store.models import VERSION_ORIGINS, Run
 
 log = logging.getLogger(__name__)
+
+CANCELLED: Message = say("run.cancelled")
 
 
 @dataclass
@@ -79,9 +82,7 @@ class RunManager:
         )
         with self._lock:
             if self._closing:
-                self._finish(
-                    run.id, "interrupted", "The app is shutting down; start the run again."
-                )
+                self._finish(run.id, "interrupted", say("run.shutting_down"))
                 return self.store.get_run(run.id)
             self._active[run.id] = active
         active.thread.start()
@@ -98,7 +99,7 @@ class RunManager:
         try:
             pipeline = prepare(run)
         except BaseException as exc:
-            self._finish(run.id, "failed", str(exc) or "The run could not start; try again.")
+            self._finish(run.id, "failed", str(exc) or say("run.could_not_start"))
             raise
         active = _Active(
             threading.Thread(
@@ -110,7 +111,7 @@ class RunManager:
         )
         with self._lock:
             if self._closing:
-                self._finish(run.id, "interrupted", "The app is shutting down; try again.")
+                self._finish(run.id, "interrupted", say("run.shutting_down"))
                 return self.store.get_run(run.id)
             self._active[run.id] = active
         active.thread.start()
@@ -133,6 +134,7 @@ class RunManager:
         return self.store.get_run(run_id)
 
     def shutdown(self, reason: str) -> None:
+        """`reason` completes "The run stopped because ..." (a `Message` to be translated)."""
         """Mark every active run interrupted now; worker threads stop at their next event."""
         with self._lock:
             if self._closing:
@@ -141,9 +143,7 @@ class RunManager:
             active = dict(self._active)
         for run_id, item in active.items():
             item.cancel.set()
-            self._finish(
-                run_id, "interrupted", f"The run stopped because {reason}; start it again."
-            )
+            self._finish(run_id, "interrupted", say("run.stopped_because", reason=reason))
         self.hub.notify_all()
 
     def join(self, timeout: float | None = None) -> None:
@@ -177,10 +177,17 @@ class RunManager:
                 if status == "interrupted":
                     self.store.interrupt_run(run_id, message)
                 elif status == "done" or ended:
-                    self.store.finish_run(run_id, status, error="" if status == "done" else message)
+                    error = "" if status in ("done", "cancelled") else message
+                    self.store.finish_run(run_id, status, error=error)
+                elif status == "cancelled":
+                    # The user's own choice: one sentence in the final event, no error.
+                    self.store.append_event(
+                        run_id, Done(ok=False, outcome="cancelled", message=message)
+                    )
+                    self.store.finish_run(run_id, status, error="")
                 else:
                     self.store.append_event(run_id, Error(message=message))
-                    self.store.append_event(run_id, Done(ok=False, problems=[message]))
+                    self.store.append_event(run_id, Done(ok=False, outcome="failed"))
                     self.store.finish_run(run_id, status, error=message)
         except RunStateError:
             pass
@@ -198,7 +205,8 @@ class RunManager:
         item = self._active[run_id]
         self.data.session_paths(session_id, create=True)
         out_dir = run_dir(self.data, session_id, run_id)
-        status, message = "failed", "The run ended without a report; see the log above."
+        status: str = "failed"
+        message: str = say("run.no_report")
         ended = False
         events: Iterator[Event] | None = None
 
@@ -223,27 +231,30 @@ class RunManager:
                 # The flag in the store lets another process (a CLI, a second
                 # window) cancel this run too; the event is this process's fast path.
                 if item.cancel.is_set() or self.store.get_run(run_id).cancel_requested:
-                    status, message = (
-                        "cancelled",
-                        "The run was cancelled; start it again when you are ready.",
-                    )
+                    status, message = "cancelled", CANCELLED
                     break
                 if isinstance(event, Done):
                     event = self._register(run_id, session_id, out_dir, event)
                     ended = True
                     # A chat turn or a recompile ends without a new .tex of its own.
-                    if event.tex_path or event.ok:
+                    if event.outcome == "cancelled":
+                        status = "cancelled"
+                    elif event.tex_path or event.ok:
                         status = "done"
                     else:
                         message = event.problems[0] if event.problems else message
+                elif isinstance(event, Error):
+                    message = event.message  # the run's error, if it ends without a report
                 elif isinstance(event, UsageRecorded):
                     self._record_usage(session_id, run_id, event)
                 if not self._emit(run_id, event):
                     return  # shutdown already marked the run interrupted
-        except Exception as exc:  # the pipeline must never take the server down
+        except Exception:  # the pipeline must never take the server down
+            # The exception's class and text go to the log; the user gets one
+            # plain sentence (issue 21: class names never reach the window).
             log.exception("run %s failed", run_id)
             status, ended = "failed", False
-            message = f"The run failed ({type(exc).__name__}); try again or report it."
+            message = say("run.crashed")
         finally:
             close = getattr(events, "close", None)
             if close is not None:
@@ -254,7 +265,7 @@ class RunManager:
             with self._lock:
                 self._active.pop(run_id, None)
                 if not self._closing:
-                    self._finish(run_id, status, message, ended=ended and status != "cancelled")
+                    self._finish(run_id, status, message, ended=ended)
 
     def _record_usage(self, session_id: int, run_id: int, event: UsageRecorded) -> None:
         self.store.record_usage(

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import IO
 
 from labwright import __version__
+from labwright.messages import say
 
 MIN_TOKEN_CHARS = 32  # 256 bits as hex is 64 chars, as url-safe base64 43; refuse anything weak.
 _PARENT_POLL_SECONDS = 1.0
@@ -253,7 +254,7 @@ def serve(
             asyncio.run(server.serve(sockets=[sock]))
     finally:
         t_stop = time.monotonic()
-        app.state.runs.shutdown("the sidecar stopped")
+        app.state.runs.shutdown(say("stop.sidecar_stopped"))
         app.state.ctx.store.close()
         sock.close()
     if stopper.exit_if_unattached:
@@ -291,13 +292,13 @@ def _watch_stdin(fd: int, stop: Callable[[str], None]) -> None:
             pass  # Bytes after the token are reserved; ignore them.
     except OSError:
         pass
-    stop("the Labwright window closed")
+    stop(say("stop.window_closed"))
 
 
 def _watch_parent(pid: int, stop: Callable[[str], None]) -> None:
     while _parent_alive(pid):
         time.sleep(_PARENT_POLL_SECONDS)
-    stop("the Labwright window went away")
+    stop(say("stop.window_gone"))
 
 
 def _default_ui_dir() -> Path | None:

@@ -14,6 +14,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from labwright.messages import as_json, say
 from labwright.store._base import StoreBase, dump_json, from_row, require_session
 from labwright.store.db import now
 from labwright.store.errors import AlreadyRunningError, NotFoundError, RunStateError
@@ -21,10 +22,8 @@ from labwright.store.models import ACTIVE_RUN_STATUSES, FINAL_RUN_STATUSES, Run,
 
 _ACTIVE_SQL = "('queued', 'running')"
 
-INTERRUPTED_MESSAGE = (
-    "The run stopped because Labwright was closed or crashed while it was working."
-)
-INTERRUPTED_ACTION = "Start the run again; finished versions were kept."
+INTERRUPTED_MESSAGE = say("run.interrupted")
+INTERRUPTED_ACTION = say("action.restart_run")
 
 
 def row_to_run(row: sqlite3.Row) -> Run:
@@ -81,17 +80,30 @@ def interrupt(conn: sqlite3.Connection, run_id: int, message: str) -> None:
         "UPDATE runs SET status = 'interrupted', error = ?, finished_at = ? WHERE id = ?",
         (message, now(), run_id),
     )
-    insert_event(conn, run_id, {"type": "error", "message": message, "action": INTERRUPTED_ACTION})
+    # Written as the pipeline's `error` and `done` events would be (the store
+    # cannot import them: it sits below the pipeline), keys included.
+    insert_event(
+        conn,
+        run_id,
+        {
+            "type": "error",
+            "message": message,
+            "action": INTERRUPTED_ACTION,
+            "text": as_json(message),
+            "action_text": as_json(INTERRUPTED_ACTION),
+        },
+    )
     insert_event(
         conn,
         run_id,
         {
             "type": "done",
             "ok": False,
+            "outcome": "interrupted",
             "pdf_path": None,
             "tex_path": None,
             "version_no": None,
-            "problems": [message],
+            "problems": [],
         },
     )
 

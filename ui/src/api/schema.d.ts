@@ -680,17 +680,36 @@ export interface components {
         };
         /**
          * Done
-         * @description The run ended. `ok` is False when the report was produced with problems.
+         * @description The run ended. `ok` is True only for `outcome == "finished"`.
+         *
+         *     `problems` lists what is wrong with a report that was made; a run that made
+         *     none has said why in its one `error` event, so `problems` does not repeat it.
+         *     `message`/`text` is the one sentence of a run that ended without an error
+         *     event to say so (cancelled, interrupted), else empty.
          */
         Done: {
+            /**
+             * Message
+             * @default
+             */
+            message: string;
             /** Ok */
             ok: boolean;
+            /**
+             * Outcome
+             * @default finished
+             * @enum {string}
+             */
+            outcome: "finished" | "problems" | "failed" | "cancelled" | "interrupted";
             /** Pdf Path */
             pdf_path: string | null;
+            /** Problem Texts */
+            problem_texts: components["schemas"]["Text"][];
             /** Problems */
             problems: string[];
             /** Tex Path */
             tex_path: string | null;
+            text: components["schemas"]["Text"] | null;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -716,8 +735,16 @@ export interface components {
              * @default
              */
             action: string;
+            action_text: components["schemas"]["Text"] | null;
+            /**
+             * Link
+             * @default
+             * @enum {string}
+             */
+            link: "" | "settings";
             /** Message */
             message: string;
+            text: components["schemas"]["Text"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -886,7 +913,9 @@ export interface components {
         };
         /**
          * Milestone
-         * @description A planned stage starts. `index` runs 1..total; total is known before the first.
+         * @description A planned stage starts (or is passed over: `skipped`). `index` runs
+         *     1..total; total is known before the first. `text` is the stage's name
+         *     (`stage.*` keys), without the "skipped" the English label adds.
          */
         Milestone: {
             /** Index */
@@ -896,8 +925,14 @@ export interface components {
              * @default
              */
             label: string;
+            /**
+             * Skipped
+             * @default false
+             */
+            skipped: boolean;
             /** Stage */
             stage: string;
+            text: components["schemas"]["Text"];
             /** Total */
             total: number;
             /**
@@ -1178,18 +1213,31 @@ export interface components {
         };
         /**
          * Step
-         * @description Progress inside a stage (free text for the log, not a milestone).
+         * @description Progress inside a stage (a line of the log, not a milestone).
          */
         Step: {
             /** Message */
             message: string;
             /** Stage */
             stage: string;
+            text: components["schemas"]["Text"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "step";
+        };
+        /**
+         * Text
+         * @description A catalogued sentence: its key and parameters (a parameter may be a sentence too).
+         */
+        Text: {
+            /** Key */
+            key: string;
+            /** Params */
+            params: {
+                [key: string]: string | number | components["schemas"]["Text"];
+            };
         };
         /** ToolCall */
         ToolCall: {
@@ -1369,8 +1417,15 @@ export interface components {
         };
         /** Warning_ */
         Warning_: {
+            /**
+             * Link
+             * @default
+             * @enum {string}
+             */
+            link: "" | "settings";
             /** Message */
             message: string;
+            text: components["schemas"]["Text"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}

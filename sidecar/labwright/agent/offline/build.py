@@ -34,15 +34,15 @@ from labwright.agent.offline.report import (
 )
 from labwright.agent.offline.text import FIGURE_DIR, folder_display_name
 from labwright.agent.run import (
-    NO_DATA,
     RunContext,
     Stage,
-    StopRun,
     check_folder,
+    data_skips,
     plan_of,
     run_stages,
 )
 from labwright.latex.template import fixed_head, install_template_files
+from labwright.messages import Message, say
 from labwright.safety import is_inside
 
 __all__ = [
@@ -59,13 +59,13 @@ __all__ = [
 ]
 
 MAIN_TEX = "main.tex"
-NO_TEX = "No TeX engine was found, so only the .tex source was written; run `labwright doctor`."
+NO_TEX = say("run.no_tex")
 
 
 @dataclass(frozen=True)
 class OfflineStage:
     stage: str
-    label: str
+    label: Message
 
 
 class BadInput(ValueError):
@@ -204,23 +204,34 @@ class OfflineContext(RunContext):
 
 
 def _scan(ctx: OfflineContext) -> Iterator[Event]:
+    yield from scan_events(ctx)
+    yield ctx.language_step()
+
+
+def scan_events(ctx: RunContext) -> Iterator[Event]:
+    """The scan's warnings, its log line, then each unread file once; stops
+    the run (with the one sentence that names why) when there is no data.
+    Shared by both pipelines' scan stages."""
     for warning in ctx.inventory.warnings:
         yield Warning_(message=warning)
     read = ctx.read
     yield Step(
         stage="scan",
-        message=(
-            f"{len(ctx.inventory.files)} files: {len(read.datasets)} datasets, {len(read.images)} images, "
-            f"{len(read.documents)} documents, {len(read.skipped)} not read"
+        message=say(
+            "step.scan",
+            files=len(ctx.inventory.files),
+            datasets=len(read.datasets),
+            images=len(read.images),
+            documents=len(read.documents),
+            skipped=len(read.skipped),
         ),
     )
+    usable = bool(read.datasets or read.images)
+    told = set() if usable else set(data_skips(read))  # the stop says these itself
     for skipped in read.skipped:
-        yield Warning_(message=skipped.reason)  # the reason already names the file
-    if not read.datasets and not read.images:
-        raise StopRun(
-            NO_DATA.replace("the folder", f"the folder {folder_display_name(ctx.folder)}"),
-            "Add data files to the folder.",
-        )
+        if skipped.reason not in told:
+            yield Warning_(message=skipped.reason)  # the reason already names the file
+    ctx.require_data()
 
 
 def _analyse(ctx: OfflineContext) -> Iterator[Event]:
@@ -230,9 +241,12 @@ def _analyse(ctx: OfflineContext) -> Iterator[Event]:
         yield Warning_(message=warning)
     yield Step(
         stage="analyse",
-        message=(
-            f"language {plan.lang}; analyses: {', '.join(sorted(plan.analysis.kinds())) or 'none'}; "
-            f"{len(plan.figures)} figures planned, {plan.fit_count} fits"
+        message=say(
+            "step.analyse",
+            lang=plan.lang,
+            analyses=", ".join(sorted(plan.analysis.kinds())) or say("none"),
+            figures=len(plan.figures),
+            fits=plan.fit_count,
         ),
     )
 
@@ -253,7 +267,10 @@ def _draft(ctx: OfflineContext) -> Iterator[Event]:
     for warning in report.warnings[announced:]:
         yield Warning_(message=warning)
     yield Step(
-        stage="draft", message=f"{len(report.ledger.entries)} numbers recorded in {PROVENANCE_JSON}"
+        stage="draft",
+        message=say(
+            "step.numbers_recorded", count=len(report.ledger.entries), file=PROVENANCE_JSON
+        ),
     )
 
 
@@ -266,14 +283,20 @@ def _compile(ctx: OfflineContext) -> Iterator[Event]:
         result = early.result() if early is not None else None
         if result is None:  # no early compile, or a drawn page differed
             result = compile_tex(ctx.out_dir / MAIN_TEX)
-    except EngineNotFound as exc:
-        ctx.problems.append(str(exc))
-        yield Error(message=str(exc), action="Run `labwright doctor`.")
+    except EngineNotFound:
+        missing = say("tex.engine_missing")
+        ctx.problems.append(missing)
+        yield Error(message=missing, action=say("action.doctor"))
         return
     passes = ", ".join(p.name for p in result.passes)
     yield Step(
         stage="compile",
-        message=f"{len(result.passes)} passes ({passes}) in {result.elapsed_s:.1f} s",
+        message=say(
+            "step.compile",
+            count=len(result.passes),
+            passes=passes,
+            seconds=f"{result.elapsed_s:.1f}",
+        ),
     )
     # Every finding is shown; only those that degrade the PDF count as problems
     # (an overfull line is cosmetic and does not turn the exit code to 1).
@@ -281,11 +304,9 @@ def _compile(ctx: OfflineContext) -> Iterator[Event]:
     for f in findings:
         yield Warning_(message=f)
     if result.status != "clean":
-        ctx.problems += findings or [f"The compile ended as {result.status}."]
+        ctx.problems += findings or [say("run.compile_status", status=result.status)]
     if result.pdf is None:
-        yield Error(
-            message="LaTeX did not produce a PDF.", action="Open main.log in the build folder."
-        )
+        yield Error(message=say("run.no_pdf"), action=say("action.open_log"))
     ctx.pdf = result.pdf
 
 
@@ -306,11 +327,11 @@ def _finish(ctx: OfflineContext) -> Iterator[Event]:
 
 
 OFFLINE_STAGES: tuple[Stage[OfflineContext], ...] = (
-    Stage("scan", "Reading the folder", _scan),
-    Stage("analyse", "Fitting and summarising the data", _analyse),
-    Stage("figures", "Drawing figures", _figures),
-    Stage("draft", "Writing the report", _draft),
-    Stage("compile", "Compiling the PDF", _compile, enabled=lambda ctx: ctx.tex_available),
+    Stage("scan", say("stage.scan"), _scan),
+    Stage("analyse", say("stage.analyse"), _analyse),
+    Stage("figures", say("stage.figures"), _figures),
+    Stage("draft", say("stage.write"), _draft),
+    Stage("compile", say("stage.compile"), _compile, enabled=lambda ctx: ctx.tex_available),
 )
 
 
@@ -338,10 +359,10 @@ def build_offline(
     out_dir = Path(out_dir)
     problem = check_folder(folder)
     if problem is None and is_inside(out_dir, folder):
-        problem = "The output folder lies inside the data folder, which Labwright never writes to; choose another output folder."
+        problem = say("folder.output_inside")
     if problem is not None:
-        yield Error(message=problem, action="Give a folder that holds the experiment's data files.")
-        yield Done(ok=False, problems=[problem])
+        yield Error(message=problem, action=say("action.give_data_folder"))
+        yield Done(ok=False, outcome="failed")
         return
     ctx = OfflineContext(
         folder,

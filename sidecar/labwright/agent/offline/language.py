@@ -1,17 +1,20 @@
 """Choose the report language and find the passages to quote from the notes.
 
-Both are decided from the folder's documents only, by plain rules: the
-language is Chinese when the notes are mostly Chinese; the aim is the
-paragraph under an "Aim"/"目的" heading or after an "Aim:" label, else the
-first paragraph of the first note.
+Both are decided by plain rules. The language (`detect_language`, the one
+detector of the CLI, the server's runs and the window's drop screen) comes
+from the notes when they say enough, else from the file, sheet and column
+names, else it is English; the aim is the paragraph under an "Aim"/"目的"
+heading or after an "Aim:" label, else the first paragraph of the first note.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
-from labwright.ingest.types import DocumentText
+from labwright.ingest.types import DocumentText, ReadResult
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -26,18 +29,73 @@ _METHOD_KEYS = (
 )  # fmt: skip
 
 
-def detect_lang(documents: list[DocumentText]) -> str:
-    """'zh' when Chinese characters make up at least a third of the letters of
-    the notes, else 'en'. PDFs count too, but notes-like files are what a
-    student writes, so a Chinese README alone is enough."""
+Lang = Literal["en", "zh"]
+Basis = Literal["chosen", "notes", "names", "default"]
+
+# Notes decide when they hold at least this much text: ten Chinese characters
+# or ten English words (a one-line "README: g" says nothing about a language).
+_NOTES_ENOUGH_CJK = 10
+_NOTES_ENOUGH_WORDS = 10.0
+# Names decide with less: a Chinese column name is two or three characters.
+_NAMES_ENOUGH_CJK = 2
+
+
+@dataclass(frozen=True)
+class Detected:
+    lang: Lang
+    basis: Basis
+
+
+def _weights(texts: Iterable[str]) -> tuple[int, float]:
+    """(Chinese characters, English words) in the texts (~5 letters a word)."""
     cjk = 0
     latin = 0.0
-    for doc in ordered_notes(documents):
-        cjk += len(_CJK.findall(doc.text))
-        latin += len(_LATIN.findall(doc.text)) / 5  # ~5 letters per English word
-    if cjk >= 10 and cjk >= latin / 2:
-        return "zh"
-    return "en"
+    for text in texts:
+        cjk += len(_CJK.findall(text))
+        latin += len(_LATIN.findall(text)) / 5
+    return cjk, latin
+
+
+def _mostly_chinese(cjk: int, words: float) -> bool:
+    # A Chinese character carries about a word: Chinese wins at a third of the
+    # letters, so Chinese notes quoting English units and symbols stay Chinese.
+    return cjk >= words / 2
+
+
+def detect_language(
+    documents: list[DocumentText], names: Iterable[str] = (), chosen: str | None = None
+) -> Detected:
+    """The report language: `chosen` when it is "en"/"zh"; else from the notes
+    when they hold enough text; else from the file, sheet and column names;
+    else English. PDFs count among the notes, but notes-like files are what a
+    student writes, so a Chinese README alone is enough."""
+    if chosen in ("en", "zh"):
+        return Detected(chosen, "chosen")  # type: ignore[arg-type]
+    cjk, words = _weights(doc.text for doc in ordered_notes(documents))
+    if cjk >= _NOTES_ENOUGH_CJK or words >= _NOTES_ENOUGH_WORDS:
+        return Detected("zh" if _mostly_chinese(cjk, words) else "en", "notes")
+    cjk, words = _weights(names)
+    if cjk >= _NAMES_ENOUGH_CJK:
+        return Detected("zh" if _mostly_chinese(cjk, words) else "en", "names")
+    if words >= 1:
+        return Detected("en", "names")
+    return Detected("en", "default")
+
+
+def names_of(files: Iterable[str], read: ReadResult | None) -> list[str]:
+    """The names a language can be read from: file names (without folders'
+    extensions), dataset names and column names."""
+    out = [name.rsplit("/", 1)[-1].rsplit(".", 1)[0] for name in files]
+    if read is not None:
+        for dataset in read.datasets:
+            out.append(dataset.name)
+            out.extend(column.name for column in dataset.columns)
+    return out
+
+
+def detect_lang(documents: list[DocumentText]) -> str:
+    """'zh' or 'en' from the notes alone (English when they say too little)."""
+    return detect_language(documents).lang
 
 
 def has_cjk(text: str) -> bool:

@@ -12,6 +12,7 @@ before it becomes a figure of the report.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -21,9 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from labwright.agent.offline import plot_worker
+
 # Imported for its name only: PyInstaller must see the handlers' module, which
 # the worker imports by name.
-from labwright.agent.offline import plot_worker
+from labwright.messages import say
 from labwright.sandbox import trusted
 
 if TYPE_CHECKING:
@@ -31,6 +34,8 @@ if TYPE_CHECKING:
 
     from labwright.agent.offline.figures import FigurePlan
     from labwright.analysis.fits import FitResult
+
+log = logging.getLogger(__name__)
 
 _FIT = f"{plot_worker.__name__}:fit"
 _RENDER = f"{plot_worker.__name__}:render"
@@ -160,7 +165,7 @@ class PlotWorker:
             if attempt < _RESTARTS:
                 self._replace(folder)
         for plan in remaining:
-            yield FigureResult(plan.key, False, None, "the plotting process stopped")
+            yield FigureResult(plan.key, False, None, say("fig.reason.stopped"))
 
     def _render_once(
         self, plans: list[FigurePlan], folder: Path, out_dir: Path
@@ -197,9 +202,11 @@ class PlotWorker:
                 done.add(key)
                 yield self._collect(worker, key, files[key], msg, out_dir)
         except trusted.WorkerError as exc:
-            return done, f"the plotting process stopped ({exc})"
-        except (OSError, ValueError) as exc:
-            return done, f"the plotting process failed ({type(exc).__name__})"
+            log.warning("the plotting process stopped: %s", exc)
+            return done, say("fig.reason.stopped")
+        except (OSError, ValueError):
+            log.exception("the plotting process failed")
+            return done, say("fig.reason.worker_failed")
         finally:
             for p in (spec_path, arrays_path, font_copy):
                 if p is not None:
@@ -212,11 +219,14 @@ class PlotWorker:
     ) -> FigureResult:
         """Move a figure the worker wrote into the build, if it is what we asked for."""
         if not msg.get("ok"):
-            return FigureResult(key, False, None, str(msg.get("error", "not drawn"))[:300])
+            # The worker's own text names an exception class: it goes to the
+            # log, the user reads one plain reason.
+            log.warning("figure %s not drawn: %s", key, str(msg.get("error", ""))[:300])
+            return FigureResult(key, False, None, say("fig.reason.draw_failed"))
         data = worker.take_output(name, _MAX_FIGURE_BYTES)
         magic = _MAGIC.get(Path(name).suffix.lower(), ())
         if data is None or not data.startswith(magic):
-            return FigureResult(key, False, None, "the plotting process left no usable image")
+            return FigureResult(key, False, None, say("fig.reason.no_image"))
         dest = out_dir / name
         # Replaced in one step: an early compile (offline/early.py) may be
         # reading the blank stand-in at this path right now.

@@ -27,6 +27,7 @@ from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.render import FigureResult
 from labwright.agent.offline.text import FIGURE_DIR, ReportInput, assemble
 from labwright.ingest.types import Inventory, ReadResult
+from labwright.messages import say
 from labwright.safety import is_inside
 
 if TYPE_CHECKING:
@@ -110,11 +111,9 @@ def plan_report(
         analysis=analysis,
         lang=lang,
     )
-    warnings = []
+    warnings: list[str] = []
     if len(figures) == MAX_FIGURES:
-        warnings.append(
-            f"Only the first {MAX_FIGURES} figures are drawn; every dataset still has its table."
-        )
+        warnings.append(say("fig.max", max=MAX_FIGURES))
     return ReportPlan(lang=lang, figures=figures, warnings=warnings, analysis=analysis)
 
 
@@ -132,7 +131,7 @@ def _copy_images(
             continue
         src = folder / plan.image.source
         if not is_inside(src, folder):
-            done.append(FigureResult(plan.key, False, None, "the image points outside the folder"))
+            done.append(FigureResult(plan.key, False, None, say("fig.reason.outside")))
             continue
         small = plan.image.width * plan.image.height <= _COPY_MAX_PIXELS
         if plan.image.format.upper() in TEX_IMAGE_FORMATS and small:
@@ -142,7 +141,12 @@ def _copy_images(
                 done.append(FigureResult(plan.key, True, dest))
             except OSError as exc:
                 done.append(
-                    FigureResult(plan.key, False, None, f"cannot copy the image ({exc.strerror})")
+                    FigureResult(
+                        plan.key,
+                        False,
+                        None,
+                        say("fig.reason.copy_failed", reason=exc.strerror or str(exc)),
+                    )
                 )
         else:
             rest.append(plan)
@@ -170,9 +174,8 @@ def settle_figures(plan: ReportPlan, results: list[FigureResult]) -> DrawnFigure
         if r is not None and r.ok and r.path is not None:
             made.append(FigureMade(name=figure.key, path=str(r.path), source=figure.source))
         else:
-            warnings.append(
-                f"The figure for {figure.source} could not be drawn: {r.error if r else 'no result'}."
-            )
+            reason = (r.error or say("fig.reason.no_result")) if r else say("fig.reason.no_result")
+            warnings.append(say("fig.not_drawn", source=figure.source, reason=reason))
     return DrawnFigures(by_key, made, warnings)
 
 
@@ -219,14 +222,14 @@ def compose_report(
     # Self-check: a number without a ledger entry is a bug in this writer.
     formulas = tuple(m.formula for m in MODELS.values())
     for token in unsourced_numbers(cleaned.text, ledger.to_dict(), formulas):
-        warnings.append(f"The number {token} in the report has no provenance entry.")
+        warnings.append(say("fig.no_provenance", token=token))
     return OfflineReport(
         lang=plan.lang,
         tex=cleaned.text,
         figures=drawn.made,
         ledger=ledger,
         warnings=warnings,
-        problems=[f"{c.rule}: {c.detail}" for c in cleaned.changes],
+        problems=[say("tex.sanitized", rule=c.rule, detail=c.detail) for c in cleaned.changes],
     )
 
 

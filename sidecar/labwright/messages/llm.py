@@ -1,0 +1,128 @@
+"""The model provider and the model-backed stages (llm/errors.py, agent/)."""
+
+ENTRIES: dict[str, tuple[str, str]] = {
+    # -- what went wrong with the provider (LLMError.user_message) -------------------------
+    "llm.failed": (
+        "The language model call failed; try again or switch to offline mode.",
+        "调用语言模型失败；请重试或改用离线模式。",
+    ),
+    "llm.no_config": (
+        "No usable language model is configured; add an API key in Settings or use offline mode.",
+        "尚未配置可用的语言模型；请在“设置”中添加 API 密钥，或使用离线模式。",
+    ),
+    "llm.auth": (
+        "The provider rejected the API key; check the key in Settings.",
+        "模型服务拒绝了 API 密钥；请在“设置”中检查密钥。",
+    ),
+    "llm.bad_request": (
+        "The provider refused the request as invalid; check the model name in Settings.",
+        "模型服务认为请求无效；请在“设置”中检查模型名称。",
+    ),
+    "llm.rate_limited": (
+        "The provider is rate-limiting this key; wait a minute and try again.",
+        "模型服务正在限制此密钥的调用频率；请等一分钟后重试。",
+    ),
+    "llm.server_error": (
+        "The provider had a server error; try again in a moment.",
+        "模型服务出现服务器错误；请稍后重试。",
+    ),
+    "llm.connection": (
+        "The provider could not be reached or dropped the connection; check your network and try again.",
+        "无法连接模型服务，或连接被中断；请检查网络后重试。",
+    ),
+    "llm.timeout": (
+        "The provider did not answer in time; try again or raise the timeout in Settings.",
+        "模型服务未能及时响应；请重试，或在“设置”中延长超时时间。",
+    ),
+    "llm.empty": (
+        "The model returned an empty answer; try again or pick another model.",
+        "模型返回了空回答；请重试或换一个模型。",
+    ),
+    "llm.cancelled": (
+        "The model call was cancelled; start the step again when you are ready.",
+        "模型调用已取消；准备好后可重新开始这一步。",
+    ),
+    "llm.bad_tool_arguments": (
+        "The model called a tool with arguments that are not valid JSON; it will be asked to retry.",
+        "模型调用工具时给出的参数不是有效的 JSON；将请它重试。",
+    ),
+    "llm.no_model": (
+        "No usable language model is configured; add a provider and key in Settings, "
+        "or start an offline run.",
+        "尚未配置可用的语言模型；请在“设置”中添加模型服务和密钥，或开始离线运行。",
+    ),
+    # -- how a run copes -------------------------------------------------------------------
+    "llm.degraded": (
+        "The model failed during {stage} ({reason}); the offline writer's result is used for it.",
+        "模型在{stage}时出错（{reason}）；这一部分改用离线写作的结果。",
+    ),
+    "llm.unreachable_offline": (
+        "The model provider {provider} cannot be reached ({reason}), so this report is written "
+        "offline; check the provider in Settings.",
+        "无法连接模型服务 {provider}（{reason}），本次报告改为离线撰写；请在“设置”中检查模型服务。",
+    ),
+    "llm.refused": ("the connection was refused", "连接被拒绝"),
+    "llm.no_answer": ("no answer within {seconds} s", "{seconds} 秒内没有响应"),
+    "llm.no_route": ("the address cannot be reached", "地址无法访问"),
+    "llm.unknown_host": ("the host name is unknown", "主机名无法解析"),
+    "llm.tls": ("the secure connection failed", "安全连接失败"),
+    "llm.draft_contract": (
+        "The model's drafts broke the output contract; the offline report is used.",
+        "模型写出的草稿不符合输出约定；改用离线报告。",
+    ),
+    "llm.explore_loop": (
+        "The same tool call was repeated five times; exploration was cut off and the report "
+        "will be written from what was read.",
+        "同一个工具调用重复了五次；浏览已中止，报告将根据已读取的内容撰写。",
+    ),
+    "llm.explore_stopped": (
+        "The model stopped calling tools; exploration ends.",
+        "模型不再调用工具；浏览结束。",
+    ),
+    "llm.explore_done": ("Exploration finished: {summary}", "浏览完成：{summary}"),
+    "llm.explore_budget": (
+        "The exploration budget is spent; writing from what was read.",
+        "浏览的预算已用完；根据已读取的内容撰写。",
+    ),
+    "llm.gaps": ("{count} gap(s): {gaps}", "{count} 处遗漏：{gaps}"),
+    "llm.reflect_round": (
+        "Round {round}: {count} change(s) proposed.",
+        "第 {round} 轮：提出 {count} 处修改。",
+    ),
+    "llm.repair_first": (
+        "Compiled with {passes} pass(es); {errors} error(s).",
+        "编译 {passes} 遍；{errors} 个错误。",
+    ),
+    "llm.repair_round": (
+        "Repair round {round}: {errors} error(s).",
+        "第 {round} 轮修复：{errors} 个错误。",
+    ),
+    "llm.bib_files": (
+        "Using {count} .bib file(s) from the folder.",
+        "使用文件夹中的 {count} 个 .bib 文件。",
+    ),
+    "llm.bib_generated": (
+        "{count} bibliography entries were written by the model and marked unverified: {keys}",
+        "{count} 条参考文献由模型写出，已标记为未核实：{keys}",
+    ),
+    "llm.bib_missing": (
+        "These citations have no bibliography entry: {keys}",
+        "以下引用没有对应的参考文献条目：{keys}",
+    ),
+    "llm.citation_missing": (
+        "Citation without an entry: {key}",
+        "引用缺少参考文献条目：{key}",
+    ),
+    "llm.unsourced_numbers": (
+        "{count} number(s) in the text have no source in the material: {numbers}",
+        "正文中有 {count} 个数值在材料中找不到来源：{numbers}",
+    ),
+    "llm.image_unopened": (
+        "The image could not be opened, so it was not described.",
+        "无法打开该图像，因此没有描述它。",
+    ),
+    "llm.image_undescribed": (
+        "The image could not be described ({reason}).",
+        "无法描述该图像（{reason}）。",
+    ),
+}
