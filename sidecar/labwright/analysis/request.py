@@ -78,10 +78,10 @@ class NamedModel(_Strict):
     formula: str | None = Field(
         default=None, description="a formula written in the notes, 'y = expression'"
     )
-    how: Literal["name", "formula", "quantity"] = Field(
+    how: Literal["name", "formula", "quantity", "per_run"] = Field(
         default="name",
-        description="named by its name or alias, written as a formula, or implied by an "
-        "asked quantity only this law has",
+        description="named by its name or alias, written as a formula, implied by an "
+        "asked quantity only this law has, or fitted in each run of a series",
     )
     evidence: Evidence
 
@@ -97,6 +97,11 @@ class Binding(_Strict):
     unit: str | None = Field(
         default=None, description="the column's unit, from its header or the notes"
     )
+    source: Literal["column", "file_names", "per_run"] = Field(
+        default="column",
+        description="a column; the run files' names (the parameter each run was made at); "
+        "or a quantity fitted in each run ('model.quantity' in column)",
+    )
     evidence: Evidence
 
 
@@ -110,6 +115,7 @@ class GivenConstant(_Strict):
 
 class FileRole(_Strict):
     file: str
+    sheet: str | None = Field(default=None, description="the sheet, for a workbook")
     role: FileRoleName
     parameter: str | None = Field(
         default=None, description="for a run: the parameter varied (T, L, m)"
@@ -123,6 +129,7 @@ class ExpectedValue(_Strict):
     """A value the result must be compared with (given in the notes)."""
 
     quantity: str
+    model: str | None = Field(default=None, description="catalogue model key of the quantity")
     value: float
     uncertainty: float | None = None
     unit: str | None = None

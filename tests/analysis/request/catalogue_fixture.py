@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from labwright.analysis.catalogue.schema import (
+    Constant,
     Derived,
     Input,
     ModelEntry,
@@ -81,6 +82,7 @@ CATALOGUE: tuple[ModelEntry, ...] = (
             _par("Ea", "activation energy", "活化能", "E_a", "J/mol", ("activation energy",), ("活化能",)),
         ),
         ("Arrhenius", "Arrhenius plot"), ("阿伦尼乌斯", "阿累尼乌斯"),
+        constants=(Constant("R", 8.314462618, "J/(mol*K)", Text("gas constant", "气体常数")),),
     ),
     _entry(
         "first_order", "chemistry", "first-order kinetics", "一级反应", "c = c0*exp(-k*t)",

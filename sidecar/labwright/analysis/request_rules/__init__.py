@@ -4,28 +4,55 @@
 files into an `AnalysisRequest` in the order a scientist reads them: the
 laws named (`named.py`) and written out (`equations.py`, `formula.py`), the
 quantities asked (`asked.py`), the values given (`values.py` ->
-`constants.py`, `expected.py`), the roles of the files (`files.py`), the
-binding of each law's variables to columns (`bindings.py`) and what cannot
-be answered (`unanswered.py`). Every item keeps the phrase it came from and
+`constants.py`), the roles of the files (`files.py`), the binding of each
+law's variables to columns (`columns.py`, `bindings.py`), how replicates are
+used and which procedure answers (`method.py`), and what cannot be answered
+(`bindings.py`, `unknown.py`). Every item keeps the phrase it came from and
 a reason. A note that names nothing gives an empty request, never a guess.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os.path
+import re
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from labwright.analysis.catalogue.schema import ModelEntry
-from labwright.analysis.request import AnalysisRequest
+from labwright.analysis.request import (
+    AnalysisRequest,
+    AskedQuantity,
+    Binding,
+    Evidence,
+    FileRole,
+    NamedModel,
+    Unanswered,
+)
 from labwright.analysis.request_rules.asked import mentions, resolve
+from labwright.analysis.request_rules.bindings import (
+    TableBinding,
+    bind_table,
+    bindings_of,
+    missing_variables,
+    run_binding,
+)
+from labwright.analysis.request_rules.columns import FolderColumn, folder_tables
+from labwright.analysis.request_rules.constants import expected_products, given_values
 from labwright.analysis.request_rules.equations import find_equations
+from labwright.analysis.request_rules.files import file_roles
+from labwright.analysis.request_rules.method import procedure, replicates
 from labwright.analysis.request_rules.named import named_models
 from labwright.analysis.request_rules.text import Notes, read_notes
+from labwright.analysis.request_rules.unknown import unknown_requests
 from labwright.analysis.request_rules.values import statements
 from labwright.analysis.request_rules.vocabulary import Vocabulary
-from labwright.ingest.types import ReadResult
+from labwright.ingest.types import Dataset, ReadResult
 
 __all__ = ["read_request", "vocabulary"]
+
+# More tables than this bound alike are recorded once, under a file pattern.
+_ALIKE = 3
+_NOT_BOUND = frozenset({"background", "blank", "reference"})
 
 
 @lru_cache(maxsize=4)
@@ -47,9 +74,84 @@ def _notes_score(notes: Notes, vocab: Vocabulary) -> dict[str, float]:
     return {k: float(len(v)) for k, v in seen.items()}
 
 
+Tables = list[tuple[Dataset, list[FolderColumn]]]
+
+
+def _role_key(ds: Dataset) -> tuple[str, str | None]:
+    return ds.source, ds.provenance.sheet if ds.provenance else None
+
+
+def _bind_tables(
+    entry: ModelEntry, tables: Tables, roles: dict[tuple[str, str | None], FileRole]
+) -> list[TableBinding]:
+    out = []
+    for ds, cols in tables:
+        role = roles.get(_role_key(ds))
+        if role is not None and role.role in _NOT_BOUND:
+            continue
+        out.append(bind_table(entry, ds, cols))
+    return out
+
+
+def _data_score(
+    entry: ModelEntry, tables: Tables, roles: dict[tuple[str, str | None], FileRole]
+) -> float:
+    """Evidence that the folder's columns are this law's (not the two-column rule)."""
+    best = 0.0
+    for tb in _bind_tables(entry, tables, roles):
+        if tb.complete and not tb.fallback:
+            best = max(best, 1.0 + tb.evidence_score / 10.0)
+    return best
+
+
+_LAST_NUMBER = re.compile(r"\d+(?:[.p]\d+)?(?=\D*$)")
+
+
+def file_pattern(files: Sequence[str]) -> str:
+    """One name for files that differ in a number: run_T25C.csv, run_T35C.csv
+    -> run_T*C.csv."""
+    numbered = {_LAST_NUMBER.sub("*", f, count=1) for f in files}
+    if len(numbered) == 1:
+        return numbered.pop()
+    prefix = os.path.commonprefix(list(files))
+    suffix = os.path.commonprefix([f[::-1] for f in files])[::-1]
+    return f"{prefix}*{suffix}" if len(prefix) + len(suffix) < min(map(len, files)) else files[0]
+
+
+def _compact(
+    entry: ModelEntry, complete: list[TableBinding], source_of: dict[str, str]
+) -> list[Binding]:
+    """Bindings of the tables, those bound alike (replicate and run files)
+    recorded once under their file pattern."""
+    groups: dict[tuple[tuple[str, str], ...], list[TableBinding]] = {}
+    for tb in complete:
+        key = tuple(sorted((v, s.column.name) for v, s in tb.chosen.items()))
+        groups.setdefault(key, []).append(tb)
+    out: list[Binding] = []
+    for group in groups.values():
+        files = sorted({tb.dataset.source for tb in group})
+        if len(group) >= _ALIKE and len(files) == len(group):
+            pattern = file_pattern(files)
+            for b in bindings_of(group[0], source_of):
+                reason = f"{b.evidence.reason} (the same in all {len(files)} files)"
+                out.append(
+                    b.model_copy(
+                        update={
+                            "file": pattern,
+                            "evidence": b.evidence.model_copy(update={"reason": reason}),
+                        }
+                    )
+                )
+        else:
+            for tb in group:
+                out.extend(bindings_of(tb, source_of))
+    return out
+
+
 def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisRequest:
     """The request the folder's notes make, read by rules (no model)."""
-    vocab = vocabulary(catalogue)
+    entries = tuple(catalogue)
+    vocab = vocabulary(entries)
     notes = read_notes(read.documents)
     excluded: dict[int, list[tuple[int, int]]] = {}
     for clause in notes.clauses:
@@ -58,11 +160,119 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         if spans:
             excluded[clause.index] = spans
     named = named_models(notes, vocab)
-    scores = _notes_score(notes, vocab)
+    tables = folder_tables(read, notes)
+    files = file_roles(read.datasets, notes)
+    roles = {(f.file, f.sheet): f for f in files}
+    runs = [f for f in files if f.role == "run"]
+    notes_score = _notes_score(notes, vocab)
+
+    def score(key: str) -> float:
+        entry = vocab.entry(key)
+        data = _data_score(entry, tables, roles) if entry is not None else 0.0
+        return notes_score.get(key, 0.0) + data
+
     asked, implied = resolve(
-        mentions(notes, vocab, excluded, [n.key for n in named if n.key]),
-        vocab,
-        named,
-        lambda k: scores.get(k, 0.0),
+        mentions(notes, vocab, excluded, [n.key for n in named if n.key]), vocab, named, score
     )
-    return AnalysisRequest(asked=tuple(asked), models=tuple(named + implied))
+    models: list[NamedModel] = named + implied
+    keys = [m.key for m in models if m.key]
+    given = given_values(notes, vocab, keys)
+    seen = {(a.model, a.quantity) for a in asked}
+    for a in given.asked:
+        if (a.model, a.quantity) not in seen:
+            seen.add((a.model, a.quantity))
+            asked.append(a)
+            if a.model and a.model not in keys:
+                keys.append(a.model)
+                models.append(NamedModel(key=a.model, how="quantity", evidence=a.evidence))
+    expected = given.expected + expected_products(notes, given.constants, asked)
+
+    bindings: list[Binding] = []
+    unanswered: list[Unanswered] = []
+    source_of = {c.name: c.file for _, cols in tables for c in cols}
+    source_of = {name: "columns" for name in source_of}
+    for col_list in (cols for _, cols in tables):
+        for c in col_list:
+            if c.described:
+                note = next((cl.source for cl in notes.clauses if c.described in cl.text), None)
+                if note:
+                    source_of[c.name] = note
+    for key in list(keys):
+        entry = vocab.entry(key)
+        if entry is None:
+            continue
+        bound = _bind_tables(entry, tables, roles)
+        complete = [tb for tb in bound if tb.complete]
+        if complete:
+            bindings.extend(_compact(entry, complete, source_of))
+            continue
+        across = run_binding(entry, runs, entries)
+        if across is not None:
+            found, per_run = across
+            bindings.extend(found)
+            if per_run is not None and per_run not in keys:
+                keys.append(per_run)
+                per_entry = vocab.entry(per_run)
+                if per_entry is not None:
+                    models.append(
+                        NamedModel(
+                            key=per_run,
+                            how="per_run",
+                            evidence=Evidence(
+                                source="catalogue",
+                                phrase=entry.response.label.en,
+                                reason=f"the {entry.response.label.en} of each run is found by the {per_entry.name.en} law",
+                            ),
+                        )
+                    )
+                    run_files = {r.file for r in runs}
+                    per_bound = [
+                        tb
+                        for tb in _bind_tables(per_entry, tables, roles)
+                        if tb.complete and tb.dataset.source in run_files
+                    ]
+                    bindings.extend(_compact(per_entry, per_bound, source_of))
+            continue
+        best = max(bound, key=lambda tb: (len(tb.chosen), tb.evidence_score), default=None)
+        if any(a.model == key for a in asked) or any(
+            m.key == key and m.how != "quantity" for m in models
+        ):
+            unanswered.extend(missing_variables(entry, best))
+    unanswered.extend(_missing_inputs(asked, vocab, given.constants))
+    unanswered.extend(unknown_requests(notes, vocab))
+    used = [e for e in (vocab.entry(k) for k in keys) if e is not None]
+    rep = replicates(notes)
+    return AnalysisRequest(
+        asked=tuple(asked),
+        models=tuple(models),
+        procedure=procedure(notes, used, bindings),
+        bindings=tuple(bindings),
+        constants=tuple(given.constants),
+        files=tuple(files),
+        expected=tuple(expected),
+        replicates=rep[0] if rep else None,  # type: ignore[arg-type]
+        unanswered=tuple(unanswered),
+    )
+
+
+def _missing_inputs(
+    asked: Sequence[AskedQuantity], vocab: Vocabulary, given: Sequence[object]
+) -> list[Unanswered]:
+    """An asked quantity whose expression needs an input the notes do not give."""
+    have = {getattr(c, "symbol", "") for c in given}
+    out: list[Unanswered] = []
+    for a in asked:
+        entry = vocab.entry(a.model) if a.model else None
+        if entry is None:
+            continue
+        exprs = [d.expr for d in entry.derived if d.key == a.quantity] + [entry.formula]
+        names = {n for e in exprs for n in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", e)}
+        for i in entry.inputs:
+            if i.name in names and i.default is None and i.name not in have:
+                out.append(
+                    Unanswered(
+                        what=f"{vocab.quantity_label(entry.key, a.quantity)} ({a.quantity})",
+                        why=f"the notes do not give the {i.label.en} ({i.name}), which it needs",
+                    )
+                )
+    return out

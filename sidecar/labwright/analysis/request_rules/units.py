@@ -56,7 +56,8 @@ def pint_spelling(text: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _registry() -> Any:
+def registry() -> Any:
+    """The unit registry the request reads units with (built once)."""
     import pint
 
     ureg: Any = pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
@@ -74,7 +75,7 @@ def dimension(text: str | None) -> str | None:
     if not spelled or re.search(r"[\u3400-\u9fff]", spelled):
         return None
     try:
-        ureg = _registry()
+        ureg = registry()
         units = ureg.parse_units(spelled)
         dims = ureg.get_dimensionality(units)
     except Exception:  # noqa: BLE001 - pint raises many kinds for text that is no unit
@@ -91,7 +92,7 @@ def dimension_of_spec(spec: str | None) -> str | None:
     if spec.strip() == "dimensionless":
         return "dimensionless"
     try:
-        dims = _registry().get_dimensionality(spec)
+        dims = registry().get_dimensionality(spec)
     except Exception:  # noqa: BLE001 - a catalogue name pint has no base for
         return None
     return str(dims) if dims else "dimensionless"

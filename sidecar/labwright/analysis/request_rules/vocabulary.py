@@ -29,7 +29,7 @@ from labwright.analysis.request_rules.words import (
     tokens,
 )
 
-TermKind = Literal["model", "quantity", "variable", "input"]
+TermKind = Literal["model", "quantity", "variable", "input", "constant"]
 # How a term names its thing: a name or alias (strong), an `asks` phrase, a
 # label (the quantity's display name), a symbol.
 TermHow = Literal["name", "asks", "label", "symbol", "word"]
@@ -110,6 +110,10 @@ def _terms(entry: ModelEntry) -> Iterator[Term]:
             yield Term("input", key, i.name, sym, "symbol")
         for phrase in (*_phrases(i.words), *_labels(i.label)):
             yield Term("input", key, i.name, phrase, "word")
+    for c in entry.constants:
+        yield Term("constant", key, c.name, c.name, "symbol")
+        for phrase in _labels(c.label):
+            yield Term("constant", key, c.name, phrase, "word")
 
 
 @dataclass(frozen=True)

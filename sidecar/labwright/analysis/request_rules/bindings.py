@@ -1,0 +1,281 @@
+"""Each variable of a law bound to a column, with the reason.
+
+A column is a law's variable by its symbol (`[S]`, `c_S`, `T`), by the
+variable's words in its name or in what the notes say of it ("substrate",
+"吸光度"), and by its unit's dimension (a column in mM can be a
+concentration; "T (°C)" can never be a period). A dimension that
+contradicts the variable rules the column out whatever its name. Never
+bound: a row index, a category code, a constant column, and as the
+response, a controlled set-point (a bath temperature, an applied voltage).
+When a table has exactly the law's two measurement columns and nothing
+says which is which, the first (or the increasing one) is the independent
+variable, and the reason says so.
+
+A law whose independent variable no column holds may take it from the
+file names of a run series (`run_T25C.csv`: T = 25 °C per file); its
+response is then a quantity fitted in each run by another law of the
+catalogue whose name or symbol is the response's ("rate constant" k of a
+first-order decay per run, then Arrhenius across the runs), which is the
+run-series procedure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from labwright.analysis.catalogue.schema import ModelEntry, Variable
+from labwright.analysis.request import Binding, Evidence, FileRole, Unanswered
+from labwright.analysis.request_rules.columns import FolderColumn
+from labwright.analysis.request_rules.units import dimension, dimension_of_spec
+from labwright.analysis.request_rules.words import (
+    find_chinese,
+    find_words,
+    is_chinese,
+    phrase_stems,
+    same_symbol,
+    tokens,
+)
+from labwright.ingest.types import Dataset
+
+_NEVER = frozenset({"index", "category", "constant", "empty"})
+# Below this a column is a guess, not a binding (a symbol is 3, words 2, a unit 2).
+MIN_SCORE = 2.0
+
+
+@dataclass(frozen=True)
+class Scored:
+    column: FolderColumn
+    score: float
+    reasons: tuple[str, ...]
+
+
+def variable_dimension(v: Variable) -> str | None:
+    return dimension(v.unit) if v.unit else dimension_of_spec(v.dimension)
+
+
+def score(v: Variable, col: FolderColumn) -> Scored | None:
+    """How well a column fits a variable; None when it cannot be it."""
+    if not col.numeric or col.role in _NEVER:
+        return None
+    if v.role == "response" and col.set_point:
+        return None
+    reasons: list[str] = []
+    total = 0.0
+    if not col.generated_name and any(same_symbol(col.name, s) for s in (v.name, *v.symbols)):
+        total += 3
+        reasons.append(f"its name {col.name!r} is the symbol of the {v.label.en}")
+    words = col.words
+    if words:
+        toks = tokens(words)
+        for phrase in (*v.words.all(), v.label.en, v.label.zh):
+            if not phrase:
+                continue
+            hit = (
+                find_chinese(phrase, words)
+                if is_chinese(phrase)
+                else find_words(phrase_stems(phrase), words, toks)
+            )
+            if hit is not None:
+                total += 2
+                where = (
+                    "the notes' description"
+                    if col.described and phrase not in col.name
+                    else "its name"
+                )
+                reasons.append(f"'{phrase}' in {where}")
+                break
+    want = variable_dimension(v)
+    if col.dimension and want:
+        if col.dimension != want:
+            return None  # a unit that contradicts the variable
+        total += 2
+        reasons.append(
+            f"its unit ({col.unit}, from {col.unit_from}) has the dimension of the {v.label.en}"
+        )
+    if col.set_point and v.role == "independent":
+        reasons.append(f"a controlled variable: {col.set_point}")
+    return Scored(col, total, tuple(reasons))
+
+
+@dataclass(frozen=True)
+class TableBinding:
+    entry: ModelEntry
+    dataset: Dataset
+    chosen: dict[str, Scored]  # variable name -> column
+    fallback: bool  # the two-column rule was used
+
+    @property
+    def complete(self) -> bool:
+        return all(v.name in self.chosen for v in self.entry.variables)
+
+    @property
+    def evidence_score(self) -> float:
+        return sum(s.score for s in self.chosen.values())
+
+
+def bind_table(entry: ModelEntry, ds: Dataset, columns: Sequence[FolderColumn]) -> TableBinding:
+    pairs: list[tuple[float, int, str, Scored]] = []
+    for v in entry.variables:
+        for i, col in enumerate(columns):
+            s = score(v, col)
+            if s is not None and s.score >= MIN_SCORE:
+                pairs.append((s.score, -i, v.name, s))
+    pairs.sort(key=lambda p: (p[0], p[1]), reverse=True)
+    chosen: dict[str, Scored] = {}
+    taken: set[str] = set()
+    for _, _, name, s in pairs:
+        if name in chosen or s.column.name in taken:
+            continue
+        chosen[name] = s
+        taken.add(s.column.name)
+    fallback = False
+    missing = [v for v in entry.variables if v.name not in chosen]
+    eligible = [c for c in columns if c.numeric and c.role not in _NEVER and c.name not in taken]
+    if missing and len(entry.variables) == 2 and len(eligible) == len(missing):
+        # The law's two columns and nothing else: the first (or increasing)
+        # one is x. Only where no unit contradicts and no set-point would be y.
+        order = sorted(eligible, key=lambda c: (not c.increasing, c.position))
+        slots = sorted(missing, key=lambda v: v.role != "independent")
+        ok = True
+        picks: dict[str, Scored] = {}
+        for v, col in zip(slots, order, strict=False):
+            s = score(v, col)
+            if s is None:
+                ok = False
+                break
+            why = (
+                "the table's first increasing measurement column, taken as the independent variable"
+                if v.role == "independent"
+                else "the table's remaining measurement column, taken as the response"
+            )
+            picks[v.name] = Scored(col, s.score, (*s.reasons, why))
+        if ok:
+            chosen.update(picks)
+            fallback = True
+    return TableBinding(entry, ds, chosen, fallback)
+
+
+def _unit_text(s: Scored) -> str | None:
+    return s.column.unit
+
+
+def bindings_of(tb: TableBinding, source_of: dict[str, str]) -> list[Binding]:
+    out: list[Binding] = []
+    for v in tb.entry.variables:
+        s = tb.chosen.get(v.name)
+        if s is None:
+            continue
+        col = s.column
+        reason = "; ".join(s.reasons) or "the only column left"
+        out.append(
+            Binding(
+                model=tb.entry.key,
+                variable=v.name,
+                file=col.file,
+                sheet=col.sheet,
+                column=col.name,
+                unit=_unit_text(s),
+                evidence=Evidence(
+                    source=source_of.get(col.name, "columns"),
+                    phrase=col.described or col.name,
+                    reason=f"{v.label.en} -> {col.name}: {reason}",
+                ),
+            )
+        )
+    return out
+
+
+def run_binding(
+    entry: ModelEntry, runs: Sequence[FileRole], catalogue: Sequence[ModelEntry]
+) -> tuple[list[Binding], str | None] | None:
+    """A law across a run series: its independent variable from the file
+    names, its response a quantity of the law fitted in each run."""
+    if not runs or len(entry.independents) != 1:
+        return None
+    x = entry.independents[0]
+    r0 = runs[0]
+    dim = dimension(r0.unit) if r0.unit else None
+    want = variable_dimension(x)
+    by_symbol = bool(r0.parameter) and any(
+        same_symbol(r0.parameter or "", s) for s in (x.name, *x.symbols)
+    )
+    if not (by_symbol or (dim is not None and dim == want)):
+        return None
+    if dim is not None and want is not None and dim != want:
+        return None
+    y = entry.response
+    per_run = _per_run_quantity(y, entry, catalogue)
+    pattern = _pattern(runs)
+    shown = f"{r0.parameter or 'parameter'}" + (f" in {r0.unit}" if r0.unit else "")
+    out = [
+        Binding(
+            model=entry.key,
+            variable=x.name,
+            file=pattern,
+            column=f"(file names: {shown})",
+            unit=r0.unit,
+            source="file_names",
+            evidence=Evidence(
+                source=runs[0].file,
+                phrase=", ".join(r.file for r in runs[:3]) + (" ..." if len(runs) > 3 else ""),
+                reason=f"{x.label.en} is not a column; each of the {len(runs)} runs gives it in its file name",
+            ),
+        )
+    ]
+    if per_run is None:
+        return out, None
+    model, quantity = per_run
+    out.append(
+        Binding(
+            model=entry.key,
+            variable=y.name,
+            file=pattern,
+            column=f"{model}.{quantity}",
+            source="per_run",
+            evidence=Evidence(
+                source="catalogue",
+                phrase=y.label.en,
+                reason=f"{y.label.en} is fitted in each run ({quantity} of {model}), then the law across the runs",
+            ),
+        )
+    )
+    return out, model
+
+
+def _per_run_quantity(
+    y: Variable, across: ModelEntry, catalogue: Sequence[ModelEntry]
+) -> tuple[str, str] | None:
+    """The law whose parameter or derived quantity is the response of the
+    law across runs (Arrhenius's k is a first-order decay's k)."""
+    names = {y.label.en.lower(), *(w.lower() for w in y.words.en)}
+    for entry in catalogue:
+        if entry.key == across.key:
+            continue
+        for p in entry.parameters:
+            if p.label.en.lower() in names or p.name == y.name and p.label.en.lower() in names:
+                return entry.key, p.name
+        for d in entry.derived:
+            if d.label.en.lower() in names:
+                return entry.key, d.key
+    return None
+
+
+def _pattern(runs: Sequence[FileRole]) -> str:
+    from labwright.analysis.request_rules import file_pattern
+
+    return file_pattern([r.file for r in runs])
+
+
+def missing_variables(entry: ModelEntry, best: TableBinding | None) -> list[Unanswered]:
+    """What the data lack for the law: one line per variable no column holds."""
+    out = []
+    for v in entry.variables:
+        if best is None or v.name not in best.chosen:
+            out.append(
+                Unanswered(
+                    what=f"{entry.name.en}: {v.label.en}",
+                    why=f"no column holds the {v.label.en} (symbol {v.name})",
+                )
+            )
+    return out

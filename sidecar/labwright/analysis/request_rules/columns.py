@@ -1,0 +1,215 @@
+"""The folder's columns as the request binds them: name, unit, role, and
+what the notes say of each.
+
+A column's unit comes from its header ("t (s)", "温度/°C"), else from the
+notes ("S is the substrate concentration in mM", "第二列为吸光度"), else from
+a description file's numbered list; the reason says which. Its role comes
+from `roles.infer_roles` (an index, a category code, a constant are never a
+law's variable), and a column the notes or its name show to be *set* by the
+experimenter (a bath temperature, an applied voltage, a nominal mass: a
+controlled variable) is marked so: it may be an independent variable, never
+the response. A headerless table (columns `col1`, `col2`...) takes the words
+the notes give for each position ("the first column is the time in s").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from labwright.analysis.notes import NoteFacts, described_columns
+from labwright.analysis.request_rules.text import Notes
+from labwright.analysis.request_rules.units import dimension
+from labwright.analysis.request_rules.words import stem
+from labwright.analysis.roles import Role, infer_roles
+from labwright.ingest.types import Column, Dataset, ReadResult
+
+_GENERATED = re.compile(r"col\d+")
+_SET_POINT = re.compile(
+    r"\b(?:set[- ]?points?|set|setting|nominal|target|bath|applied|dial|programmed|"
+    r"commanded|requested|controller|thermostat|thermostatted|setpoint)\b|"
+    r"设定|设置|标称|水浴|恒温槽|外加|施加|给定",
+    re.I,
+)
+_UNIT_IN_WORDS = (
+    re.compile(
+        r"(?:\bin\s+(?:units\s+of\s+)?|\bunits?\s*(?:is|are|:)?\s*|单位(?:为|是|：|:)\s*)"
+        r"([A-Za-zµμΩ°℃%][\w/^·*.\-°µμΩ%⁻¹²³()]{0,14})"
+    ),
+    re.compile(r"[(\[（]\s*([A-Za-zµμΩ°℃%][\w/^·*.\-°µμΩ%⁻¹²³ ]{0,14}?)\s*[)\]）]"),
+)
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+    "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6,
+    "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "1": 1, "2": 2, "3": 3,
+    "4": 4, "5": 5, "6": 6,
+}  # fmt: skip
+_POSITION = re.compile(
+    r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th)\s+column\b"
+    r"|\bcolumn\s+([1-6])\b|第\s*([一二三四五六1-6])\s*列",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class FolderColumn:
+    """One column of one table, with what the request needs to bind it."""
+
+    file: str
+    sheet: str | None
+    table: str  # the dataset's name
+    name: str
+    position: int  # 1-based
+    unit: str | None
+    unit_from: str  # "the header", "the notes", "the description file", ""
+    dimension: str | None
+    role: Role
+    role_reason: str
+    set_point: str | None  # why it is a controlled variable, or None
+    described: str  # what the notes say of it ("" when nothing)
+    numeric: bool
+    increasing: bool
+
+    @property
+    def generated_name(self) -> bool:
+        return bool(_GENERATED.fullmatch(self.name))
+
+    @property
+    def words(self) -> str:
+        """The column's name and the notes' words for it, for phrase matching."""
+        name = "" if self.generated_name else re.sub(r"[_.]+", " ", self.name)
+        return f"{name} {self.described}".strip()
+
+
+def _mentions(notes: Notes, name: str) -> list[str]:
+    """What the notes say right after naming the column: "S: substrate
+    concentration (mM)", "conc is the substrate concentration in mM"."""
+    if not name or _GENERATED.fullmatch(name):
+        return []
+    flags = 0 if len(name) <= 2 else re.I
+    pattern = re.compile(
+        r"(?<![A-Za-z0-9_])(?:the\s+)?(?:column\s+)?[\"'`]?" + re.escape(name) + r"[\"'`]?"
+        r"(?:\s+column)?\s*(?:[:=\-–]|\bis\b|\bare\b|\bholds\b|\bgives\b|\bcontains\b|为|是|表示|：)\s*"
+        r"([^.;\n。；]{2,90})",
+        flags,
+    )
+    out = []
+    for c in notes.clauses:
+        for m in pattern.finditer(c.text):
+            said = m.group(1).strip()
+            # "T = 2π√(L/g)" is a formula, not a description of column T.
+            if re.match(r"[A-Za-z\u3400-\u9fff]{2,}", said) and not re.search(r"[=√^*]", said):
+                out.append(said)
+    return out
+
+
+def _positional(notes: Notes) -> dict[int, str]:
+    """Words the notes give for a column by position ("the first column is
+    the time in seconds", "第二列为吸光度")."""
+    out: dict[int, str] = {}
+    for c in notes.clauses:
+        matches = list(_POSITION.finditer(c.text))
+        for i, m in enumerate(matches):
+            key = next(g for g in m.groups() if g)
+            pos = _ORDINALS.get(key.lower(), 0)
+            end = matches[i + 1].start() if i + 1 < len(matches) else len(c.text)
+            words = re.sub(
+                r"^\s*(?:is|are|holds|gives|contains|has|为|是|表示|:|：|-)?\s*(?:the\s+)?",
+                "",
+                c.text[m.end() : end],
+            )
+            words = re.split(r"[;；。]", words)[0].strip(" ,，")
+            if pos and words:
+                out.setdefault(pos, words[:90])
+    return out
+
+
+def _unit_in(words: str) -> str | None:
+    for pattern in _UNIT_IN_WORDS:
+        for m in pattern.finditer(words):
+            unit = m.group(1).rstrip(".,;")
+            if unit.count("(") < unit.count(")"):
+                unit = unit.rstrip(")")
+            if dimension(unit) is not None:
+                return unit
+    return None
+
+
+def _set_point(col: Column, described: str) -> str | None:
+    m = _SET_POINT.search(re.sub(r"[_.]+", " ", col.name))
+    if m:
+        return f"its name ({col.name!r}) says it was set, not measured"
+    m = _SET_POINT.search(described)
+    if m:
+        return f"the notes say it was set ('{m.group(0)}'), not measured"
+    return None
+
+
+def _increasing(col: Column) -> bool:
+    if not col.is_numeric:
+        return False
+    v = np.asarray(col.values, dtype=float)
+    v = v[np.isfinite(v)]
+    return v.size >= 3 and bool(np.all(np.diff(v) > 0))
+
+
+def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
+    """The columns of one table."""
+    by_position = (
+        _positional(notes) if any(_GENERATED.fullmatch(c.name) for c in ds.columns) else {}
+    )
+    listed = described_columns(notes.text, len(ds.columns)) if by_position == {} else None
+    described_of: dict[str, str] = {}
+    units: dict[str, tuple[str | None, str]] = {}
+    for i, col in enumerate(ds.columns, start=1):
+        said = _mentions(notes, col.name)
+        described = said[0] if said else ""
+        if not described and _GENERATED.fullmatch(col.name):
+            if i in by_position:
+                described = by_position[i]
+            elif listed is not None:
+                d = listed[i - 1]
+                described = d.name + (f" in {d.unit}" if d.unit else "")
+        described_of[col.name] = described
+        unit, unit_from = col.unit, "the header" if col.unit else ""
+        if unit is None:
+            unit = _unit_in(described)
+            unit_from = "the notes" if unit else ""
+        units[col.name] = (unit, unit_from)
+    # A unit the notes give makes a column a measurement (not a counter).
+    facts = NoteFacts(units={n.strip().lower(): u for n, (u, _) in units.items() if u})
+    roles = infer_roles(ds, facts)
+    out: list[FolderColumn] = []
+    for i, col in enumerate(ds.columns, start=1):
+        described = described_of[col.name]
+        unit, unit_from = units[col.name]
+        role = next((r for r in roles.columns if r.name == col.name), None)
+        out.append(
+            FolderColumn(
+                file=ds.source,
+                sheet=ds.provenance.sheet if ds.provenance else None,
+                table=ds.name,
+                name=col.name,
+                position=i,
+                unit=unit,
+                unit_from=unit_from,
+                dimension=dimension(unit),
+                role=role.role if role else "empty",
+                role_reason=role.reason if role else "",
+                set_point=_set_point(col, described),
+                described=described,
+                numeric=col.is_numeric,
+                increasing=_increasing(col),
+            )
+        )
+    return out
+
+
+def folder_tables(read: ReadResult, notes: Notes) -> list[tuple[Dataset, list[FolderColumn]]]:
+    return [(ds, table_columns(ds, notes)) for ds in read.datasets if ds.kind == "table"]
+
+
+def stems_of(text: str) -> set[str]:
+    return {stem(w) for w in re.findall(r"[A-Za-z0-9]+", text)}

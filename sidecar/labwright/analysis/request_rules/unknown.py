@@ -1,0 +1,99 @@
+"""What the notes ask that the catalogue does not know.
+
+"Find the Young's modulus of the wire" in a folder whose catalogue has no
+law with a Young's modulus: the report must say it was asked and could not
+be answered, not pass over it. The object of an asking verb ("determine the
+X", "求X") is such a request when it ends in a quantity noun (a constant,
+coefficient, modulus, energy, ratio, index...) and no phrase of the
+catalogue is in it; generic objects ("the data", "the uncertainty", "a
+graph", "the mean") are not quantities of a law and are left to the shape
+analyses.
+"""
+
+from __future__ import annotations
+
+import re
+
+from labwright.analysis.request import Unanswered
+from labwright.analysis.request_rules.cues import negated_before
+from labwright.analysis.request_rules.text import Notes
+from labwright.analysis.request_rules.vocabulary import Vocabulary
+
+_VERB = re.compile(
+    r"\b(?:find|determine|calculate|compute|estimate|obtain|measure|report|deduce|derive|"
+    r"evaluate|extract|work out|what is)\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?"
+    r"(?P<obj>[A-Za-z][A-Za-z'’ -]{2,60})",
+    re.I,
+)
+_SPLIT = re.compile(
+    r"\s*(?:,|\band\b|\bfrom\b|\bof\b|\busing\b|\bfor\b|\bby\b|\bwith\b|\bat\b|\bin\b|\bon\b|"
+    r"\bvia\b|\bto\b|\bas\b|\bthat\b|\bwhich\b)\s*",
+    re.I,
+)
+_HEAD = re.compile(
+    r"\b(?:constant|coefficient|modulus|energy|frequency|ratio|rate|period|length|mass|"
+    r"concentration|volume|capacity|capacitance|inductance|resistance|resistivity|conductivity|"
+    r"index|temperature|speed|velocity|acceleration|charge|potential|enthalpy|entropy|density|"
+    r"viscosity|tension|pressure|wavelength|efficiency|yield|order|width|area|power|gain|"
+    r"number|factor|permittivity|permeability|susceptibility|moment|inertia|torque|impedance|"
+    r"exponent|lifetime|half-life|time|point|value|strength|field|flux|intensity|angle)s?$",
+    re.I,
+)
+_GENERIC = re.compile(
+    r"^(?:mean|average|uncertaint(?:y|ies)|errors?|standard deviation|spread|data|graph|plot|"
+    r"figure|table|trend|relationship|relation|dependence|results?|values?|best fit|fit|line|curve|"
+    r"gradient|slope|intercept|residuals?|correlation|time|point|number|rate|order)$",
+    re.I,
+)
+_VERB_ZH = re.compile(
+    r"(?:求出?|测定|计算|确定|估算|估计|得到)(?:出)?(?P<obj>[\u3400-\u9fff]{2,12})"
+)
+_HEAD_ZH = re.compile(
+    r"(?:常数|常量|系数|模量|能|频率|比|率|周期|长度|质量|浓度|体积|电容|电感|电阻|电阻率|"
+    r"电导率|折射率|温度|速度|加速度|电荷|电势|焓|熵|密度|粘度|黏度|张力|压强|波长|效率|"
+    r"产率|级数|宽度|面积|功率|增益|指数|寿命|时间|转动惯量|力矩|阻抗)$"
+)
+_ZH_STOP = re.compile(r"[的和与及、，。；：,.;:]")
+
+
+def unknown_requests(notes: Notes, vocab: Vocabulary) -> list[Unanswered]:
+    out: list[Unanswered] = []
+    seen: set[str] = set()
+    for clause in notes.clauses:
+        covered = [(h.start, h.end) for h in vocab.hits(clause)]
+        text = clause.text
+        for m in _VERB.finditer(text):
+            if negated_before(clause, m.start()):
+                continue
+            offset = m.start("obj")
+            for part in _SPLIT.split(m.group("obj")):
+                words = re.sub(r"^(?:the|a|an|its|their|each|all)\s+", "", part.strip(), flags=re.I)
+                if not words or len(words.split()) > 4 or not _HEAD.search(words):
+                    continue
+                if _GENERIC.match(words):
+                    continue
+                start = text.find(words, offset)
+                end = start + len(words)
+                if start < 0 or any(a < end and start < b for a, b in covered):
+                    continue
+                if words.lower() not in seen:
+                    seen.add(words.lower())
+                    out.append(_unknown(words))
+        for m in _VERB_ZH.finditer(text):
+            obj = _ZH_STOP.split(m.group("obj"))[0]
+            if len(obj) < 2 or not _HEAD_ZH.search(obj):
+                continue
+            start = m.start("obj")
+            if any(a < start + len(obj) and start < b for a, b in covered):
+                continue
+            if obj not in seen:
+                seen.add(obj)
+                out.append(_unknown(obj))
+    return out
+
+
+def _unknown(what: str) -> Unanswered:
+    return Unanswered(
+        what=what,
+        why="no law in the catalogue has this quantity, so it cannot be computed from the data",
+    )
