@@ -105,12 +105,38 @@ def _mentions(notes: Notes, name: str) -> list[str]:
     return out
 
 
+_BARE_ORDINAL = re.compile(r"\b(?:the\s+)?(second|third|fourth|fifth|sixth)\b(?!\s+column)", re.I)
+_COLUMN_LIST = re.compile(
+    r"\b(?:the\s+)?columns?\s*(?:are|:|hold|give)\s*(?P<list>[^.;\n]{3,200})|各列(?:依次)?为[:：]?\s*(?P<zh>[^。；\n]{3,200})",
+    re.I,
+)
+
+
+def _listed_columns(notes: Notes) -> dict[int, str]:
+    """ "The columns are time (s), voltage (V) and current (mA)", "各列依次为…"."""
+    for c in notes.clauses:
+        m = _COLUMN_LIST.search(c.text)
+        if m:
+            items = re.split(
+                r"\s*(?:,|;|\band\b|、|，|和)\s*", m.group("list") or m.group("zh") or ""
+            )
+            items = [i.strip() for i in items if i.strip()]
+            if len(items) >= 2:
+                return {i + 1: item for i, item in enumerate(items)}
+    return {}
+
+
 def _positional(notes: Notes) -> dict[int, str]:
     """Words the notes give for a column by position ("the first column is
-    the time in seconds", "第二列为吸光度")."""
+    the time in seconds, the second the voltage in V", "第二列为吸光度")."""
     out: dict[int, str] = {}
     for c in notes.clauses:
         matches = list(_POSITION.finditer(c.text))
+        if matches:
+            # "..., the second the voltage": an ordinal alone, once a column
+            # has been named by position in the same clause.
+            matches += [m for m in _BARE_ORDINAL.finditer(c.text) if m.start() > matches[0].end()]
+            matches.sort(key=lambda m: m.start())
         for i, m in enumerate(matches):
             key = next(g for g in m.groups() if g)
             pos = _ORDINALS.get(key.lower(), 0)
@@ -123,6 +149,8 @@ def _positional(notes: Notes) -> dict[int, str]:
             words = re.split(r"[;；。]", words)[0].strip(" ,，")
             if pos and words:
                 out.setdefault(pos, words[:90])
+    for pos, words in _listed_columns(notes).items():
+        out.setdefault(pos, words)
     return out
 
 

@@ -114,11 +114,18 @@ def given_values(notes: Notes, vocab: Vocabulary, models: Sequence[str]) -> Give
                 if got is None or (want := term_dimension(h, vocab)) is None or want == got
             ]
             # A law outside the request is taken at its word only when the
-            # units agree too.
+            # units agree too, and for a value to compare with, only when the
+            # sentence says it is one ("R = 10 kΩ" in an RC experiment is a
+            # component, not Ohm's law's expected resistance).
             hits = [
                 h
                 for h in hits
-                if h.term.model in models or (got is not None and term_dimension(h, vocab) == got)
+                if h.term.model in models
+                or (
+                    got is not None
+                    and term_dimension(h, vocab) == got
+                    and (h.term.kind != "quantity" or st.expected)
+                )
             ]
             ranked = _rank(hits, models)
             ev = Evidence(source=clause.source, phrase=st.quote, reason="")

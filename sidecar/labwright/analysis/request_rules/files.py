@@ -117,15 +117,23 @@ def _role_by_name(u: _Named) -> tuple[FileRoleName, str] | None:
 
 
 def _role_in_notes(u: _Named, notes: Notes) -> tuple[FileRoleName, str, str] | None:
-    """A clause that names the file (or sheet) and a role word."""
-    names = [PurePosixPath(u.file).name, _stem(u.file)] + ([u.sheet] if u.sheet else [])
+    """A clause that names the file (its full name, a sheet, or a stem that
+    is no plain word) and, within a few words after it, a role word:
+    "b.csv holds the counts without the source (background)", "the sheet
+    Unknowns has the samples"."""
+    stem = _stem(u.file)
+    names = [PurePosixPath(u.file).name] + ([u.sheet] if u.sheet else [])
+    if re.search(r"[\d_\-]", stem):
+        names.append(stem)
     for clause in notes.clauses:
         for name in names:
-            if len(name) < 3 or name not in clause.text:
+            at = clause.text.find(name)
+            if len(name) < 2 or at < 0:
                 continue
-            rest = clause.text.replace(name, " ")
+            after = clause.text[at + len(name) : at + len(name) + 70]
+            after = re.split(r"\S+\.(?:csv|txt|xlsx|xls|dat|mat|json|tsv)\b|;", after)[0]
             for role, pattern in _ROLE_WORDS:
-                if pattern.search(rest):
+                if pattern.search(after):
                     return role, clause.source, clause.quote(0, len(clause.text))
     return None
 

@@ -41,6 +41,7 @@ _PERIODOGRAM = re.compile(
     r"\bperiod of the (?:cycle|oscillation|signal|series)\b|周期图|自相关|周期长度",
     re.I,
 )
+_REPLICATE_WORDS = re.compile(r"replicat|repeat|\bruns\b|\bscans\b|\btrials\b|重复|三次|平行", re.I)
 _PROCEDURES: frozenset[str] = frozenset(
     {"fit", "titration", "calibration", "run_series", "periodogram", "factorial", "peaks"}
 )
@@ -53,9 +54,7 @@ def replicates(notes: Notes) -> tuple[str, str] | None:
         if m:
             return "together", m.group(0)
         m = _AVERAGE.search(clause.text)
-        if m and re.search(
-            r"replicat|repeat|run|scan|trial|measurement|重复|次|平行", clause.text, re.I
-        ):
+        if m and _REPLICATE_WORDS.search(notes.text):
             return "average", m.group(0)
     return None
 

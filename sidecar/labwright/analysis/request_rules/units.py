@@ -39,9 +39,20 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
 _BARE_POWER = re.compile(r"(?<=[A-Za-zμµΩ])(-?\d)(?![\d.])")
 
 
+def _wraps(s: str) -> bool:
+    """The first bracket closes at the end: "(mM)" yes, "(V)/(A)" no."""
+    depth = 0
+    for i, ch in enumerate(s):
+        depth += ch in "([（【"
+        depth -= ch in ")]）】"
+        if depth == 0 and i < len(s) - 1:
+            return False
+    return True
+
+
 def pint_spelling(text: str) -> str:
     s = text.strip().translate(_SUPERSCRIPT)
-    while len(s) > 2 and s[0] + s[-1] in {"()", "[]", "（）", "【】"}:
+    while len(s) > 2 and s[0] + s[-1] in {"()", "[]", "（）", "【】"} and _wraps(s):
         s = s[1:-1].strip()  # "(mM)", "[s]": the brackets of a header
     for pattern, repl in _REWRITES:
         s = pattern.sub(repl, s)

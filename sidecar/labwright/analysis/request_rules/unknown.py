@@ -80,15 +80,18 @@ def unknown_requests(notes: Notes, vocab: Vocabulary) -> list[Unanswered]:
                     seen.add(words.lower())
                     out.append(_unknown(words))
         for m in _VERB_ZH.finditer(text):
-            obj = _ZH_STOP.split(m.group("obj"))[0]
-            if len(obj) < 2 or not _HEAD_ZH.search(obj):
-                continue
-            start = m.start("obj")
-            if any(a < start + len(obj) and start < b for a, b in covered):
-                continue
-            if obj not in seen:
-                seen.add(obj)
-                out.append(_unknown(obj))
+            # "求金属丝的杨氏模量和周期": each part; 的 joins owner and quantity.
+            at = m.start("obj")
+            for obj in _ZH_STOP.split(m.group("obj")):
+                start = text.find(obj, at) if obj else -1
+                if len(obj) < 2 or start < 0 or not _HEAD_ZH.search(obj):
+                    continue
+                at = start + len(obj)
+                if any(a < start + len(obj) and start < b for a, b in covered):
+                    continue
+                if obj not in seen:
+                    seen.add(obj)
+                    out.append(_unknown(obj))
     return out
 
 

@@ -1,0 +1,96 @@
+"""Values the notes give: inputs and constants of the law, values to compare
+with, and the units they are given in."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from labwright.analysis.request_rules.text import clauses_of
+from labwright.analysis.request_rules.values import statements
+
+from .conftest import Read
+from .tables import table
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "value", "unit", "unc"),
+    [
+        ("m = 0.250 kg", "m", 0.25, "kg", None),
+        ("R = 8.314 J/(mol K)", "R", 8.314, "J/(mol K)", None),
+        ("the spring's mass is 12 g", "spring's mass", 12.0, "g", None),
+        ("E0 = 10 nM", "E0", 10.0, "nM", None),
+        ("Km for this enzyme is reported as 2.5 mM", "Km for this enzyme", 2.5, "mM", None),
+        ("弹簧质量为 12 g", "弹簧质量", 12.0, "g", None),
+        ("k = (2.5 ± 0.1)×10^-3 s^-1", "k", 2.5e-3, "s^-1", 1e-4),
+        ("L = 0.500 ± 0.002 m", "L", 0.5, "m", 0.002),
+        ("a total enzyme concentration of 10 nM", "total enzyme concentration", 10.0, "nM", None),
+        ("C = 100 µF (tolerance 20 %)", "C", 100.0, "µF", 20.0 / math.sqrt(3.0)),
+    ],
+)
+def test_values_with_units_and_their_subject(
+    text: str, subject: str, value: float, unit: str, unc: float | None
+) -> None:
+    (st,) = statements(clauses_of("n.md", text)[0])
+    assert st.subject == subject
+    assert st.measured.value == pytest.approx(value)
+    assert st.measured.unit == unit
+    if unc is None:
+        assert st.measured.uncertainty is None
+    else:
+        assert st.measured.uncertainty == pytest.approx(unc)
+
+
+@pytest.mark.parametrize(
+    "text", ["Data in L=0.50m.csv and run_T25C.csv.", "x = 2 y + 1", "Room 4, Tuesday."]
+)
+def test_file_names_and_algebra_are_not_values(text: str) -> None:
+    assert statements(clauses_of("n.md", text)[0]) == []
+
+
+def test_an_input_of_the_law_is_a_given_constant(read: Read) -> None:
+    req = read("Mass on a spring: find the spring constant. The spring's mass is 12 g.")
+    (c,) = req.constants
+    assert (c.symbol, c.value, c.unit) == ("m_s", 12.0, "g")
+
+
+def test_a_parameter_with_a_value_is_an_expected_value_and_asked(read: Read) -> None:
+    req = read("Fit the Michaelis-Menten law. Km for this enzyme is reported as 2.5 mM.")
+    (e,) = req.expected
+    assert (e.quantity, e.model, e.value, e.unit) == ("Km", "michaelis_menten", 2.5, "mM")
+    assert ("michaelis_menten", "Km") in {(a.model, a.quantity) for a in req.asked}
+    assert req.constants == ()
+
+
+def test_a_constant_of_the_law_given_in_the_notes(read: Read) -> None:
+    req = read("Find the activation energy (Arrhenius). Use R = 8.314 J/(mol K).")
+    assert [(c.symbol, c.value) for c in req.constants] == [("R", 8.314)]
+    assert req.expected == ()
+
+
+def test_a_value_whose_unit_contradicts_the_term_is_not_its_value(read: Read) -> None:
+    # R of Ohm's law is a resistance; 8.314 J/(mol K) is not one.
+    req = read("Ohm's law: find R. The gas constant is R = 8.314 J/(mol K).")
+    assert all(e.quantity != "R" for e in req.expected)
+
+
+def test_compare_with_a_product_of_given_values(read: Read) -> None:
+    t = np.linspace(0, 5, 10)
+    data = table("discharge.csv", {"t (s)": t, "V (V)": 5 * np.exp(-t)})
+    req = read(
+        "RC discharge through R = 10 kΩ with C = 100 µF (tolerance 20 %). "
+        "Find the time constant and compare it with RC.",
+        data,
+    )
+    (e,) = req.expected
+    assert e.quantity == "tau" and e.unit == "s"
+    assert e.value == pytest.approx(1.0)
+    assert e.uncertainty == pytest.approx(0.2 / math.sqrt(3.0))
+
+
+def test_notes_in_chinese_give_constants_and_literature_values(read: Read) -> None:
+    req = read("用米氏方程拟合。酶浓度 E0 = 10 nM。米氏常数的文献值为 2.5 mM。")
+    assert [(c.symbol, c.unit) for c in req.constants] == [("E0", "nM")]
+    assert [(e.quantity, e.value) for e in req.expected] == [("Km", 2.5)]
