@@ -194,21 +194,21 @@ CATALOGUE: tuple[ModelEntry, ...] = (
         procedure="calibration",
     ),
     _entry(
-        "titration", "chemistry", "acid–base titration", "酸碱滴定", "pH = f(V)",
+        "titration", "chemistry", "acid–base titration", "酸碱滴定", "pH = pKa + log10(V/(V_eq - V))",
         (
             _var("V", "independent", "titrant volume", "滴定体积", ("V", "Vb", "V_NaOH"), ("volume", "titrant", "burette reading", "NaOH added"), ("体积", "滴定剂体积"), "[volume]", "mL"),
             _var("pH", "response", "pH", "pH", ("pH",), ("pH",), ("pH",), "dimensionless"),
         ),
-        (),
+        (_par("pKa", "pKa", "pKa", "pK_a", None, ("acid dissociation constant", "pKa"), ("酸解离常数", "pKa")),
+         _par("V_eq", "equivalence volume", "等当点体积", "V_{eq}", "{V}", ("equivalence volume", "equivalence point", "end point", "endpoint"), ("等当点", "化学计量点", "终点体积", "滴定终点"))),
         ("titration curve", "acid-base titration", "titration"), ("滴定曲线", "酸碱滴定"),
         derived=(
-            _der("V_eq", "V_eq", "equivalence volume", "等当点体积", "V_{eq}", ("equivalence volume", "equivalence point", "end point", "endpoint"), ("等当点", "化学计量点", "终点体积", "滴定终点")),
-            _der("pKa", "pKa", "pKa", "pKa", "pK_a", ("acid dissociation constant", "pKa"), ("酸解离常数", "pKa")),
+            _der("V_half", "V_eq/2", "half-equivalence volume", "半等当点体积", "V_{1/2}", ("half-equivalence volume", "half-equivalence point"), ("半等当点",)),
         ),
         procedure="titration",
     ),
     _entry(
-        "gaussian_peaks", "spectroscopy", "Gaussian peaks on a baseline", "高斯峰", "y = sum(gaussian) + baseline",
+        "gaussian_peaks", "spectroscopy", "Gaussian peaks on a baseline", "高斯峰", "y = amplitude/(sigma*sqrt(2*pi))*exp(-(x - center)**2/(2*sigma**2)) + c0",
         (
             _var("x", "independent", "wavelength or energy", "波长", ("x", "lambda", "wavelength", "E", "channel"), ("wavelength", "wavenumber", "energy", "channel", "two theta"), ("波长", "波数", "能量", "道址"), "any"),
             _var("y", "response", "intensity", "强度", ("y", "I", "counts"), ("intensity", "counts", "absorbance", "signal"), ("强度", "计数"), "any"),
@@ -217,6 +217,7 @@ CATALOGUE: tuple[ModelEntry, ...] = (
             _par("center", "peak centre", "峰位", "x_0", "{x}", ("peak centre", "peak position", "line position"), ("峰位", "峰中心")),
             _par("sigma", "peak width", "峰宽", "\\sigma", "{x}", ("peak width", "line width"), ("峰宽",)),
             _par("amplitude", "peak area", "峰面积", "A", "{x}*{y}", ("peak area",), ("峰面积",)),
+            _par("c0", "baseline", "基线", "c_0", "{y}"),
         ),
         ("Gaussian peak", "Gaussian", "peak fit"), ("高斯峰", "高斯拟合"),
         derived=(_der("fwhm", "2.3548*sigma", "full width at half maximum", "半高宽", "FWHM", ("FWHM", "full width at half maximum"), ("半高宽", "半峰宽")),),

@@ -40,6 +40,13 @@ from labwright.analysis.request_rules.columns import FolderColumn, folder_tables
 from labwright.analysis.request_rules.constants import expected_products, given_values
 from labwright.analysis.request_rules.equations import find_equations
 from labwright.analysis.request_rules.files import file_roles
+from labwright.analysis.request_rules.formula import (
+    custom_asked,
+    custom_bindings,
+    named_by_formula,
+    read_formulas,
+    with_written_symbols,
+)
 from labwright.analysis.request_rules.method import procedure, replicates
 from labwright.analysis.request_rules.named import named_models
 from labwright.analysis.request_rules.text import Notes, read_notes
@@ -154,26 +161,50 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     vocab = vocabulary(entries)
     notes = read_notes(read.documents)
     excluded: dict[int, list[tuple[int, int]]] = {}
+    equations = {clause.index: find_equations(clause) for clause in notes.clauses}
     for clause in notes.clauses:
-        spans = [(w.start, w.end) for w in find_equations(clause)]
+        spans = [(w.start, w.end) for w in equations[clause.index]]
         spans += [(s.subject_start, s.measured.end) for s in statements(clause)]
         if spans:
             excluded[clause.index] = spans
     named = named_models(notes, vocab)
     tables = folder_tables(read, notes)
+    # Laws written out: a catalogue entry (its written symbols kept for
+    # binding) or a custom formula bound to the columns it names.
+    augmented: dict[str, ModelEntry] = {}
+    custom: list[Binding] = []
+    custom_q: list[AskedQuantity] = []
+    for f in read_formulas(notes, equations, entries):
+        if f.match is not None:
+            key = f.match.entry.key
+            augmented.setdefault(key, with_written_symbols(f.match.entry, f.match))
+            if all(n.key != key for n in named):
+                named.append(named_by_formula(f))
+        elif not custom:
+            found = custom_bindings(f, tables)
+            if found:
+                custom = found
+                named.append(named_by_formula(f))
+                custom_q, taken = custom_asked(f, {b.variable for b in found}, notes, excluded)
+                for index, spans in taken.items():
+                    excluded.setdefault(index, []).extend(spans)
     files = file_roles(read.datasets, notes)
     roles = {(f.file, f.sheet): f for f in files}
     runs = [f for f in files if f.role == "run"]
     notes_score = _notes_score(notes, vocab)
 
+    def entry_of(key: str) -> ModelEntry | None:
+        return augmented.get(key) or vocab.entry(key)
+
     def score(key: str) -> float:
-        entry = vocab.entry(key)
+        entry = entry_of(key)
         data = _data_score(entry, tables, roles) if entry is not None else 0.0
         return notes_score.get(key, 0.0) + data
 
     asked, implied = resolve(
         mentions(notes, vocab, excluded, [n.key for n in named if n.key]), vocab, named, score
     )
+    asked = custom_q + asked
     models: list[NamedModel] = named + implied
     keys = [m.key for m in models if m.key]
     given = given_values(notes, vocab, keys)
@@ -187,7 +218,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
                 models.append(NamedModel(key=a.model, how="quantity", evidence=a.evidence))
     expected = given.expected + expected_products(notes, given.constants, asked)
 
-    bindings: list[Binding] = []
+    bindings: list[Binding] = list(custom)
     unanswered: list[Unanswered] = []
     source_of = {c.name: c.file for _, cols in tables for c in cols}
     source_of = {name: "columns" for name in source_of}
@@ -198,7 +229,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
                 if note:
                     source_of[c.name] = note
     for key in list(keys):
-        entry = vocab.entry(key)
+        entry = entry_of(key)
         if entry is None:
             continue
         bound = _bind_tables(entry, tables, roles)

@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from labwright.analysis.catalogue.schema import ModelEntry, Variable
+from labwright.analysis.quantities import dimensionality as dimension
+from labwright.analysis.quantities import registry
 from labwright.analysis.request import Binding, Evidence, FileRole, Unanswered
 from labwright.analysis.request_rules.columns import FolderColumn
-from labwright.analysis.request_rules.units import dimension, dimension_of_spec
 from labwright.analysis.request_rules.words import (
     find_chinese,
     find_words,
@@ -50,8 +51,23 @@ class Scored:
     reasons: tuple[str, ...]
 
 
+def dimension_of_spec(spec: str | None) -> str | None:
+    """A catalogue dimension ("[temperature]", "[concentration]/[time]") as
+    `quantities.dimensionality` writes one; None for "any"."""
+    if not spec or spec.strip() in {"any", ""}:
+        return None
+    if spec.strip() == "dimensionless":
+        return "dimensionless"
+    try:
+        dims = registry().get_dimensionality(spec)
+    except Exception:  # noqa: BLE001 - a dimension name pint does not know: no check
+        return None
+    return str(dims) if dims else "dimensionless"
+
+
 def variable_dimension(v: Variable) -> str | None:
-    return dimension(v.unit) if v.unit else dimension_of_spec(v.dimension)
+    """The dimension of a variable: of its typical unit, else its stated dimension."""
+    return (dimension(v.unit) if v.unit else None) or dimension_of_spec(v.dimension)
 
 
 def score(v: Variable, col: FolderColumn) -> Scored | None:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from labwright.analysis.notes import NoteFacts, described_columns
+from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.request_rules.text import Notes
-from labwright.analysis.request_rules.units import dimension
 from labwright.analysis.request_rules.words import stem
 from labwright.analysis.roles import Role, infer_roles
 from labwright.ingest.types import Column, Dataset, ReadResult

@@ -23,11 +23,12 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from labwright.analysis.catalogue.schema import ModelEntry
+from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.request import AskedQuantity, Evidence, ExpectedValue, GivenConstant
 from labwright.analysis.request_rules.text import Clause, Notes
-from labwright.analysis.request_rules.units import dimension
 from labwright.analysis.request_rules.values import Statement, statements
 from labwright.analysis.request_rules.vocabulary import Hit, Vocabulary
 from labwright.analysis.request_rules.words import same_symbol
@@ -55,7 +56,8 @@ def _unit_template(text: str | None, entry: ModelEntry) -> str | None:
         if "{" + name + "}" in out:
             if not unit:
                 return None
-            out = out.replace("{" + name + "}", f"({unit})")
+            plain = re.fullmatch(r"[A-Za-zµμΩ°]+", unit) is not None
+            out = out.replace("{" + name + "}", unit if plain else f"({unit})")
     return None if "{" in out else out
 
 
@@ -269,13 +271,16 @@ def _product(factors: list[tuple[bool, GivenConstant]]) -> tuple[float, str | No
         for divide, c in factors:
             value = value / c.value if divide else value * c.value
         return value, None
-    from labwright.analysis.request_rules.units import pint_spelling, registry
+    from labwright.analysis.quantities import parse_unit, registry
 
     try:
         ureg = registry()
-        q = ureg.Quantity(1.0, "dimensionless")
+        q: Any = ureg.Quantity(1.0, "dimensionless")
         for divide, c in factors:
-            f = ureg.Quantity(c.value, pint_spelling(c.unit or ""))
+            unit = parse_unit(c.unit)
+            if unit is None:
+                return None
+            f = ureg.Quantity(c.value, unit)
             q = q / f if divide else q * f
         q = q.to_base_units()
         return float(q.magnitude), (f"{q.units:~P}" or None)

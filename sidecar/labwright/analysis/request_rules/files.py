@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.request import Evidence, FileRole, FileRoleName
 from labwright.analysis.request_rules.text import Notes
-from labwright.analysis.request_rules.units import dimension
 from labwright.ingest.types import Dataset
 
 _ROLE_WORDS: tuple[tuple[FileRoleName, re.Pattern[str]], ...] = (

@@ -19,8 +19,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.request_rules.text import Clause
-from labwright.analysis.request_rules.units import dimension
 from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT
 
 _NUM = r"[-+]?(?:\d+(?:[.,]\d+)?|[.]\d+)"

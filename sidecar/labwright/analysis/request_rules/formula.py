@@ -1,0 +1,214 @@
+"""A law written out in the notes: which catalogue entry it is, or a custom
+model the engine can fit.
+
+The notes' equation (found by `equations.py`) is read by the catalogue's
+formula reader (`catalogue/written.py`: `v = Vmax·[S]/(Km + [S])` becomes
+`v = Vmax*S/(Km + S)`, parsed by the safe evaluator) and matched
+structurally against every entry (`catalogue/match.py`): it is that law
+when both agree as functions under some mapping of the symbols, whatever
+letters the notes use. A matched law is named with the written symbols
+kept, so a column headed the way the notes write the variable binds.
+
+A formula that is no entry becomes a custom model when it is a law of the
+data: its response (the left side) and at least one symbol of the right
+side are columns of one table; the other symbols are its parameters. An
+equation between quantities only ("ζ = γ/ω₀", "t½ = ln 2/λ", "Ea = −R·slope")
+is a relation, not a model of the data, and is left out. A statement of
+proportionality ("T² ∝ L", "T² 与 L 成正比") is the formula `T^2 = k*L`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from labwright.analysis.catalogue.expr import FormulaError
+from labwright.analysis.catalogue.match import FormulaMatch, known_symbols, match_formula
+from labwright.analysis.catalogue.schema import ModelEntry
+from labwright.analysis.catalogue.written import WrittenFormula, read_formula
+from labwright.analysis.law import parse_laws
+from labwright.analysis.request import AskedQuantity, Binding, Evidence, NamedModel
+from labwright.analysis.request_rules.columns import FolderColumn
+from labwright.analysis.request_rules.cues import asks
+from labwright.analysis.request_rules.equations import Written
+from labwright.analysis.request_rules.text import Clause, Notes
+from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT, same_symbol
+from labwright.ingest.types import Dataset
+
+CUSTOM = "formula"  # the model key of a custom formula's bindings
+
+
+@dataclass(frozen=True)
+class ReadFormula:
+    written: WrittenFormula
+    clause: Clause
+    quote: str
+    match: FormulaMatch | None
+
+
+def _proportionalities(clause: Clause) -> list[tuple[str, str]]:
+    """("T^2 = k*L", phrase) for each "A^n ∝ B^m" without a constant."""
+    out = []
+    for law in parse_laws(clause.text):
+        if law.constant is None:
+            lp = f"^{law.left_power:g}" if law.left_power != 1 else ""
+            rp = f"^{law.right_power:g}" if law.right_power != 1 else ""
+            k = "k" if "k" not in (law.left, law.right) else "c"
+            out.append((f"{law.left}{lp} = {k}*{law.right}{rp}", law.text))
+    return out
+
+
+def read_formulas(
+    notes: Notes, equations: dict[int, list[Written]], entries: Sequence[ModelEntry]
+) -> list[ReadFormula]:
+    known = known_symbols(entries)
+    out: list[ReadFormula] = []
+    seen: set[str] = set()
+    for clause in notes.clauses:
+        texts = [(w.text, w.quote) for w in equations.get(clause.index, [])]
+        texts += _proportionalities(clause)
+        for text, quote in texts:
+            try:
+                wf = read_formula(text, known)
+            except FormulaError:
+                continue  # prose with an "=" in it, or a formula the reader cannot read
+            if wf.text in seen:
+                continue
+            seen.add(wf.text)
+            try:
+                matches = match_formula(wf, entries)
+            except (FormulaError, ArithmeticError, ValueError):
+                matches = []
+            out.append(ReadFormula(wf, clause, quote, matches[0] if matches else None))
+    return out
+
+
+def with_written_symbols(entry: ModelEntry, match: FormulaMatch) -> ModelEntry:
+    """The entry with the notes' way of writing each variable added to its
+    symbols ("[A]" for c), so columns headed so bind."""
+    written_of: dict[str, list[str]] = {}
+    renamed = {name: token for token, name in match.written.renamed}
+    for w, e in match.mapping:
+        written_of.setdefault(e, []).extend([w] + ([renamed[w]] if w in renamed else []))
+    variables = tuple(
+        replace(v, symbols=tuple(dict.fromkeys((*v.symbols, *written_of.get(v.name, ())))))
+        for v in entry.variables
+    )
+    return replace(entry, variables=variables)
+
+
+def named_by_formula(f: ReadFormula) -> NamedModel:
+    if f.match is not None:
+        entry = f.match.entry
+        mapped = ", ".join(f"{w}→{e}" for w, e in f.match.mapping if w != e)
+        zeroed = f"; without {', '.join(f.match.zeroed)}" if f.match.zeroed else ""
+        reason = (
+            f"the notes write the {entry.name.en} law" + (f" ({mapped})" if mapped else "") + zeroed
+        )
+        return NamedModel(
+            key=entry.key,
+            formula=f.written.text,
+            how="formula",
+            evidence=Evidence(source=f.clause.source, phrase=f.quote, reason=reason),
+        )
+    return NamedModel(
+        key=None,
+        formula=f.written.text,
+        how="formula",
+        evidence=Evidence(
+            source=f.clause.source,
+            phrase=f.quote,
+            reason="a formula written in the notes that no law of the catalogue is: fitted as written",
+        ),
+    )
+
+
+def _forms(f: ReadFormula, name: str) -> list[str]:
+    renamed = {n: token for token, n in f.written.renamed}
+    return [name] + ([renamed[name]] if name in renamed else [])
+
+
+def _column_for(f: ReadFormula, name: str, cols: Sequence[FolderColumn]) -> FolderColumn | None:
+    for col in cols:
+        if col.numeric and col.role not in ("index", "category", "constant", "empty"):
+            if not col.generated_name and any(same_symbol(col.name, s) for s in _forms(f, name)):
+                return col
+    return None
+
+
+def custom_bindings(
+    f: ReadFormula, tables: Sequence[tuple[Dataset, list[FolderColumn]]]
+) -> list[Binding]:
+    """The custom formula's variables bound to the columns named like them,
+    in the first table that has its response and one of its other symbols."""
+    eq = f.written.equation
+    for _ds, cols in tables:
+        response = _column_for(f, eq.response, cols)
+        if response is None or response.set_point:
+            continue
+        found: list[tuple[str, FolderColumn]] = [(eq.response, response)]
+        for name in sorted(eq.rhs.names):
+            col = _column_for(f, name, cols)
+            if col is not None and col.name != response.name:
+                found.append((name, col))
+        if len(found) < 2:
+            continue
+        out = []
+        for name, col in found:
+            role = "the response (left side)" if name == eq.response else "a variable"
+            out.append(
+                Binding(
+                    model=CUSTOM,
+                    variable=name,
+                    file=col.file,
+                    sheet=col.sheet,
+                    column=col.name,
+                    unit=col.unit,
+                    evidence=Evidence(
+                        source=f.clause.source,
+                        phrase=f.quote,
+                        reason=f"{name} of the written formula is {role}; the column {col.name!r} is named so",
+                    ),
+                )
+            )
+        return out
+    return []
+
+
+def custom_asked(
+    f: ReadFormula, bound: set[str], notes: Notes, excluded: dict[int, list[tuple[int, int]]]
+) -> tuple[list[AskedQuantity], dict[int, list[tuple[int, int]]]]:
+    """The custom formula's parameters the notes ask for ("fit y = a exp(-x/τ)
+    + c and report τ"), and the spans they take (no catalogue law claims
+    them then)."""
+    params = set(f.written.equation.rhs.names) - bound - {"pi", "e"}
+    renamed = {n: token for token, n in f.written.renamed}
+    asked: list[AskedQuantity] = []
+    taken: dict[int, list[tuple[int, int]]] = {}
+    seen: set[str] = set()
+    for clause in notes.clauses:
+        cue = asks(clause)
+        if cue is None:
+            continue
+        spans = excluded.get(clause.index, [])
+        for m in SYMBOL_IN_TEXT.finditer(clause.text):
+            if any(a <= m.start(1) < b for a, b in spans):
+                continue
+            for p in sorted(params):
+                if p in seen:
+                    continue
+                if any(same_symbol(m.group(1), s) for s in (p, renamed.get(p, p))):
+                    seen.add(p)
+                    taken.setdefault(clause.index, []).append((m.start(1), m.end(1)))
+                    asked.append(
+                        AskedQuantity(
+                            quantity=p,
+                            model=CUSTOM,
+                            evidence=Evidence(
+                                source=clause.source,
+                                phrase=m.group(1),
+                                reason=f"'{m.group(1)}' is asked ('{cue}'); a parameter of the formula the notes write",
+                            ),
+                        )
+                    )
+    return asked, taken

@@ -1,0 +1,101 @@
+"""A law written in the notes: the catalogue's entry when it is one (whatever
+letters the notes use), else a custom formula bound to the columns it names."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from labwright.analysis.catalogue.load import catalogue
+from labwright.analysis.request_rules import read_request
+from labwright.analysis.request_rules.equations import find_equations
+from labwright.analysis.request_rules.text import clauses_of
+from labwright.ingest.types import DocumentText, ReadResult
+
+from .conftest import Read
+from .tables import mm_values, table
+
+
+@pytest.mark.parametrize(
+    ("text", "lhs", "rhs"),
+    [
+        ("Fit v = Vmax·[S]/(Km + [S]) and find Km.", "v", "Vmax·[S]/(Km + [S])"),
+        (
+            "The model is N(t) = N0 e^{-λt} + B, where B is the background.",
+            "N(t)",
+            "N0 e^{-λt} + B",
+        ),
+        ("T = 2π√(L/g) for small angles.", "T", "2π√(L/g)"),
+        (r"Use $v = \frac{V_{max}[S]}{K_m+[S]}$ please.", "v", r"\frac{V_{max}[S]}{K_m+[S]}"),
+        ("速率方程为 v = Vmax[S]/(Km+[S])，求 Km。", "v", "Vmax[S]/(Km+[S])"),
+        ("Verify that T^2 = (4 pi^2 / g) L holds.", "T^2", "(4 pi^2 / g) L"),
+        ("A = epsilon*l*c gives the absorbance.", "A", "epsilon*l*c"),
+    ],
+)
+def test_equations_are_found_with_their_two_sides(text: str, lhs: str, rhs: str) -> None:
+    (w,) = find_equations(clauses_of("n.md", text)[0])
+    assert (w.lhs, w.rhs) == (lhs, rhs)
+
+
+@pytest.mark.parametrize("text", ["m = 0.250 kg", "g = 9.81 m/s^2", "x = 5", "See run=3."])
+def test_values_are_not_equations(text: str) -> None:
+    assert find_equations(clauses_of("n.md", text)[0]) == []
+
+
+def test_a_written_law_is_its_catalogue_entry(read: Read) -> None:
+    s, v = mm_values()
+    req = read(
+        "The rate follows v = Vmax·[S]/(Km + [S]).",
+        table("k.csv", {"[S] (mM)": s, "v (uM/min)": v}),
+    )
+    (m,) = req.models
+    assert (m.key, m.how) == ("michaelis_menten", "formula") and m.formula
+    assert {b.variable: b.column for b in req.bindings} == {"S": "[S]", "v": "v"}
+
+
+def test_written_symbols_bind_columns_headed_so() -> None:
+    # The real catalogue: the notes write the decay with their own letters.
+    t = np.linspace(0, 600, 12)
+    data = table("decay.csv", {"t (s)": t, "counts": 500 * np.exp(-t / 200) + 20})
+    notes = "The counts follow N(t) = N0 e^{-λt} + B. Find the half-life."
+    req = read_request(
+        ReadResult(datasets=[data], documents=[DocumentText("README.md", notes)]), catalogue()
+    )
+    assert [m.key for m in req.models] == ["radioactive_decay"]
+    assert ("radioactive_decay", "t_half") in {(a.model, a.quantity) for a in req.asked}
+
+
+def test_a_formula_no_law_is_becomes_a_custom_model_with_its_parameters_asked(read: Read) -> None:
+    x = np.linspace(0, 5, 10)
+    req = read(
+        "Fit y = a*exp(-x/tau) + c to the data and report tau.",
+        table("d.csv", {"x (s)": x, "y (V)": np.exp(-x)}),
+    )
+    (m,) = [m for m in req.models if m.how == "formula"]
+    assert m.key is None and m.formula == "y = a * exp(-x / tau) + c"
+    assert {(b.model, b.variable, b.column) for b in req.bindings} >= {
+        ("formula", "y", "y"),
+        ("formula", "x", "x"),
+    }
+    assert [(a.model, a.quantity) for a in req.asked] == [("formula", "tau")]
+
+
+def test_a_relation_between_quantities_is_not_a_model(read: Read) -> None:
+    t = np.linspace(0, 5, 10)
+    req = read("t½ = ln 2/λ. Find the half-life.", table("d.csv", {"t (s)": t, "N": np.exp(-t)}))
+    assert all(m.how != "formula" for m in req.models)
+
+
+def test_a_proportionality_is_a_formula(read: Read) -> None:
+    length = np.linspace(0.2, 1.0, 6)
+    req = read(
+        "Verify that T² ∝ L.", table("p.csv", {"L (m)": length, "T (s)": 2 * np.sqrt(length)})
+    )
+    (m,) = req.models
+    assert m.formula == "T ** 2 = k * L"
+    assert {b.variable: b.column for b in req.bindings} == {"T": "T", "L": "L"}
+
+
+def test_garbage_with_an_equals_sign_is_ignored(read: Read) -> None:
+    req = read("x = __import__('os').system('echo hi') and y = )(")
+    assert req.models == () and req.bindings == ()
