@@ -1,0 +1,394 @@
+"""The resolver: one verdict per .bib entry, from Crossref and OpenAlex (or their cache).
+
+Per entry, the cheapest question first: its DOI (Crossref, then OpenAlex for
+DOIs Crossref did not register, such as arXiv's), its arXiv id (OpenAlex,
+which also knows where the preprint was published), its ISBN (Crossref),
+then its title and first author (Crossref's bibliographic search, then
+OpenAlex's title search). The matcher (verify/match.py) decides whether a
+record is the entry's work; the first record that is ends the questions.
+
+Entries are checked in parallel under one deadline; the services' limits
+(verify/polite.py) decide how many requests are really in flight.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from labwright.verify.bibtex import BibEntry, BibFile, replace_entries, unified_diff, write_entry
+from labwright.verify.cache import CitationCache
+from labwright.verify.indexes import Answer, Indexes, Offline
+from labwright.verify.match import Fit, fit
+from labwright.verify.polite import Service, ServiceLimits, Unavailable
+from labwright.verify.records import WorkRecord, arxiv_of_doi, normalize_doi
+from labwright.verify.settings import CitationSettings
+from labwright.verify.verdict import Difference, Evidence, Origin, Proposal, Verdict
+
+_ARXIV_ID = re.compile(
+    r"(?<![\w.])(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?![\w])", re.I
+)
+_ARXIV_URL = re.compile(
+    r"arxiv\.org/(?:abs|pdf)/([^\s?#}]+?)(?:v\d+)?(?:\.pdf)?(?=$|[\s?#}])", re.I
+)
+_DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}]+)", re.I)
+_ISBN = re.compile(r"^(?:97[89])?\d{9}[\dX]$", re.I)
+
+#: Crossref's polite pool: three requests in flight, ten a second (its public
+#: pool: one and five); OpenAlex allows far more, but its searches cost its
+#: daily budget, so they come last.
+CROSSREF_POLITE = ServiceLimits(concurrency=3, rate=10.0)
+CROSSREF_PUBLIC = ServiceLimits(concurrency=1, rate=5.0)
+OPENALEX = ServiceLimits(concurrency=5, rate=10.0)
+
+
+@dataclass(frozen=True)
+class Identifiers:
+    doi: str = ""
+    arxiv: str = ""
+    isbn: str = ""
+
+
+def identifiers(entry: BibEntry) -> Identifiers:
+    """DOI, arXiv id and ISBN wherever people put them (doi, eprint, url, journal, note)."""
+    doi = normalize_doi(entry.get("doi"))
+    if not doi:
+        for name in ("url", "note", "howpublished"):
+            found = _DOI_IN_TEXT.search(entry.get(name))
+            if found:
+                doi = normalize_doi(found.group(1))
+                break
+    arxiv = arxiv_of_doi(doi)
+    if arxiv:
+        doi = ""
+    if not arxiv:
+        prefix = (entry.get("archiveprefix") or entry.get("eprinttype")).lower()
+        eprint = entry.get("eprint")
+        if eprint and (prefix in ("arxiv", "") and _ARXIV_ID.fullmatch(eprint.strip())):
+            arxiv = eprint.strip().lower()
+    if not arxiv:
+        for name in ("url", "journal", "note", "howpublished", "publisher"):
+            value = entry.get(name)
+            found = _ARXIV_URL.search(value)
+            if not found and "arxiv" in value.lower():
+                found = _ARXIV_ID.search(value)
+            if found:
+                arxiv = found.group(1).lower()
+                break
+    arxiv = re.sub(r"v\d+$", "", arxiv)
+    isbn = re.sub(r"[^0-9Xx]", "", entry.get("isbn").split(",")[0]).upper()
+    return Identifiers(doi, arxiv, isbn if _ISBN.match(isbn) else "")
+
+
+@dataclass
+class _Search:
+    """What one entry's questions gathered."""
+
+    fits: list[tuple[Fit, str, Answer]] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    answered: set[str] = field(default_factory=set)
+
+    def best(self) -> tuple[Fit, str, Answer] | None:
+        accepted = [f for f in self.fits if f[0].same]
+        if not accepted:
+            return None
+        order = {"crossref": 1, "openalex": 0}
+        return max(accepted, key=lambda f: (f[0].strength, order.get(f[0].record.source, 0)))
+
+
+class Resolver:
+    def __init__(self, indexes: Indexes, *, workers: int = 8) -> None:
+        self.indexes = indexes
+        self.workers = workers
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: CitationSettings,
+        data_root: Path | None,
+        *,
+        transport: httpx.BaseTransport | None = None,
+        crossref_limits: ServiceLimits | None = None,
+        openalex_limits: ServiceLimits | None = None,
+    ) -> Resolver:
+        ttl = settings.cache_days * 86400.0
+        cache = (
+            CitationCache.in_data_dir(
+                data_root, found_ttl_s=ttl, absent_ttl_s=min(ttl, 3 * 86400.0)
+            )
+            if data_root is not None
+            else CitationCache(None)
+        )
+        if not settings.network:
+            return cls(
+                Indexes(cache, None, None, offline_reason="network checks are off in Settings")
+            )
+        contact = settings.contact_email
+        crossref = Service(
+            "Crossref",
+            settings.crossref_url,
+            crossref_limits or (CROSSREF_POLITE if contact else CROSSREF_PUBLIC),
+            contact=contact,
+            transport=transport,
+        )
+        openalex = Service(
+            "OpenAlex",
+            settings.openalex_url,
+            openalex_limits or OPENALEX,
+            contact=contact,
+            transport=transport,
+        )
+        return cls(Indexes(cache, crossref, openalex))
+
+    @property
+    def online(self) -> bool:
+        """False when no request may or can be sent (checks off, or both indexes unreachable)."""
+        services = [s for s in (self.indexes.crossref, self.indexes.openalex) if s is not None]
+        return any(not s.down for s in services)
+
+    def close(self) -> None:
+        for service in (self.indexes.crossref, self.indexes.openalex):
+            if service is not None:
+                service.close()
+        self.indexes.cache.close()
+
+    # -- checking ------------------------------------------------------------------
+
+    def check(
+        self,
+        entries: Sequence[BibEntry],
+        *,
+        deadline_s: float = 20.0,
+        origin: Origin = "user",
+        source: BibFile | None = None,
+        file: str = "",
+    ) -> list[Verdict]:
+        """A verdict per entry, in the entries' order. `source`: the file the entries
+        came from, so a correction's proposal is a diff of that file."""
+        deadline = time.monotonic() + deadline_s
+        if not entries:
+            return []
+        with ThreadPoolExecutor(max_workers=max(1, min(self.workers, len(entries)))) as pool:
+            futures = [
+                pool.submit(self.check_one, e, deadline, origin, source, file) for e in entries
+            ]
+            return [f.result() for f in futures]
+
+    def check_one(
+        self,
+        entry: BibEntry,
+        deadline: float,
+        origin: Origin = "user",
+        source: BibFile | None = None,
+        file: str = "",
+    ) -> Verdict:
+        ids = identifiers(entry)
+        title = entry.get("title") or entry.get("booktitle")
+        base = {"key": entry.key, "origin": origin, "file": file}
+        if not (ids.doi or ids.arxiv or ids.isbn or title):
+            return Verdict(
+                verdict="unverifiable",
+                reason="The entry has no title, DOI, arXiv id or ISBN to look up.",
+                **base,  # type: ignore[arg-type]
+            )
+        search = _Search()
+        self._gather(entry, ids, title, search, deadline)
+        best = search.best()
+        if best is None:
+            return self._unmatched(search, base)
+        return self._matched(entry, ids, best, search, deadline, source, base)
+
+    def _ask(self, search: _Search, what: str, ask: object, *args: object) -> Answer | None:
+        try:
+            answer: Answer = ask(*args)  # type: ignore[operator]
+        except (Unavailable, Offline) as why:
+            search.failures.append(str(why))
+            return None
+        search.answered.add(what)
+        return answer
+
+    def _consider(
+        self, entry: BibEntry, search: _Search, answer: Answer | None, found_by: str
+    ) -> bool:
+        if answer is None:
+            return False
+        tied = found_by if found_by != "search" else ""
+        for record in answer.records:
+            search.fits.append((fit(entry, record, identified_by=tied), found_by, answer))
+        return search.best() is not None
+
+    def _gather(
+        self, entry: BibEntry, ids: Identifiers, title: str, search: _Search, deadline: float
+    ) -> None:
+        idx = self.indexes
+        if ids.doi:
+            answer = self._ask(search, "crossref", idx.crossref_doi, ids.doi, deadline)
+            if self._consider(entry, search, answer, "doi"):
+                return
+            if answer is None or not answer.records:
+                answer = self._ask(search, "openalex", idx.openalex_doi, ids.doi, deadline)
+                if self._consider(entry, search, answer, "doi"):
+                    return
+        if ids.arxiv:
+            answer = self._ask(
+                search, "openalex", idx.openalex_doi, f"10.48550/arxiv.{ids.arxiv}", deadline
+            )
+            if self._consider(entry, search, answer, "arxiv"):
+                return
+        if ids.isbn:
+            answer = self._ask(search, "crossref", idx.crossref_isbn, ids.isbn, deadline)
+            if self._consider(entry, search, answer, "isbn"):
+                return
+        if not title:
+            return
+        people = entry.authors
+        author = people[0].family if people else ""
+        year = re.search(r"\d{4}", entry.get("year"))
+        answer = self._ask(
+            search,
+            "crossref",
+            idx.crossref_search,
+            title,
+            author,
+            year.group() if year else "",
+            deadline,
+        )
+        if self._consider(entry, search, answer, "search"):
+            return
+        answer = self._ask(search, "openalex", idx.openalex_search, title, deadline)
+        self._consider(entry, search, answer, "search")
+
+    def _unmatched(self, search: _Search, base: dict[str, str]) -> Verdict:
+        if search.failures:
+            why = search.failures[0]
+            reason = (
+                f"It could not be checked: {why}."
+                if not why.endswith(".")
+                else f"It could not be checked: {why}"
+            )
+            return Verdict(verdict="unverifiable", reason=reason, **base)  # type: ignore[arg-type]
+        closest = max((f for f, _, _ in search.fits), key=lambda f: f.strength, default=None)
+        reason = "Neither Crossref nor OpenAlex holds this work (likely invented)."
+        if closest is not None and closest.title != "different":
+            reason = (
+                "Neither Crossref nor OpenAlex holds this work; the nearest record, "
+                f"“{closest.record.title}”, is another work ({closest.why_not})."
+            )
+        return Verdict(verdict="not_found", reason=reason, **base)  # type: ignore[arg-type]
+
+    def _matched(
+        self,
+        entry: BibEntry,
+        ids: Identifiers,
+        best: tuple[Fit, str, Answer],
+        search: _Search,
+        deadline: float,
+        source: BibFile | None,
+        base: dict[str, str],
+    ) -> Verdict:
+        found, found_by, answer = best
+        record = found.record
+        differences = [Difference(*d) for d in found.differed]
+        published = self._published_version(entry, ids, record, deadline)
+        updates: dict[str, str] = {d.field: d.record for d in differences}
+        if published is not None:
+            for name, value in published.bibtex_fields():
+                if name in ("journal", "booktitle", "doi", "year", "volume", "number", "pages"):
+                    if value and entry.get(name) != value:
+                        updates[name] = value
+                        differences.append(Difference(name, entry.get(name), value))
+            record = published
+        evidence = Evidence(
+            source=record.source,
+            record_id=record.record_id,
+            url=record.url,
+            title=record.title,
+            authors=tuple(
+                f"{p.given} {p.family}".strip() if p.given else p.family for p in record.authors[:6]
+            ),
+            year=record.year,
+            venue=record.container,
+            doi=record.doi,
+            found_by=found_by,
+            cached_at=answer.fetched_at if answer.cached else None,
+        )
+        if not differences:
+            return Verdict(
+                verdict="verified",
+                reason=f"{record.source.capitalize()} holds this work ({', '.join(found.matched) or 'its identifier'} match).",
+                evidence=evidence,
+                matched=tuple(found.matched),
+                **base,  # type: ignore[arg-type]
+            )
+        names = ", ".join(dict.fromkeys(d.field for d in differences))
+        why = (
+            f"The preprint was published since; {names} differ from the published record."
+            if published is not None
+            else f"{record.source.capitalize()} holds this work, but its {names} differ."
+        )
+        proposal = _proposal(entry, updates, record, source, base.get("file") or "refs.bib")
+        return Verdict(
+            verdict="corrected",
+            reason=why,
+            evidence=evidence,
+            matched=tuple(found.matched),
+            differences=tuple(differences),
+            proposal=proposal,
+            **base,  # type: ignore[arg-type]
+        )
+
+    def _published_version(
+        self, entry: BibEntry, ids: Identifiers, record: WorkRecord, deadline: float
+    ) -> WorkRecord | None:
+        """The version of record of a preprint entry, when an index knows it was published."""
+        preprint = (ids.arxiv or entry.entry_type in ("misc", "unpublished", "online")) and not (
+            entry.get("journal") and "arxiv" not in entry.get("journal").lower()
+        )
+        if not preprint:
+            return None
+        if (
+            record.doi
+            and not arxiv_of_doi(record.doi)
+            and record.container
+            and (
+                "arxiv" not in record.container.lower()
+                and record.work_type not in ("posted-content", "preprint")
+            )
+        ):
+            return record if normalize_doi(entry.get("doi")) != record.doi else None
+        for doi in record.published_as:
+            try:
+                answer = self.indexes.crossref_doi(doi, deadline)
+            except (Unavailable, Offline):
+                return None
+            for candidate in answer.records:
+                if fit(entry, candidate, identified_by="doi").same:
+                    return candidate
+        return None
+
+
+def _proposal(
+    entry: BibEntry, updates: dict[str, str], record: WorkRecord, source: BibFile | None, name: str
+) -> Proposal:
+    """The entry with the record's values for the fields that differ; the file's diff."""
+    by_record = dict(record.bibtex_fields())
+    fields: list[tuple[str, str]] = []
+    for key, value in entry.fields.items():
+        if key in updates:
+            value = by_record.get(key, updates[key]) if key == "author" else updates[key]
+        fields.append((key, value))
+    for key, value in updates.items():
+        if key not in entry.fields:
+            fields.append((key, value))
+    text = write_entry(entry.key, entry.entry_type, fields)
+    if source is not None:
+        diff = unified_diff(source.text, replace_entries(source, {entry.key: text}), name)
+    else:
+        diff = unified_diff(entry.raw + "\n", text + "\n", name)
+    return Proposal(entry=text, diff=diff)
