@@ -99,6 +99,9 @@ def _isolated_home(
     """Every test gets its own per-user data directory, never the real one."""
     home = tmp_path_factory.mktemp("labwright-home")
     monkeypatch.setenv("LABWRIGHT_HOME", str(home))
+    # No test looks references up in the real Crossref or OpenAlex: checks are
+    # off, as a user can set them; the resolver's tests use the fake indexes.
+    (home / "citation_settings.json").write_text('{"network": false}', encoding="utf-8")
     # Keys from the developer's shell must never reach code under test.
     for var in ("LABWRIGHT_API_KEY", "DEEPSEEK_API_KEY", "OPENAI_API_KEY", "DASHSCOPE_API_KEY"):
         monkeypatch.delenv(var, raising=False)

@@ -71,9 +71,15 @@ def test_happy_path_ends_with_a_pdf_and_versions(
     assert [summary for summary, _ in versions][:2] == ["First draft", "Reflection round 1"]
     assert "The quantity measured is the period" in versions[1][1]
     assert_progress_complete(events)
-    # The bibliography was generated for \cite{halliday} and marked unverified.
-    bib = (tmp_path / "out" / "refs.bib").read_text(encoding="utf-8")
-    assert "halliday" in bib and "Unverified" in bib
+    # The model's entry for \cite{halliday} could not be checked (checks are off
+    # in tests): it is not cited, and one sentence says so.
+    assert not (tmp_path / "out" / "refs.bib").exists()
+    assert any(isinstance(e, Warning_) and "halliday" in e.message for e in events)
+    assert "halliday" not in (tmp_path / "out" / "main.tex").read_text(encoding="utf-8")
+    record = json.loads((tmp_path / "out" / "citations.json").read_text(encoding="utf-8"))
+    assert [(v["key"], v["verdict"], v["cited"]) for v in record["verdicts"]] == [
+        ("halliday", "unverifiable", False)
+    ]
     # Exploration ran on the cheap tier, drafting on the main tier.
     models = {r.model for r in fake_llm.chat_requests if r.body.get("tools")}
     assert models == {"fake-cheap"}
@@ -96,6 +102,40 @@ def test_a_bib_in_the_folder_closes_citations_without_the_model(
     assert isinstance(done, Done)
     assert not any("Citation without an entry" in p for p in done.problems)
     assert "Unverified" not in (tmp_path / "out" / "refs.bib").read_text(encoding="utf-8")
+
+
+def test_a_model_reference_an_index_holds_is_cited_from_its_record(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from labwright.config import data_dir
+    from labwright.testing.fake_scholar import FakeScholar
+    from labwright.testing.scholar_corpus import Work
+
+    halliday = Work(
+        "W9100000001",
+        ("Fundamentals of Physics",),
+        (("Halliday", "David"), ("Resnick", "Robert"), ("Walker", "Jearl")),
+        2013,
+        publisher="Wiley",
+        crossref_type="book",
+        in_crossref=False,
+    )
+    with FakeScholar((halliday,), rate_limit=(50, "1s")) as fake:
+        settings = {
+            "network": True,
+            "crossref_url": fake.crossref_url,
+            "openalex_url": fake.openalex_url,
+        }
+        (data_dir().root / "citation_settings.json").write_text(
+            json.dumps(settings), encoding="utf-8"
+        )
+        events, _ = run(pendulum, tmp_path / "out", client, reflect_rounds=0)
+    bib = (tmp_path / "out" / "refs.bib").read_text(encoding="utf-8")
+    assert "Resnick" in bib and "Unverified" not in bib  # the index's record, not the model's
+    assert "\\cite{halliday}" in (tmp_path / "out" / "main.tex").read_text(encoding="utf-8")
+    record = json.loads((tmp_path / "out" / "citations.json").read_text(encoding="utf-8"))
+    assert record["verdicts"][0]["verdict"] == "verified" and record["network"] == "on"
+    assert record["verdicts"][0]["evidence"]["source"] == "openalex"
 
 
 def test_without_a_bib_and_without_a_model_answer_the_citation_gap_is_reported(

@@ -21,3 +21,16 @@ def test_supplying_the_bib_closes_the_gap() -> None:
     tex = r"\cite{halliday}"
     assert not citation_closure(tex, "").closed
     assert citation_closure(tex, "@book{halliday, title={F}}").closed
+
+
+def test_bib_keys_read_parenthesised_and_repeated_entries() -> None:
+    bib = "@article(k1, title={T})\n@article{k2, title={A}}\n@article{k2, title={B}}"
+    assert bib_keys(bib) == {"k1", "k2"}
+
+
+def test_removing_a_citation_keeps_the_others_and_the_sentence() -> None:
+    from labwright.verify.citations import remove_citations
+
+    tex = r"as shown~\cite{a}. See \citep[p.~3]{a,b} and \cite{c}."
+    assert remove_citations(tex, {"a"}) == r"as shown. See \citep[p.~3]{b} and \cite{c}."
+    assert cite_keys(remove_citations(tex, {"a", "b"})) == ["c"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from labwright.agent.tools import Tool, ToolArguments, ToolBox, ToolRefusal
+from labwright.agent.tools import AnyTool, Tool, ToolArguments, ToolBox, ToolRefusal
 from labwright.llm.model import JsonObject, JsonValue, ToolSchema
 from labwright.safety import PathEscape, resolve_inside
 
@@ -105,6 +105,8 @@ class ExploreTools:
     exploration: Exploration = field(default_factory=Exploration)
     describe_image: DescribeImage | None = None
     make_figure: MakeFigure | None = None
+    #: The run's reference lookup (agent/reference_tool.py), offered when given.
+    extra_tools: tuple[AnyTool, ...] = ()
 
     def toolbox(self) -> ToolBox:
         return ToolBox(
@@ -121,6 +123,7 @@ class ExploreTools:
                     FinishArgs,
                     self._finish,
                 ),
+                *self.extra_tools,
             )
         )
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from labwright.agent.bibliography import BibOutcome, build_bibliography
+from labwright.agent.citation_check import CitationCheck, FolderBib
 from labwright.agent.draft import DraftOutcome, write_draft
 from labwright.agent.events import Done, Event, FigureMade, GateDecision, Step, Warning_
 from labwright.agent.explore import explore
@@ -34,6 +35,7 @@ from labwright.agent.prompts import AgentPrompts
 from labwright.agent.reflect import ReflectPrompts, RoundResult, reflect_round
 from labwright.agent.repair import RepairOutcome, compile_and_repair
 from labwright.agent.run import RunContext, Stage, StopRun, check_folder, plan_of, run_stages
+from labwright.agent.tools import AnyTool
 from labwright.llm.errors import LLMCancelled, LLMError
 from labwright.llm.model import ChatModel, Message, has_vision
 from labwright.messages import say
@@ -75,6 +77,8 @@ class AgentContext(RunContext):
     draft: str | None = None
     reflect_stopped: bool = False
     bib: str = ""
+    citations: CitationCheck = field(default_factory=CitationCheck)
+    _folder_bibs: list[FolderBib] | None = None
     repaired: RepairOutcome = field(default_factory=RepairOutcome)
     compiled_from: str = ""
     _prompts: AgentPrompts | None = None
@@ -96,6 +100,7 @@ class AgentContext(RunContext):
                 root=self.folder,
                 make_figure=_sandbox_figure_maker(self.folder, fig_dir),
                 describe_image=_vision_describer(self.chat, self.cancel),
+                extra_tools=_reference_tools(self.citations),
             )
         return self.tools
 
@@ -135,6 +140,13 @@ class AgentContext(RunContext):
             add_computed(self.material, self.offline.ledger.to_dict().get("numbers", []))
             self._prompts = None  # the digest now includes the computed values
         return self.offline
+
+    def folder_bibs(self) -> list[FolderBib]:
+        """The folder's .bib files, read once; checking them starts in the background."""
+        if self._folder_bibs is None:
+            self._folder_bibs = _folder_bibs(self.folder, _bib_files(self))
+            self.citations.start_folder(self._folder_bibs)
+        return self._folder_bibs
 
     def current_draft(self) -> str:
         return self.draft if self.draft is not None else self.offline_report().tex
@@ -203,15 +215,23 @@ def _vision_describer(
     return describe
 
 
-def _folder_bibs(folder: Path, paths: list[str]) -> list[str]:
+def _reference_tools(check: CitationCheck) -> tuple[AnyTool, ...]:
+    """`check_reference` for exploration, when references may be looked up at all."""
+    from labwright.agent.reference_tool import check_reference_tool
+    from labwright.verify.settings import load_citation_settings
+
+    return (check_reference_tool(check),) if load_citation_settings().network else ()
+
+
+def _folder_bibs(folder: Path, paths: list[str]) -> list[FolderBib]:
     from labwright.ingest.encoding import decode_text
 
-    texts = []
+    bibs = []
     for rel in paths:
         decoded = decode_text((folder / rel).read_bytes())
         if decoded is not None:
-            texts.append(decoded.text)
-    return texts
+            bibs.append(FolderBib(rel, decoded.text))
+    return bibs
 
 
 _BIB_COMMAND = re.compile(r"\\bibliography\{([^}]*)\}")
@@ -241,6 +261,9 @@ def _scan(ctx: AgentContext) -> Iterator[Event]:
     if problem is not None:
         raise StopRun(problem, say("action.give_data_folder"))
     yield from scan_events(ctx)
+    ctx.folder_bibs()  # the folder's references are checked while the model writes
+    if ctx.options.bibliography and "bibliography" not in ctx.options.off:
+        ctx.citations.start_probe()  # so the bibliography step knows at once if it is offline
     yield ctx.language_step()
 
 
@@ -381,11 +404,14 @@ def _bibliography(ctx: AgentContext, *, with_model: bool = True) -> Iterator[Eve
     bib = BibOutcome()
     yield from build_bibliography(
         draft,
-        _folder_bibs(ctx.folder, _bib_files(ctx)),
+        ctx.folder_bibs(),
         ask_model if with_model else None,
         bib,
+        check=ctx.citations,
         cancel=ctx.cancel,
     )
+    if bib.draft is not None:
+        draft = bib.draft  # the citations of dropped model entries are gone
     ctx.problems += [say("llm.citation_missing", key=k) for k in bib.missing]
     ctx.draft, bib_stem = _attach_bibliography(draft, bib.bib)
     ctx.bib = bib.bib
@@ -472,6 +498,7 @@ def _finish(ctx: AgentContext) -> Iterator[Event]:
                 numbers=", ".join(numbers.unsourced[:12]),
             )
         )
+    yield from _citation_record(ctx)
     score = score_report(draft, ctx.bib if ctx.bib.strip() else None)
     yield GateDecision(
         gate="structure_score",
@@ -485,6 +512,30 @@ def _finish(ctx: AgentContext) -> Iterator[Event]:
         tex_path=str(tex_path),
         problems=ctx.problems,
     )
+
+
+def _citation_record(ctx: AgentContext) -> Iterator[Event]:
+    """Every verdict into the build's citations.json; the folder's doubtful entries said once."""
+    verdicts = ctx.citations.write(ctx.out_dir)
+    ctx.citations.close()
+    user = [v for v in verdicts if v.origin == "user"]
+    absent = [v.key for v in user if v.verdict == "not_found"]
+    corrected = [v.key for v in user if v.verdict == "corrected"]
+    if absent:
+        yield Warning_(
+            message=f"{len(absent)} entr{'y' if len(absent) == 1 else 'ies'} of the folder's .bib "
+            "could not be found in Crossref or OpenAlex; check "
+            + ("it" if len(absent) == 1 else "them")
+            + ": "
+            + ", ".join(absent)
+        )
+    if corrected:
+        yield Step(
+            stage="bibliography",
+            message=f"{len(corrected)} entr{'y' if len(corrected) == 1 else 'ies'} of the folder's .bib "
+            "differ from the index's record; the proposed corrections are in the trust panel: "
+            + ", ".join(corrected),
+        )
 
 
 # --- the table ------------------------------------------------------------------------

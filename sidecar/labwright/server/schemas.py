@@ -215,6 +215,20 @@ class LLMSettingsIn(_Request):
     local_detection: bool = False
 
 
+class CitationSettingsIn(_Request):
+    network: bool | None = None
+    contact_email: str | None = Field(default=None, max_length=320)
+    cache_days: float | None = Field(default=None, ge=0, le=365)
+
+
+class CitationSettingsOut(BaseModel):
+    #: Look references up in Crossref and OpenAlex; off: the cache only.
+    network: bool
+    #: Sent as `mailto` to join the indexes' polite pools; empty: the public pool.
+    contact_email: str
+    cache_days: float
+
+
 class KeyIn(_Request):
     api_key: str = Field(min_length=1, max_length=4096)
 

@@ -357,14 +357,14 @@ class FakeScholar:
                         + " ".join(f + g for f, g in work.authors)
                     )
                 )
-                score = sum(1 for w in wanted if w in mine)
-                if score:
-                    found.append((score * 10.0 / max(1, len(wanted)), work))
+                shared = sum(1 for w in wanted if w in mine)
+                if shared:
+                    found.append((shared * 10.0 / max(1, len(wanted)), work))
             found.sort(key=lambda s: -s[0])
         items = []
-        for score, work in found[:rows]:
+        for relevance, work in found[:rows]:
             item = crossref_message(work)
-            item["score"] = round(score * 7.3, 3)
+            item["score"] = round(relevance * 7.3, 3)
             items.append(item)
         return 200, {
             "status": "ok",

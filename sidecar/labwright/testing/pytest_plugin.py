@@ -47,7 +47,15 @@ _MODEL_PATHS = (
 _BLOCKED: list[str] = []
 
 
+#: The scholarly indexes the citation check asks; tests use fake_scholar instead.
+_SCHOLAR_HOSTS = ("api.crossref.org", "api.openalex.org")
+
+
 def _check(url: Any) -> None:
+    if str(url.host) in _SCHOLAR_HOSTS:
+        message = f"test tried the real index {url.host}; use labwright.testing.fake_scholar"
+        _BLOCKED.append(message)
+        raise ModelCallBlocked(message)
     path = str(url.path).rstrip("/")
     if any(path.endswith(p) for p in _MODEL_PATHS):
         netloc = f"{url.host}:{url.port}" if url.port else str(url.host)

@@ -130,6 +130,8 @@ def parse_names(names: str) -> list[Person]:
             continue
         parts = parse_single_name_into_parts(name, strict=False)
         family = " ".join([*parts.von, *parts.last]).strip()
+        if family.startswith("{") and family.endswith("}") and family.count("{") == 1:
+            family = family[1:-1]  # {Barnes and Noble}: one name, braced to stay whole
         given = " ".join(parts.first).strip()
         people.append(Person(family or given, given if family else ""))
     return people

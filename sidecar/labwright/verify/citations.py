@@ -12,7 +12,6 @@ from labwright.verify.texts import strip_comments
 _CITE = re.compile(
     r"\\(?:no|paren|text|auto|foot)?cite[a-zA-Z]*\*?(?:\s*\[[^\]]*\]){0,2}\s*\{([^}]*)\}"
 )
-_BIB_ENTRY = re.compile(r"@\s*([a-zA-Z]+)\s*[{(]\s*([^,\s]+)\s*,")
 
 
 def cite_keys(tex: str) -> list[str]:
@@ -28,11 +27,39 @@ def cite_keys(tex: str) -> list[str]:
 
 def bib_keys(bib: str) -> set[str]:
     """Entry keys of a BibTeX file (@comment, @string and @preamble are not entries)."""
-    return {
-        key
-        for kind, key in _BIB_ENTRY.findall(bib)
-        if kind.lower() not in ("comment", "string", "preamble")
-    }
+    from labwright.verify.bibtex import entry_keys
+
+    return entry_keys(bib)
+
+
+def remove_citations(tex: str, keys: set[str]) -> str:
+    """The text without citations of `keys`: a key leaves its command's list, and a
+    command left with none goes, with the ``~`` or space that tied it to the word."""
+    if not keys:
+        return tex
+
+    def drop(match: re.Match[str]) -> str:
+        kept = [k for k in match.group(1).split(",") if k.strip() and k.strip() not in keys]
+        if kept:
+            inner = match.group(0)[: match.start(1) - match.start(0)]
+            return inner + ",".join(kept) + "}"
+        return ""
+
+    out: list[str] = []
+    position = 0
+    for match in _CITE.finditer(tex):
+        if not any(k.strip() in keys for k in match.group(1).split(",")):
+            continue
+        replacement = drop(match)
+        start = match.start()
+        if not replacement:
+            while start > position and tex[start - 1] in "~ \t":
+                start -= 1
+        out.append(tex[position:start])
+        out.append(replacement)
+        position = match.end()
+    out.append(tex[position:])
+    return "".join(out)
 
 
 @dataclass

@@ -85,12 +85,17 @@ class Indexes:
         self.cache.put(key, {"records": [r.to_json() for r in records]}, now=now)
         return Answer(records, now, False)
 
+    def knows(self, key: str) -> bool:
+        """A fresh answer to this question is in the cache (routing asks that index first)."""
+        cached = self.cache.get(key)
+        return cached is not None and cached.fresh
+
     # -- Crossref ------------------------------------------------------------------
 
     def crossref_doi(self, doi: str, deadline: float) -> Answer:
         def fetch(service: Service, until: float) -> list[WorkRecord]:
             data = service.get("/works/" + quote(doi, safe="/:;()"), {}, deadline=until)
-            return [from_crossref(data["message"])] if _message(data) else []
+            return [from_crossref(data["message"])] if data is not None and _message(data) else []
 
         return self._ask(f"crossref:doi:{doi}", self.crossref, fetch, deadline)
 

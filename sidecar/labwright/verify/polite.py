@@ -114,6 +114,15 @@ class Service:
         #: Set when a connection could not be made: no further request this run.
         self.down: str = ""
         self.requests = 0
+        self._in_flight = 0
+
+    @property
+    def free(self) -> int:
+        """Slots not in use now (a router's hint; the semaphore is the limit)."""
+        if self.down:
+            return -1
+        with self._lock:
+            return self.limits.concurrency - self._in_flight
 
     def close(self) -> None:
         self._client.close()
@@ -155,7 +164,11 @@ class Service:
             remaining = deadline - time.monotonic()
             if remaining <= 0.05 or not self._slots.acquire(timeout=remaining):
                 raise Unavailable(f"{self.name} did not answer in time")
+            with self._lock:
+                self._in_flight += 1
             try:
+                if self.down:  # another thread found the index unreachable while this one waited
+                    raise Unavailable(self.down)
                 if not self._bucket.take(deadline):
                     raise Unavailable(f"{self.name} did not answer in time")
                 remaining = max(0.05, deadline - time.monotonic())
@@ -178,6 +191,8 @@ class Service:
             except httpx.HTTPError as error:
                 raise Unavailable(f"{self.name} failed ({type(error).__name__})") from error
             finally:
+                with self._lock:
+                    self._in_flight -= 1
                 self._slots.release()
             self._learn_limits(response)
             return response

@@ -14,9 +14,11 @@ Entries are checked in parallel under one deadline; the services' limits
 from __future__ import annotations
 
 import re
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +27,7 @@ import httpx
 from labwright.verify.bibtex import BibEntry, BibFile, replace_entries, unified_diff, write_entry
 from labwright.verify.cache import CitationCache
 from labwright.verify.indexes import Answer, Indexes, Offline
-from labwright.verify.match import Fit, fit
+from labwright.verify.match import Fit, fit, normalized_title
 from labwright.verify.polite import Service, ServiceLimits, Unavailable
 from labwright.verify.records import WorkRecord, arxiv_of_doi, normalize_doi
 from labwright.verify.settings import CitationSettings
@@ -46,6 +48,8 @@ _ISBN = re.compile(r"^(?:97[89])?\d{9}[\dX]$", re.I)
 CROSSREF_POLITE = ServiceLimits(concurrency=3, rate=10.0)
 CROSSREF_PUBLIC = ServiceLimits(concurrency=1, rate=5.0)
 OPENALEX = ServiceLimits(concurrency=5, rate=10.0)
+#: A work both indexes hold, for `Resolver.probe` (single-work lookups are free).
+PROBE_DOI = "10.1038/nature14539"
 
 
 @dataclass(frozen=True)
@@ -103,9 +107,11 @@ class _Search:
 
 
 class Resolver:
-    def __init__(self, indexes: Indexes, *, workers: int = 8) -> None:
+    def __init__(self, indexes: Indexes, *, workers: int = 16) -> None:
         self.indexes = indexes
         self.workers = workers
+        self._route_lock = threading.Lock()
+        self._steps = {"crossref": 0, "openalex": 0}
 
     @classmethod
     def from_settings(
@@ -151,6 +157,26 @@ class Resolver:
         """False when no request may or can be sent (checks off, or both indexes unreachable)."""
         services = [s for s in (self.indexes.crossref, self.indexes.openalex) if s is not None]
         return any(not s.down for s in services)
+
+    def probe(self, timeout_s: float = 4.0) -> None:
+        """One cheap request per index, so a later check knows at once if the network is gone.
+
+        An index that does not answer in time (a dead proxy, a captive portal:
+        connections that open but never answer) is treated as unreachable for
+        the rest of the run, as a refused connection already is.
+        """
+        deadline = time.monotonic() + timeout_s
+        for service, path in (
+            (self.indexes.crossref, "/works/" + PROBE_DOI),
+            (self.indexes.openalex, "/works/doi:" + PROBE_DOI),
+        ):
+            if service is None or service.down:
+                continue
+            try:
+                service.get(path, {}, deadline=deadline)
+            except Unavailable as why:
+                if "slow down" not in str(why):
+                    service.down = service.down or str(why)
 
     def close(self) -> None:
         for service in (self.indexes.crossref, self.indexes.openalex):
@@ -228,11 +254,19 @@ class Resolver:
     ) -> None:
         idx = self.indexes
         if ids.doi:
-            answer = self._ask(search, "crossref", idx.crossref_doi, ids.doi, deadline)
+            # Both indexes hold Crossref's DOIs: ask the one with a free slot
+            # first, the other when the first does not know the DOI.
+            doi_asks = [("crossref", idx.crossref_doi), ("openalex", idx.openalex_doi)]
+            with self._route(f"crossref:doi:{ids.doi}", f"openalex:doi:{ids.doi}") as flip:
+                if flip:
+                    doi_asks.reverse()
+                name, ask = doi_asks[0]
+                answer = self._ask(search, name, ask, ids.doi, deadline)
             if self._consider(entry, search, answer, "doi"):
                 return
-            if answer is None or not answer.records:
-                answer = self._ask(search, "openalex", idx.openalex_doi, ids.doi, deadline)
+            if answer is None or not answer.records:  # unknown there: the other may know it
+                name, ask = doi_asks[1]
+                answer = self._ask(search, name, ask, ids.doi, deadline)
                 if self._consider(entry, search, answer, "doi"):
                     return
         if ids.arxiv:
@@ -249,20 +283,47 @@ class Resolver:
             return
         people = entry.authors
         author = people[0].family if people else ""
-        year = re.search(r"\d{4}", entry.get("year"))
-        answer = self._ask(
-            search,
-            "crossref",
-            idx.crossref_search,
-            title,
-            author,
-            year.group() if year else "",
-            deadline,
-        )
+        found = re.search(r"\d{4}", entry.get("year"))
+        year = found.group() if found else ""
+        searches: list[tuple[str, Callable[[], Answer]]] = [
+            ("crossref", lambda: idx.crossref_search(title, author, year, deadline)),
+            ("openalex", lambda: idx.openalex_search(title, deadline)),
+        ]
+        key = normalized_title(title)
+        with self._route(f"crossref:title:{key}", f"openalex:title:{key}") as flip:
+            if flip:
+                searches.reverse()
+            answer = self._ask(search, searches[0][0], searches[0][1])
         if self._consider(entry, search, answer, "search"):
             return
-        answer = self._ask(search, "openalex", idx.openalex_search, title, deadline)
-        self._consider(entry, search, answer, "search")
+        self._consider(entry, search, self._ask(search, searches[1][0], searches[1][1]), "search")
+
+    @contextmanager
+    def _route(self, crossref_key: str, openalex_key: str) -> Iterator[bool]:
+        """Which index a step asks first (True: OpenAlex). The one whose answer is
+        cached; else Crossref while its polite pool has room (three at once), then
+        OpenAlex while it has, then the less loaded. Steps are counted until they
+        end, so threads starting together spread over both indexes."""
+        if self.indexes.knows(crossref_key):
+            yield False
+            return
+        if self.indexes.knows(openalex_key):
+            yield True
+            return
+        crossref, openalex = self.indexes.crossref, self.indexes.openalex
+        if crossref is None or openalex is None:
+            yield False
+            return
+        with self._route_lock:
+            c_load = self._steps["crossref"] / crossref.limits.concurrency
+            o_load = self._steps["openalex"] / openalex.limits.concurrency
+            first = "crossref" if c_load < 1 or c_load <= o_load or openalex.down else "openalex"
+            self._steps[first] += 1
+        try:
+            yield first == "openalex"
+        finally:
+            with self._route_lock:
+                self._steps[first] -= 1
 
     def _unmatched(self, search: _Search, base: dict[str, str]) -> Verdict:
         if search.failures:
@@ -318,9 +379,11 @@ class Resolver:
             found_by=found_by,
             cached_at=answer.fetched_at if answer.cached else None,
         )
+        extra = {"record": record}
         if not differences:
             return Verdict(
                 verdict="verified",
+                extra=extra,
                 reason=f"{record.source.capitalize()} holds this work ({', '.join(found.matched) or 'its identifier'} match).",
                 evidence=evidence,
                 matched=tuple(found.matched),
@@ -340,6 +403,7 @@ class Resolver:
             matched=tuple(found.matched),
             differences=tuple(differences),
             proposal=proposal,
+            extra=extra,
             **base,  # type: ignore[arg-type]
         )
 
@@ -347,7 +411,8 @@ class Resolver:
         self, entry: BibEntry, ids: Identifiers, record: WorkRecord, deadline: float
     ) -> WorkRecord | None:
         """The version of record of a preprint entry, when an index knows it was published."""
-        preprint = (ids.arxiv or entry.entry_type in ("misc", "unpublished", "online")) and not (
+        # A preprint: named by its arXiv id, or found as a posted preprint (bioRxiv).
+        preprint = (ids.arxiv or record.work_type in ("posted-content", "preprint")) and not (
             entry.get("journal") and "arxiv" not in entry.get("journal").lower()
         )
         if not preprint:

@@ -6,6 +6,7 @@ from fastapi import APIRouter
 
 from labwright.server.routes import (
     chat,
+    citation_settings,
     diagnostics,
     files,
     health,
@@ -32,6 +33,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     runfiles.router,
     uploads.router,
     settings.router,
+    citation_settings.router,
     usage.router,
     diagnostics.router,
 )

@@ -1,0 +1,281 @@
+"""Citation checks: the labelled set's verdicts, and what checking costs a build.
+
+Everything runs against the fake Crossref and OpenAlex (labwright.testing.
+fake_scholar) on loopback; nothing reaches the real services.
+
+1. The labelled set (labwright.testing.citation_cases, >= 60 references: real,
+   real with typos, Chinese, preprints published since, invented): each case's
+   expected and actual verdict; the share right (target >= 95%) and the number
+   of invented references marked verified (target 0).
+2. The bibliography step with 20 references the model suggested, which is the
+   part of a build that waits for the check: checks off (the baseline, what a
+   build did before), no network (the indexes refuse connections), a dead
+   network (connections open, nothing answers; the run's probe found out while
+   the model worked), and online on a cold and a warm cache with realistic
+   latency (single works 0.10-0.35 s, searches 0.25-0.70 s, Crossref's polite
+   pool: 3 in flight, 10 a second). Target: offline within noise of the
+   baseline; online, cold, at most 2 s more.
+3. With --build: the whole model-backed pipeline (the fake model, XeLaTeX)
+   on the pendulum example with a 20-entry refs.bib, checks off vs on (cold
+   cache), the folder's entries checked in the background. Target: at most 2 s more.
+
+    python benchmarks/citations.py [--build] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+from labwright.agent.bibliography import BibOutcome, build_bibliography
+from labwright.agent.citation_check import CitationCheck
+from labwright.testing.citation_cases import CASES
+from labwright.testing.fake_scholar import FakeScholar, Latency
+from labwright.verify.bibtex import parse_bib
+from labwright.verify.resolve import Resolver
+from labwright.verify.settings import CitationSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+REALISTIC = Latency(single=(0.10, 0.35), search=(0.25, 0.70))
+#: 20 references a model might suggest: mostly real, some mistyped, Chinese, invented.
+TWENTY = (
+    [c for c in CASES if c.kind == "real"][:9]
+    + [c for c in CASES if c.kind == "typo"][:3]
+    + [c for c in CASES if c.kind == "zh"][:3]
+    + [c for c in CASES if c.kind == "preprint"][:1]
+    + [c for c in CASES if c.kind == "invented"][:4]
+)
+
+
+def labelled_set() -> tuple[float, int]:
+    with FakeScholar() as fake:
+        settings = CitationSettings(
+            contact_email="bench@example.org",
+            crossref_url=fake.crossref_url,
+            openalex_url=fake.openalex_url,
+        )
+        resolver = Resolver.from_settings(settings, None)
+        entries = [parse_bib(c.bibtex).entries[0] for c in CASES]
+        verdicts = resolver.check(entries, deadline_s=120)
+    right = 0
+    invented_verified = 0
+    by_kind: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    print(f"{'kind':9} {'key':16} {'expected':13} {'verdict':13}  ok  reason")
+    for case, entry, verdict in zip(CASES, entries, verdicts, strict=True):
+        ok = verdict.verdict == case.expected and (
+            not case.fixes or any(d.field == case.fixes for d in verdict.differences)
+        )
+        right += ok
+        kinds[case.kind] += 1
+        by_kind[case.kind] += ok
+        invented_verified += case.kind == "invented" and verdict.verdict == "verified"
+        print(
+            f"{case.kind:9} {entry.key:16} {case.expected:13} {verdict.verdict:13} "
+            f"{'yes' if ok else 'NO ':3} {verdict.reason[:90]}"
+        )
+    share = right / len(CASES)
+    print()
+    print("by kind: " + ", ".join(f"{k} {by_kind[k]}/{n}" for k, n in kinds.items()))
+    print(f"right: {right}/{len(CASES)} = {share:.1%} (target >= 95%)")
+    print(f"invented references marked verified: {invented_verified} (target 0)")
+    return share, invented_verified
+
+
+MODEL_BIB = "\n\n".join(c.bibtex for c in TWENTY)
+DRAFT = (
+    "\\begin{document}"
+    + " ".join(f"\\cite{{{parse_bib(c.bibtex).entries[0].key}}}" for c in TWENTY)
+    + "\\end{document}"
+)
+
+
+def bib_step(make_resolver: Callable[[], Resolver], *, probe_first: bool = False) -> float:
+    check = CitationCheck(make_resolver)
+    if probe_first:
+        check.start_probe()  # at the scan stage of a real run
+        time.sleep(PROBE_WAIT)  # the model's exploration and drafting take longer than this
+    t0 = time.perf_counter()
+    list(build_bibliography(DRAFT, [], lambda keys: MODEL_BIB, BibOutcome(), check=check))
+    elapsed = time.perf_counter() - t0
+    check.close()
+    return elapsed
+
+
+PROBE_WAIT = 4.5
+
+
+def _closed_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class _DeadServer:
+    """Accepts connections and never answers (a dead proxy or a captive portal)."""
+
+    def __enter__(self) -> str:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.held: list[socket.socket] = []
+        self.stop = False
+
+        def accept() -> None:
+            self.sock.settimeout(0.2)
+            while not self.stop:
+                try:
+                    conn, _ = self.sock.accept()
+                    self.held.append(conn)
+                except OSError:
+                    continue
+
+        threading.Thread(target=accept, daemon=True).start()
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop = True
+        for conn in self.held:
+            conn.close()
+        self.sock.close()
+
+
+def bibliography_step(repeat: int) -> None:
+    print(
+        f"\n== the bibliography step, {len(TWENTY)} references suggested by the model (median of {repeat}) =="
+    )
+    off = lambda: Resolver.from_settings(CitationSettings(network=False), None)  # noqa: E731
+    port = _closed_port()
+    refused = lambda: Resolver.from_settings(  # noqa: E731
+        CitationSettings(
+            crossref_url=f"http://127.0.0.1:{port}", openalex_url=f"http://127.0.0.1:{port}"
+        ),
+        None,
+    )
+    rows: dict[str, list[float]] = {k: [] for k in ("off", "refused", "dead", "cold", "warm")}
+    for _ in range(repeat):
+        rows["off"].append(bib_step(off))
+        rows["refused"].append(bib_step(refused, probe_first=True))
+        with _DeadServer() as dead:
+            url = dead
+            rows["dead"].append(
+                bib_step(
+                    lambda url=url: Resolver.from_settings(
+                        CitationSettings(crossref_url=url, openalex_url=url), None
+                    ),
+                    probe_first=True,
+                )
+            )
+        with (
+            FakeScholar(latency=REALISTIC, seed=len(rows["cold"])) as fake,
+            tempfile.TemporaryDirectory() as home,
+        ):
+            settings = CitationSettings(
+                contact_email="bench@example.org",
+                crossref_url=fake.crossref_url,
+                openalex_url=fake.openalex_url,
+            )
+            make = lambda s=settings, h=home: Resolver.from_settings(s, Path(h))  # noqa: E731
+            rows["cold"].append(bib_step(make))
+            rows["warm"].append(bib_step(make))
+    base = statistics.median(rows["off"])
+    labels = {
+        "off": "checks off (baseline)",
+        "refused": "no network (connections refused)",
+        "dead": "dead network (no answers; probed during the run)",
+        "cold": "online, cold cache, realistic latency",
+        "warm": "online, warm cache",
+    }
+    for key, label in labels.items():
+        median = statistics.median(rows[key])
+        print(f"{label:52} {median:7.3f} s   +{median - base:6.3f} s over the baseline")
+    added = statistics.median(rows["cold"]) - base
+    print(
+        f"online, cold: +{added:.2f} s for {len(TWENTY)} references (target <= 2 s): {'met' if added <= 2 else 'NOT met'}"
+    )
+    worst_offline = max(statistics.median(rows["refused"]), statistics.median(rows["dead"])) - base
+    print(f"offline: +{worst_offline:.3f} s (target: as fast as before)")
+
+
+def build(repeat: int) -> None:
+    """The whole model-backed pipeline with a 20-entry refs.bib, checks off vs on."""
+    from labwright.agent.pipeline import AgentOptions, run_agent
+    from labwright.llm.client import LLMClient
+    from labwright.testing.fake_openai import FakeOpenAI
+    from labwright.testing.pytest_plugin import FAST_RETRY, fake_endpoint
+
+    sys.path.insert(0, str(ROOT))
+    from tests.agent.conftest import ScriptedLab
+
+    print(f"\n== the model-backed build, pendulum example + refs.bib of 20 (median of {repeat}) ==")
+    bib = "\n\n".join(c.bibtex for c in TWENTY)
+    times: dict[str, list[float]] = {"off": [], "on": []}
+    with FakeScholar(latency=REALISTIC) as fake, FakeOpenAI() as llm:
+        lab = ScriptedLab()
+        llm.on_messages(lab.answer)
+        for n in range(repeat):
+            for mode in ("off", "on"):
+                with tempfile.TemporaryDirectory() as tmp:
+                    home = Path(tmp) / "home"
+                    home.mkdir()
+                    folder = Path(tmp) / "pendulum"
+                    shutil.copytree(ROOT / "examples" / "pendulum", folder)
+                    (folder / "refs.bib").write_text(bib, encoding="utf-8")
+                    settings = {
+                        "network": mode == "on",
+                        "crossref_url": fake.crossref_url,
+                        "openalex_url": fake.openalex_url,
+                    }
+                    (home / "citation_settings.json").write_text(
+                        json.dumps(settings), encoding="utf-8"
+                    )
+                    import os
+
+                    os.environ["LABWRIGHT_HOME"] = str(home)
+                    with LLMClient(fake_endpoint(llm), retry=FAST_RETRY, timeout=5.0) as client:
+                        t0 = time.perf_counter()
+                        events = list(
+                            run_agent(
+                                folder, Path(tmp) / "out", client, AgentOptions(reflect_rounds=1)
+                            )
+                        )
+                        times[mode].append(time.perf_counter() - t0)
+                    record = Path(tmp) / "out" / "citations.json"
+                    if mode == "on" and n == 0 and record.exists():
+                        verdicts = json.loads(record.read_text(encoding="utf-8"))["verdicts"]
+                        print("verdicts recorded:", dict(Counter(v["verdict"] for v in verdicts)))
+                    assert events
+    off, on = statistics.median(times["off"]), statistics.median(times["on"])
+    print(
+        f"checks off {off:.2f} s, on (cold cache) {on:.2f} s: +{on - off:.2f} s (target <= 2 s); ratio {on / off:.3f}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--build", action="store_true", help="also run the whole pipeline (needs XeLaTeX)"
+    )
+    args = parser.parse_args()
+    share, invented = labelled_set()
+    bibliography_step(args.repeat)
+    if args.build:
+        build(args.repeat)
+    return 0 if share >= 0.95 and invented == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
