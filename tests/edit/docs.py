@@ -94,3 +94,16 @@ ZH = (
     "\\begin{thebibliography}{9}\n\\bibitem{halliday} Halliday, Resnick. Fundamentals of Physics.\n"
     "\\end{thebibliography}\n\\end{document}\n"
 )
+
+
+# The same reports with the keywords written by hand, as people do without
+# our template's \keywords command.
+EN_HAND = EN.replace(
+    "\\keywords{pendulum, gravitational acceleration, period}",
+    "\\noindent\\textbf{Keywords:} pendulum, gravitational acceleration, period",
+)
+ZH_HAND = ZH.replace("\\keywords{单摆，重力加速度，周期}", "关键词：单摆；重力加速度；周期")
+EN_ITALIC = EN.replace(
+    "\\keywords{pendulum, gravitational acceleration, period}",
+    "\\noindent\\textit{Key words}: pendulum; gravitational acceleration",
+)

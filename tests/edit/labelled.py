@@ -80,3 +80,31 @@ ZH_SET: list[tuple[str, str]] = [
     ("参考文献按字母排序。", "bibliography"),
     ("表2的标题要写清楚。", "n5"),
 ]
+
+#: Requests whose parts need different handlers (a new citation and where it
+#: goes): never decided by code alone. Labelled with the part they touch.
+CITE_SET: list[tuple[str, str]] = [
+    ("Cite the original paper by Huygens on the pendulum clock in the Theory section.", "n1"),
+    ("In the principle section, add a citation for the small-angle approximation.", "n1"),
+    ("Add a reference to the original paper by Kater in the discussion.", "n7"),
+    ("Please cite a textbook for the formula of the period in section 2.", "n1"),
+    ("The error analysis should cite the GUM for the uncertainty of L.", "n6"),
+    ("Rename section 2 to Theory and cite Halliday there.", "n1"),
+    ("在实验原理部分引用惠更斯关于摆钟的原始论文。", "n1"),
+    ("在讨论中添加一篇参考文献说明空气阻力的影响。", "n7"),
+    ("误差分析里引用测量不确定度指南。", "n6"),
+    ("第2节的周期公式要注明出处。", "n1"),
+    ("在结论里补充文献支持。", "n8"),
+]
+
+#: Keyword lines written by hand (docs.EN_HAND, ZH_HAND, EN_ITALIC): the
+#: keywords are found there, for free.
+HAND_KEYWORDS_EN: list[tuple[str, str]] = [
+    ("Change the keywords to pendulum, g, damping.", "keywords"),
+    ("Add 'small-angle approximation' to the keywords.", "keywords"),
+    ("The key words are too generic.", "keywords"),
+]
+HAND_KEYWORDS_ZH: list[tuple[str, str]] = [
+    ("把关键词改成单摆、周期、阻尼。", "keywords"),
+    ("关键词里加上“小角度近似”。", "keywords"),
+]

@@ -71,3 +71,16 @@ def test_language_and_outline() -> None:
     assert span is not None and span.text(EN) == "en"
     lines = outline_lines(EN)
     assert "n5:   4.2 Fit of $g$" in lines and "bibliography: (bibliography)" in lines
+
+
+def test_a_hand_written_keyword_line_is_a_block_with_its_own_gate() -> None:
+    from labwright.edit.model_edits import _block_problems
+    from tests.edit.docs import EN_HAND
+
+    span = metadata_block(EN_HAND, "keywords")
+    assert span is not None and span.form == "line"
+    assert span.text(EN_HAND).startswith("\\noindent\\textbf{Keywords:} pendulum")
+    assert (
+        _block_problems("\\noindent\\textbf{Keywords:} pendulum, damping", span, "keywords") == []
+    )
+    assert _block_problems("pendulum, damping", span, "keywords")  # the label is gone

@@ -37,6 +37,22 @@ _BLOCK_COMMANDS: dict[BlockKind, tuple[str, ...]] = {
     "abstract": ("reportabstract", "abstract"),
     "keywords": ("keywords", "keyword"),
 }
+# A keyword line written by hand: an optional \noindent, a label in bold or
+# italics or plain ("\textbf{Keywords:}", "\noindent\textit{Key words}",
+# "{\bf Index Terms}", "关键词："), then the words, up to the paragraph's end.
+KEYWORD_LABEL = r"(?:key[ \t]*words?|index[ \t]+terms|关[ \t]*键[ \t]*[词字]|關鍵詞|キーワード)"
+_KEYWORD_LINE = re.compile(
+    r"^[ \t]*(?:\\noindent(?![A-Za-z@])[ \t]*)?"
+    r"(?:\{[ \t]*\\(?:bf|it|bfseries|itshape|sc)(?![A-Za-z@])[ \t]*"
+    + KEYWORD_LABEL
+    + r"[ \t]*[:：]?[ \t]*\}"
+    r"|\\(?:textbf|textit|emph|textsc|underline)[ \t]*\{[ \t]*"
+    + KEYWORD_LABEL
+    + r"[ \t]*[:：]?[ \t]*\}"
+    r"|【?" + KEYWORD_LABEL + r"】?(?=[ \t]*[:：]))"
+    r"[ \t]*[:：—–-]?[^\n]*(?:\n(?![ \t]*\n)(?![ \t]*\\(?:section|chapter|begin|end|par\b))[^\n]*)*",
+    re.I | re.M,
+)
 _LANG_OPTION = re.compile(r"(\\documentclass[ \t]*\[)([^\]]*)(\][ \t]*\{labwright-report\})")
 
 
@@ -83,6 +99,17 @@ def command_block(content: str, command: str, masked: str | None = None) -> Span
     return None
 
 
+def keyword_line(text: str) -> tuple[int, int] | None:
+    """Where the first hand-written keyword line of `text` is (start, end), if any."""
+    m = _KEYWORD_LINE.search(text)
+    if m is None:
+        return None
+    end = m.end()
+    while end > m.start() and text[end - 1] in " \t\n":
+        end -= 1
+    return m.start(), end
+
+
 def metadata_block(content: str, kind: BlockKind) -> Span | None:
     """Title, abstract or keywords as a command block, or as an environment."""
     masked = mask(content)
@@ -95,6 +122,10 @@ def metadata_block(content: str, kind: BlockKind) -> Span | None:
         m = env.search(masked)
         if m is not None:
             return Span(m.start(), m.end(), "begin{" + kind + "}")
+    if kind == "keywords":
+        found = keyword_line(masked)
+        if found is not None:
+            return Span(found[0], found[1], "line")
     return None
 
 
@@ -189,8 +220,9 @@ def outline_lines(content: str, sectioning: Sectioning | None = None) -> list[st
         indent = "  " * max(0, (node.level or 0) - (sectioning.top_level or 0))
         number = numbers.get(node.anchor, "")
         lines.append(f"{node.anchor}: {indent}{number + ' ' if number else ''}{node.title}")
-    for kind in ("title", "abstract", "keywords"):
-        if metadata_block(content, kind) is not None:  # type: ignore[arg-type]
+    kinds: tuple[BlockKind, ...] = ("title", "abstract", "keywords")
+    for kind in kinds:
+        if metadata_block(content, kind) is not None:
             lines.append(f"{kind}: ({kind})")
     if bibliography_block(content) is not None:
         lines.append("bibliography: (bibliography)")

@@ -20,6 +20,7 @@ from labwright.edit.locate import (
     Span,
     bibliography_block,
     command_block,
+    keyword_line,
     metadata_block,
     outline_lines,
 )
@@ -136,7 +137,11 @@ def _block_problems(fragment: str, span: Span, kind: BlockKind) -> list[str]:
     problems = list(check_fragment(fragment).problems)
     if problems:
         return problems
-    if span.form.startswith("begin{"):
+    if span.form == "line":
+        # A hand-written keyword line: one paragraph that still starts with its label.
+        ok = keyword_line(fragment) == (0, len(fragment))
+        form = "the same label (e.g. \\textbf{Keywords:}) followed by the keywords, one paragraph"
+    elif span.form.startswith("begin{"):
         env = span.form[len("begin{") : -1]
         ok = fragment.startswith("\\begin{" + env + "}") and fragment.endswith("\\end{" + env + "}")
         ok = ok and fragment.count("\\begin{" + env + "}") == 1

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from labwright.edit.locate import (
+    BlockKind,
+    FloatKind,
     bibliography_block,
     float_span,
     innermost_node,
@@ -88,6 +90,16 @@ _WHOLE = re.compile(
 _BIB = re.compile(
     r"(?<!cross-)(?<!cross )\b(?:bibliography|references|reference\s+list|bibtex|"
     r"citation\s+style|citation\s+format)\b|参考文献|文献列表|引用格式|文献格式",
+    _I,
+)
+# A new or changed citation needs two handlers (the sentence that cites, and
+# the bibliography entry the key must resolve to) and knowledge of the work:
+# code never decides it alone, whatever else the request names. The
+# bibliography's style or format ("citation style") is a bibliography edit.
+_CITE_INTENT = re.compile(
+    r"\bcit(?:e|es|ed|ing)\b|\bcitations?\b(?!\s+(?:style|format))|"
+    r"\badd\s+(?:a\s+|an\s+)?(?:new\s+)?(?:reference|source)s?\b|\breference\s+to\s+(?:the\s+)?(?:original|paper|work|article|book)\b|"
+    r"引用(?!格式)|引述|援引|(?:添加|加上|加入|补充|补上|增加)(?:一[篇个条])?(?:参考)?文献|注明出处|标注出处",
     _I,
 )
 _ABSTRACT = re.compile(r"\babstract\b|摘要", _I)
@@ -212,15 +224,20 @@ def find_signals(request: str, content: str, sectioning: Sectioning | None = Non
                 m.group(),
             )
         )
-    for cls, pattern in (("abstract", _ABSTRACT), ("keywords", _KEYWORDS), ("title", _TITLE)):
+    blocks: tuple[tuple[BlockKind, re.Pattern[str]], ...] = (
+        ("abstract", _ABSTRACT),
+        ("keywords", _KEYWORDS),
+        ("title", _TITLE),
+    )
+    for cls, pattern in blocks:
         for m in pattern.finditer(request):
-            found = metadata_block(content, cls) is not None  # type: ignore[arg-type]
-            target = Target(cls, label=cls) if found else None  # type: ignore[arg-type]
-            signals.append(Signal(cls, target, m.group()))  # type: ignore[arg-type]
-    for kind, pattern in (("table", _TABLE), ("figure", _FIGURE)):
+            found = metadata_block(content, cls) is not None
+            signals.append(Signal(cls, Target(cls, label=cls) if found else None, m.group()))
+    floats: tuple[tuple[FloatKind, re.Pattern[str]], ...] = (("table", _TABLE), ("figure", _FIGURE))
+    for kind, pattern in floats:
         for m in pattern.finditer(request):
             float_no = int(next(g for g in m.groups() if g))
-            span = float_span(content, kind, float_no)  # type: ignore[arg-type]
+            span = float_span(content, kind, float_no)
             node = innermost_node(sectioning, span.start) if span else None
             target = _section_target(node, numbers) if node else None
             signals.append(Signal("float", target, m.group()))
@@ -251,6 +268,11 @@ def route_without_model(request: str, content: str) -> Route:
     whole = whole_wording(request)
     if whole is not None:
         return Route(None, "defer", False, f"whole-document wording ({whole!r})", signals)
+    cite = _CITE_INTENT.search(request)
+    if cite is not None:
+        return Route(
+            None, "defer", False, f"a citation needs the model ({cite.group()!r})", signals
+        )
     if not signals:
         return Route(None, "defer", False, "no part of the report is named", signals)
     classes = {s.cls for s in signals}
@@ -287,6 +309,13 @@ def routing_messages(request: str, content: str) -> Messages:
     ]
 
 
+_BLOCK_REFS: dict[str, BlockKind] = {
+    "abstract": "abstract",
+    "keywords": "keywords",
+    "title": "title",
+}
+
+
 def parse_routing_answer(answer: str, content: str) -> Target | None:
     """``{"target": "n3"}`` (or a bare anchor) -> the target; None when it names nothing known."""
     text = answer.strip()
@@ -304,9 +333,9 @@ def parse_routing_answer(answer: str, content: str) -> Target | None:
         return Target("whole", label="whole report")
     if ref == "bibliography":
         return Target("bibliography", label="bibliography") if bibliography_block(content) else None
-    if ref in ("abstract", "keywords", "title"):
-        found = metadata_block(content, ref) is not None  # type: ignore[arg-type]
-        return Target(ref, label=ref) if found else None  # type: ignore[arg-type]
+    block = _BLOCK_REFS.get(ref)
+    if block is not None:
+        return Target(block, label=block) if metadata_block(content, block) is not None else None
     sectioning = sectionize(content)
     node = sectioning.by_anchor(ref)
     if node is None or node.kind != "heading":

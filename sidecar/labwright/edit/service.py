@@ -71,7 +71,7 @@ def _model_edit(turn: ChatTurn, target: Target, content: str, lang: Lang) -> Edi
     if target.kind == "bibliography":
         return edit_bibliography(model, turn.message, content, lang=lang)
     if target.kind in ("abstract", "keywords", "title"):
-        return edit_block(model, turn.message, content, target.kind, lang=lang)  # type: ignore[arg-type]
+        return edit_block(model, turn.message, content, target.kind, lang=lang)
     digest = turn.digest() if turn.digest is not None else ""
     history = _history(turn)
     if target.kind == "whole":
