@@ -6,9 +6,22 @@ import { parseRoute, type Route } from "./route";
 import { StartScreen } from "./screens/Start";
 // The session and settings screens load on demand: the start screen, which the
 // window opens on, carries only what it needs.
-const SessionScreen = lazy(() => import("./screens/Session").then((m) => ({ default: m.SessionScreen })));
-const SettingsScreen = lazy(() => import("./screens/Settings").then((m) => ({ default: m.SettingsScreen })));
+// A chunk whose download was cut (a network blip) is fetched again rather than
+// leaving the window blank.
+async function retried<M>(load: () => Promise<M>): Promise<M> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await load();
+    } catch (err) {
+      if (attempt >= 30) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, 4000)));
+    }
+  }
+}
+const SessionScreen = lazy(() => retried(() => import("./screens/Session")).then((m) => ({ default: m.SessionScreen })));
+const SettingsScreen = lazy(() => retried(() => import("./screens/Settings")).then((m) => ({ default: m.SettingsScreen })));
 import { Header } from "./components/Header";
+import { LinkBanner } from "./components/LinkBanner";
 import { useTheme } from "./theme";
 
 export function App() {
@@ -78,7 +91,8 @@ export function App() {
   return (
     <LangContext.Provider value={i18n}>
       <Header route={route} theme={theme} />
-      <main>
+      {api && <LinkBanner api={api} />}
+      <main className={route.name === "session" && route.tab === "report" ? "wide" : undefined}>
         <Suspense fallback={null}>{body}</Suspense>
       </main>
     </LangContext.Provider>

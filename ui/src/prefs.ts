@@ -1,10 +1,19 @@
 // Small per-user choices kept in the browser's storage (never secrets).
 import type { Lang } from "./i18n";
 
-export function reportLanguage(): Lang {
-  return (localStorage.getItem("labwright.reportLang") as Lang | null) ?? "en";
+/** The report's language: "auto" lets the engine detect it (notes, then file and column names). */
+export type ReportLang = "auto" | Lang;
+
+export function reportLanguage(): ReportLang {
+  const v = localStorage.getItem("labwright.reportLang");
+  return v === "en" || v === "zh" ? v : "auto";
 }
 
-export function setReportLanguage(lang: Lang): void {
+export function setReportLanguage(lang: ReportLang): void {
   localStorage.setItem("labwright.reportLang", lang);
+}
+
+/** What a run request sends: "" asks the engine to detect the language. */
+export function runLanguage(lang: ReportLang): "" | Lang {
+  return lang === "auto" ? "" : lang;
 }

@@ -40,7 +40,14 @@ describe("event reducer", () => {
     expect(milestonesConsecutive(v)).toBe(true);
     expect(v.figures).toEqual([{ name: "fig01", file: "fig01.png", source: "periods.csv" }]);
     expect(v.draft).toBe("Hello world");
-    expect(v.errors).toEqual([{ message: "The compile failed.", action: "Open the log." }]);
+    expect(v.notices).toEqual([
+      {
+        level: "error",
+        said: { key: null, params: null, text: "The compile failed." },
+        action: { key: null, params: null, text: "Open the log." },
+        count: 1,
+      },
+    ]);
     expect(v.done?.version_no).toBe(1);
     expect(progress(v)).toBe(100);
     expect(v.gaps).toEqual([]);

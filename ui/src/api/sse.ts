@@ -66,6 +66,8 @@ export interface FollowOptions {
   /** Called when the server closed the stream normally (the run ended). */
   onEnd: () => void;
   onRetry?: (attempt: number) => void;
+  /** A (re)connection was answered: the stream is flowing again. */
+  onOpen?: () => void;
   signal: AbortSignal;
   fetchImpl?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
@@ -105,6 +107,7 @@ export async function follow(opts: FollowOptions): Promise<void> {
       if (res.status >= 400 && res.status < 500) throw new FatalStreamError(res.status);
       if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
       attempt = 0;
+      opts.onOpen?.();
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       const parser = new SseParser();
       attemptCtl.signal.addEventListener("abort", () => void reader.cancel().catch(() => undefined));

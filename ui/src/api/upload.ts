@@ -5,6 +5,13 @@ import type { Api, SessionDetail } from "./client";
 
 export const CHUNK = 512 * 1024;
 
+/** Files of the drop that the browser could not read (no permission, gone, a broken link). */
+export class UnreadableFiles extends Error {
+  constructor(readonly names: string[]) {
+    super(`unreadable: ${names.join(", ")}`);
+  }
+}
+
 export interface PickedFile {
   path: string; // relative, "/"-separated, from the dropped folder's root
   file: Blob;
@@ -43,7 +50,14 @@ export async function uploadFolder(
     const path = f.path.slice(strip);
     let offset = 0;
     do {
-      const part = new Uint8Array(await f.file.slice(offset, offset + CHUNK).arrayBuffer());
+      let part: Uint8Array;
+      try {
+        part = new Uint8Array(await f.file.slice(offset, offset + CHUNK).arrayBuffer());
+      } catch {
+        // Nothing half-made is left behind: the unfinished copy is dropped.
+        await api.send("DELETE", `/uploads/${upload.id}`).catch(() => undefined);
+        throw new UnreadableFiles([path]);
+      }
       await api.send("POST", `/uploads/${upload.id}/chunks`, { path, offset, data: base64(part) });
       offset += part.length;
     } while (offset < f.file.size);
@@ -61,20 +75,32 @@ export async function filesFromDrop(items: DataTransferItemList): Promise<Picked
     if (entry) entries.push(entry);
   }
   const out: PickedFile[] = [];
+  const unreadable: string[] = [];
   const walk = async (entry: FileSystemEntry, prefix: string): Promise<void> => {
     if (entry.isFile) {
-      const file = await new Promise<File>((res, rej) => (entry as FileSystemFileEntry).file(res, rej));
-      out.push({ path: prefix + entry.name, file });
+      try {
+        const file = await new Promise<File>((res, rej) => (entry as FileSystemFileEntry).file(res, rej));
+        out.push({ path: prefix + entry.name, file });
+      } catch {
+        unreadable.push(prefix + entry.name);
+      }
     } else if (entry.isDirectory) {
       const reader = (entry as FileSystemDirectoryEntry).createReader();
       for (;;) {
-        const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
+        let batch: FileSystemEntry[];
+        try {
+          batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
+        } catch {
+          unreadable.push(prefix + entry.name + "/");
+          break;
+        }
         if (batch.length === 0) break;
         for (const child of batch) await walk(child, `${prefix}${entry.name}/`);
       }
     }
   };
   for (const e of entries) await walk(e, "");
+  if (unreadable.length) throw new UnreadableFiles(unreadable);
   return out;
 }
 

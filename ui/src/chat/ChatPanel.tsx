@@ -91,7 +91,7 @@ function ProposalCard({
         </span>
         <span className="grow muted">{proposal.target}</span>
         <span className="muted">
-          +{diff.added} {t("added")}, −{diff.removed} {t("removed")}
+          {diff.added + diff.removed === 0 ? t("identical") : `+${diff.added} ${t("added")}, −${diff.removed} ${t("removed")}`}
         </span>
       </header>
       <p data-testid="proposal-summary">{proposal.summary}</p>

@@ -37,6 +37,7 @@ const en = {
   freeDecision: "found without a model",
   modelDecision: "found by the model",
   codeDecision: "done by code, no model needed",
+  identical: "no change to the text",
 };
 
 export type ChatKey = keyof typeof en;
@@ -75,6 +76,7 @@ const zh: Record<ChatKey, string> = {
   freeDecision: "无需模型即定位",
   modelDecision: "由模型定位",
   codeDecision: "由代码完成，无需模型",
+  identical: "文本没有变化",
 };
 
 export const chatDictionaries: Record<Lang, Record<ChatKey, string>> = { en, zh };

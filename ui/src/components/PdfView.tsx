@@ -1,39 +1,21 @@
-// The PDF drawn on canvases by pdf.js, loaded on demand so the start screen
-// does not pay for it; the worker is a local file of the build (never a CDN).
-// Numbers that the provenance record knows are overlaid with buttons at their
-// place on the page (from pdf.js's text positions), so a reader can click a
-// number in the PDF itself and see where it came from.
+// A small PDF drawn on canvases (a vector figure on the progress screen). The
+// report itself uses PdfViewer, with zoom, pages and number links.
 import { useEffect, useRef, useState } from "react";
 import type { PDFDocumentProxy } from "pdfjs-dist";
-
-type PdfJs = typeof import("pdfjs-dist");
-
-interface Token {
-  text: string;
-  left: number; // percent of the page
-  top: number;
-  width: number;
-  height: number;
-}
-
-const NUMBER = /-?\d+(?:\.\d+)?/g;
+import { open, pdfjs } from "../pdf/load";
 
 export function PdfView({
   data,
   label,
-  numbers,
-  onNumber,
   scale = 1.4,
   testid = "pdf",
 }: {
   data: ArrayBuffer;
   label: string;
-  numbers?: ReadonlySet<string>;
-  onNumber?: (text: string) => void;
   scale?: number;
   testid?: string;
 }) {
-  const [doc, setDoc] = useState<{ pdfjs: PdfJs; doc: PDFDocumentProxy } | null>(null);
+  const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [rendered, setRendered] = useState(0);
   const [failed, setFailed] = useState(false);
 
@@ -43,25 +25,10 @@ export function PdfView({
     setDoc(null);
     setRendered(0);
     void (async () => {
-      const pdfjs = await import("pdfjs-dist");
-      const worker = await import("pdfjs-dist/build/pdf.worker.min.mjs?url");
-      pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
-      // XeLaTeX embeds the Chinese Fandol fonts as CID CFF without ToUnicode.
-      // pdf.js then needs the character maps (copied into the build as
-      // cmaps/, see scripts/copy-cmaps.mjs) and must draw the glyphs as paths itself
-      // (disableFontFace): its rebuilt web font is refused by the browser's
-      // font sanitizer without a warning. Lacking either, every Chinese
-      // character came out blank (seen in Chromium on the spectrum example).
-      const task = pdfjs.getDocument({
-        data: new Uint8Array(data.slice(0)),
-        isEvalSupported: false,
-        disableFontFace: true,
-        cMapUrl: new URL("cmaps/", document.baseURI).href,
-        cMapPacked: true,
-      });
+      const task = open(await pdfjs(), data);
       destroy = () => void task.destroy();
       const loaded = await task.promise;
-      if (!cancelled) setDoc({ pdfjs, doc: loaded });
+      if (!cancelled) setDoc(loaded);
     })().catch(() => !cancelled && setFailed(true));
     return () => {
       cancelled = true;
@@ -72,47 +39,29 @@ export function PdfView({
   return (
     <div className="pdf" data-testid={testid} data-pages={rendered} data-failed={failed || undefined}>
       {doc &&
-        Array.from({ length: doc.doc.numPages }, (_, i) => (
-          <PdfPage
-            key={i}
-            pdfjs={doc.pdfjs}
-            doc={doc.doc}
-            n={i + 1}
-            label={label}
-            scale={scale}
-            numbers={numbers}
-            onNumber={onNumber}
-            onRendered={() => setRendered((r) => r + 1)}
-          />
+        Array.from({ length: doc.numPages }, (_, i) => (
+          <Page key={i} doc={doc} n={i + 1} label={label} scale={scale} onRendered={() => setRendered((r) => r + 1)} />
         ))}
     </div>
   );
 }
 
-function PdfPage({
-  pdfjs,
+function Page({
   doc,
   n,
   label,
   scale,
-  numbers,
-  onNumber,
   onRendered,
 }: {
-  pdfjs: PdfJs;
   doc: PDFDocumentProxy;
   n: number;
   label: string;
   scale: number;
-  numbers?: ReadonlySet<string>;
-  onNumber?: (text: string) => void;
   onRendered: () => void;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
-  const [tokens, setTokens] = useState<Token[]>([]);
   const done = useRef(onRendered);
   done.current = onRendered;
-
   useEffect(() => {
     let cancelled = false;
     void (async () => {
@@ -123,49 +72,15 @@ function PdfPage({
       c.width = Math.floor(viewport.width);
       c.height = Math.floor(viewport.height);
       await page.render({ canvas: c, viewport }).promise;
-      if (cancelled) return;
-      done.current();
-      const content = await page.getTextContent();
-      const found: Token[] = [];
-      for (const item of content.items) {
-        if (!("str" in item) || !item.str) continue;
-        const str = item.str.replace(/\u2212/g, "-");
-        const tx = pdfjs.Util.transform(viewport.transform, item.transform);
-        const height = Math.hypot(tx[2], tx[3]);
-        const width = item.width * viewport.scale;
-        for (const m of str.matchAll(NUMBER)) {
-          const at = m.index ?? 0;
-          found.push({
-            text: m[0],
-            left: (100 * (tx[4] + (width * at) / str.length)) / viewport.width,
-            top: (100 * (tx[5] - height)) / viewport.height,
-            width: (100 * width * m[0].length) / str.length / viewport.width,
-            height: (100 * height * 1.2) / viewport.height,
-          });
-        }
-      }
-      if (!cancelled) setTokens(found);
+      if (!cancelled) done.current();
     })().catch(() => undefined);
     return () => {
       cancelled = true;
     };
-  }, [pdfjs, doc, n, scale]);
-
-  const shown = numbers && onNumber ? tokens.filter((t) => numbers.has(t.text)) : [];
+  }, [doc, n, scale]);
   return (
     <div className="pdf-page">
       <canvas ref={canvas} aria-label={`${label} ${n}`} data-page={n} />
-      {shown.map((t, i) => (
-        <button
-          key={i}
-          type="button"
-          className="pdf-num"
-          style={{ left: `${t.left}%`, top: `${t.top}%`, width: `${t.width}%`, height: `${t.height}%` }}
-          onClick={() => onNumber?.(t.text)}
-          aria-label={t.text}
-          data-testid="pdf-num"
-        />
-      ))}
     </div>
   );
 }

@@ -1,74 +1,109 @@
 import { useEffect, useState } from "react";
 import type { Api, RunOut } from "../api/client";
 import { PdfView } from "../components/PdfView";
-import { useT } from "../i18n";
-import { currentStage, progress, type RunView } from "../state/events";
+import { errorText } from "../api/client";
+import { useT, type Key, type Lang, type T } from "../i18n";
+import { say, stageName, type Said } from "../serverText";
+import { currentStage, outcome, progress, type LogLine, type Outcome, type RunView } from "../state/events";
 
 export function Progress({
   api,
   run,
   view,
   retrying,
+  onOpenReport,
+  onChanged,
 }: {
   api: Api;
   run: RunOut | null;
   view: RunView;
   retrying: boolean;
+  /** Shown when the run made a report: opens it. */
+  onOpenReport?: () => void;
+  /** The run's record may have changed (a cancel was asked for): read it again. */
+  onChanged?: () => Promise<void>;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
+  const [cancelError, setCancelError] = useState<string | null>(null);
   if (!run) return <p>{t("noRunYet")}</p>;
-  const pct = progress(view);
+  // A run's own status is the truth once it ended; a cancel asked for and a
+  // failed end is a cancellation even before the status is read again.
+  const ended = view.done !== null || !["queued", "running"].includes(run.status);
+  const status = !ended ? null : run.cancel_requested && !view.done?.ok && run.status !== "done" ? "cancelled" : run.status;
+  const out = outcome(view, status);
+  const pct = progress(view, status);
   const stage = currentStage(view);
-  const active = !view.done && (run.status === "queued" || run.status === "running");
+  const active = out === "running" || out === "waiting";
+  const said = (s: Said) => say(lang, s);
+  const cancel = async () => {
+    setCancelError(null);
+    try {
+      await api.send("POST", `/runs/${run.id}/cancel`);
+      await onChanged?.();
+    } catch (err) {
+      setCancelError(errorText(t, err));
+    }
+  };
   return (
-    <div className="progress">
+    <div className="progress" data-outcome={out}>
       <div className="row">
         <div
-          className="bar-track"
+          className={`bar-track bar-${out}`}
           role="progressbar"
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={pct}
           aria-label={t("progress")}
           data-testid="progress"
+          data-outcome={out}
         >
           <div className="bar-fill" style={{ width: `${pct}%` }} />
         </div>
         <span data-testid="progress-pct">{pct}%</span>
         {active && (
-          <button type="button" onClick={() => void api.send("POST", `/runs/${run.id}/cancel`)}>
+          <button type="button" onClick={() => void cancel()} data-testid="cancel-run">
             {t("cancel")}
           </button>
         )}
+        {(out === "done" || out === "problems") && onOpenReport && (
+          <button type="button" className="primary" onClick={onOpenReport} data-testid="open-report">
+            {t("openReport")}
+          </button>
+        )}
       </div>
-      <p data-testid="stage">
-        {view.done
-          ? view.done.ok
-            ? t("done")
-            : t("failed")
-          : stage
-            ? `${t("stage")} ${stage.index}/${stage.total}: ${stage.label || stage.stage}`
-            : t("waiting")}
+      <p data-testid="stage" className={`outcome outcome-${out}`}>
+        {active && stage
+          ? t("stageOf", { index: stage.index, total: stage.total, name: stageName(lang, stage.stage, stage.label) })
+          : t(`outcome_${out}` as Key)}
       </p>
-      {retrying && <p role="status">{t("retrying")}</p>}
-      {view.errors.map((e, i) => (
-        <p key={i} className="error" role="alert">
-          {e.message} {e.action}
+      {retrying && (
+        <p role="status" data-testid="run-reconnecting">
+          {t("reconnecting")}
         </p>
-      ))}
-      {view.done?.problems?.map((p, i) => (
-        <p key={i} className="warn">
-          {p}
+      )}
+      {cancelError && (
+        <p role="alert" className="error">
+          {cancelError}
         </p>
-      ))}
+      )}
+      {view.notices.length > 0 && (
+        <ul className="notices" data-testid="notices">
+          {view.notices.map((n, i) => (
+            <li key={i} className={n.level === "error" ? "error" : "warn"} role={n.level === "error" ? "alert" : undefined}>
+              {said(n.said)}
+              {n.action && n.action.text ? ` ${said(n.action)}` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="cols">
         <section aria-label={t("log")}>
           <h3>{t("log")}</h3>
           <ol className="log" data-testid="log">
             {view.log.map((l) => (
               <li key={l.seq} className={`log-${l.kind}`} data-seq={l.seq}>
-                {l.kind === "done" ? (l.text === "done" ? t("done") : t("failed")) : l.text}
-                {l.detail ? <span className="muted"> — {l.detail}</span> : null}
+                {logText(t, lang, l, out)}
+                {l.detail && l.detail.text ? <span className="muted"> — {said(l.detail)}</span> : null}
               </li>
             ))}
           </ol>
@@ -92,6 +127,12 @@ export function Progress({
       </div>
     </div>
   );
+}
+
+function logText(t: T, lang: Lang, l: LogLine, out: Outcome): string {
+  if (l.kind === "milestone" && l.stage) return stageName(lang, l.stage.id, l.stage.label);
+  if (l.kind === "done") return t(`outcome_${out === "running" || out === "waiting" ? "done" : out}`);
+  return say(lang, l.said);
 }
 
 // A figure the run has drawn: an image, or a vector PDF drawn by pdf.js

@@ -1,14 +1,21 @@
-import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { Api, DiagnosticsOut, VersionOut, VersionSummary } from "../api/client";
 import type { components } from "../api/schema";
-import { PdfView } from "../components/PdfView";
+import { PdfViewer, type Selection } from "../components/PdfViewer";
+import { Split } from "../components/Split";
+import { TexSource } from "../components/TexSource";
 import { originText, useT } from "../i18n";
-import { describeSource, indexByPrinted, lookup, segments, type ProvenanceEntry } from "../state/provenance";
+import { describeSource, entriesById, type TaggedEntry } from "../state/provenance";
+import { exportName } from "../state/exportName";
+import { saveExport } from "../api/save";
 
 type ProvenanceOut = components["schemas"]["ProvenanceOut"];
 
+const SOURCE_KEY = "labwright.sourcePane";
+
 /**
- * The report screen: PDF, LaTeX source, diagnostics and the trust panel.
+ * The report screen: the PDF leads (zoom, pages, clickable numbers), the LaTeX
+ * source beside it in a resizable, collapsible pane, and the trust panel below.
  * `side` is the slot for a panel beside the report (the chat panel goes there);
  * the report knows nothing about what is put in it, only tells it which
  * version is shown.
@@ -16,11 +23,13 @@ type ProvenanceOut = components["schemas"]["ProvenanceOut"];
 export function Report({
   api,
   sessionId,
+  sessionTitle,
   versions,
   side,
 }: {
   api: Api;
   sessionId: number;
+  sessionTitle: string;
   versions: VersionSummary[];
   side?: (shown: VersionSummary | null) => ReactNode;
 }) {
@@ -32,22 +41,29 @@ export function Report({
   const [pdf, setPdf] = useState<ArrayBuffer | null>(null);
   const [prov, setProv] = useState<ProvenanceOut | null>(null);
   const [diag, setDiag] = useState<DiagnosticsOut | null>(null);
-  const [picked, setPicked] = useState<{ text: string; entries: ProvenanceEntry[] } | null>(null);
+  const [selection, setSelection] = useState<Selection | null>(null);
+  const [linkCount, setLinkCount] = useState<number | null>(null);
+  const [sourceOpen, setSourceOpen] = useState(() => localStorage.getItem(SOURCE_KEY) !== "closed");
+  const [saveNote, setSaveNote] = useState<string | null>(null);
 
   useEffect(() => {
     if (!shown) return;
     const base = `/sessions/${sessionId}/versions/${shown.version_no}`;
     setPdf(null);
-    setPicked(null);
+    setSelection(null);
+    setLinkCount(null);
     void api.get<VersionOut>(base).then(setVersion, () => setVersion(null));
     void api.get<ProvenanceOut>(`${base}/provenance`).then(setProv, () => setProv(null));
     if (shown.has_pdf) void api.bytes(`${base}/pdf`).then(setPdf, () => setPdf(null));
     void api.get<DiagnosticsOut>(`/sessions/${sessionId}/diagnostics`).then(setDiag, () => setDiag(null));
   }, [api, sessionId, shown?.version_no, shown?.has_pdf]);
 
-  const index = useMemo(() => indexByPrinted(prov?.numbers ?? []), [prov]);
-  const printed = useMemo(() => new Set((prov?.numbers ?? []).map((n) => n.printed)), [prov]);
-  const segs = useMemo(() => (version ? segments(version.content, index) : []), [version, index]);
+  const byId = useMemo(() => entriesById((prov?.numbers ?? []) as TaggedEntry[]), [prov]);
+  const toggleSource = () => {
+    localStorage.setItem(SOURCE_KEY, sourceOpen ? "closed" : "open");
+    setSourceOpen(!sourceOpen);
+  };
+  const onLinksFound = useCallback((n: number) => setLinkCount(n), []);
 
   if (!shown)
     return (
@@ -58,19 +74,69 @@ export function Report({
     );
 
   const download = async (kind: "pdf" | "zip") => {
-    const res = await api.raw(`/sessions/${sessionId}/versions/${shown.version_no}/export/${kind}`);
-    const blob = await res.blob();
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(blob);
-    a.download = `labwright-session${sessionId}-v${shown.version_no}.${kind}`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    setSaveNote(null);
+    const name = exportName(version?.content ?? "", sessionTitle, shown.version_no, kind);
+    try {
+      const res = await api.raw(`/sessions/${sessionId}/versions/${shown.version_no}/export/${kind}`);
+      const saved = await saveExport(await res.blob(), name);
+      if (saved) setSaveNote(t("savedAs", { name: saved }));
+    } catch (err) {
+      setSaveNote(err instanceof Error && err.message ? err.message : t("error"));
+    }
   };
+
+  const entry = (id: string) => byId.get(id);
+  const sourceOf = (id: string) => {
+    const e = entry(id);
+    return (
+      <div className="source-card" data-testid="picked-source" data-id={id}>
+        <strong className="source-number">{e?.printed ?? id}</strong>
+        {e ? (
+          <dl>
+            <dt>{t("file")}</dt>
+            <dd>
+              <code>{describeSource(e) || "—"}</code>
+            </dd>
+            <dt>{t("computation")}</dt>
+            <dd>{e.computation}</dd>
+          </dl>
+        ) : (
+          <p className="warn">{t("noSource")}</p>
+        )}
+      </div>
+    );
+  };
+
+  const pdfPane = pdf ? (
+    <PdfViewer
+      data={pdf}
+      selection={selection}
+      onSelect={(id) => setSelection(id ? { id, reveal: false } : null)}
+      numberLabel={(id) => t("numberLink", { n: entry(id)?.printed ?? id })}
+      popover={sourceOf}
+      onLinksFound={onLinksFound}
+    />
+  ) : (
+    <p className="muted pane-note">{shown.has_pdf ? t("loadingPdf") : t("noPdf")}</p>
+  );
+  const sourcePane = (
+    <section className="pane source-pane" aria-label={t("source")}>
+      <h3>{t("source")}</h3>
+      {version ? (
+        <TexSource
+          tex={version.content}
+          selected={selection?.id ?? null}
+          onSelect={(id) => setSelection({ id, reveal: true })}
+          sourced={(id) => byId.has(id)}
+        />
+      ) : null}
+    </section>
+  );
 
   return (
     <div className="report-layout">
       <div className="report">
-        <div className="row">
+        <div className="row report-bar">
           <label>
             {t("version")}{" "}
             <select value={shown.version_no} onChange={(e) => setNo(Number(e.target.value))} data-testid="report-version">
@@ -81,6 +147,9 @@ export function Report({
               ))}
             </select>
           </label>
+          <button type="button" onClick={toggleSource} aria-pressed={sourceOpen} data-testid="toggle-source">
+            {sourceOpen ? t("hideSource") : t("showSource")}
+          </button>
           <span className="spacer" />
           <button type="button" onClick={() => void download("pdf")} disabled={!shown.has_pdf} data-testid="export-pdf">
             {t("exportPdf")}
@@ -89,59 +158,24 @@ export function Report({
             {t("exportZip")}
           </button>
         </div>
-        <div className="panes">
-          <section className="pane" aria-label="PDF">
-            {pdf ? (
-              <PdfView
-                data={pdf}
-                label="PDF"
-                numbers={printed}
-                onNumber={(text) => setPicked({ text, entries: lookup(index, text) })}
-              />
-            ) : <p className="muted">{shown.has_pdf ? "…" : t("noDiagnostics")}</p>}
-          </section>
-          <section className="pane" aria-label={t("source")}>
-            <h3>{t("source")}</h3>
-            <p className="muted">{t("trustHint")}</p>
-            <pre className="tex" data-testid="tex">
-              {segs.map((s, i) =>
-                s.kind === "text" ? (
-                  s.text
-                ) : (
-                  <button
-                    key={i}
-                    type="button"
-                    className={s.entries.length ? "num" : "num unsourced"}
-                    onClick={() => setPicked({ text: s.text, entries: s.entries })}
-                    data-testid="num"
-                  >
-                    {s.text}
-                  </button>
-                ),
-              )}
-            </pre>
-          </section>
-        </div>
+        {saveNote && (
+          <p role="status" className="muted" data-testid="save-note">
+            {saveNote}
+          </p>
+        )}
+        {pdf && linkCount === 0 && (prov?.numbers.length ?? 0) > 0 && (
+          <p className="muted" data-testid="no-links">
+            {t("noNumberLinks")}
+          </p>
+        )}
+        <Split first={pdfPane} second={sourcePane} collapsed={!sourceOpen} storageKey="labwright.split" label={t("resizePanes")} />
         <section aria-label={t("trust")} className="trust" data-testid="trust">
           <h3>{t("trust")}</h3>
-          {picked && (
-            <div className="picked" role="status" data-testid="picked-source">
-              <strong>{picked.text}</strong>{" "}
-              {picked.entries.length === 0 ? (
-                <span className="warn">{t("noSource")}</span>
-              ) : (
-                <ul>
-                  {picked.entries.map((e, i) => (
-                    <li key={i}>
-                      {t("file")}: <code>{describeSource(e) || "—"}</code> · {t("computation")}: {e.computation}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
-          )}
+          <p className="muted">{t("trustHint")}</p>
           <h4>{t("unsourced")}</h4>
-          <p data-testid="unsourced">{prov?.unsourced.length ? prov.unsourced.join(", ") : t("noneFound")}</p>
+          <p data-testid="unsourced">
+            {!prov?.recorded ? t("notRecorded") : prov.unsourced.length ? prov.unsourced.join(", ") : t("noneFound")}
+          </p>
           <h4>{t("unverified")}</h4>
           <p>{prov?.unverified_citations.length ? prov.unverified_citations.join(", ") : t("noneFound")}</p>
           <h4>{t("diagnostics")}</h4>

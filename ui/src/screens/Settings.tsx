@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { ApiError, type Api, type LLMSettingsOut } from "../api/client";
 import type { components } from "../api/schema";
-import { useT, type Lang } from "../i18n";
-import { reportLanguage, setReportLanguage } from "../prefs";
+import { useT } from "../i18n";
+import { reportLanguage, setReportLanguage, type ReportLang } from "../prefs";
 import { keyProblem, validateSettings, type SettingsErrors, type SettingsForm } from "../state/settings";
 
 type LocalServers = components["schemas"]["LocalServerOut"][];
@@ -24,7 +24,7 @@ export function SettingsScreen({ api }: { api: Api }) {
   const [key, setKey] = useState("");
   const [message, setMessage] = useState<string | null>(null);
   const [local, setLocal] = useState<LocalServers | null>(null);
-  const [reportLang, setReportLang] = useState<Lang>(reportLanguage);
+  const [reportLang, setReportLang] = useState<ReportLang>(reportLanguage);
 
   const load = async () => {
     const s = await api.get<LLMSettingsOut>("/settings/llm");
@@ -212,12 +212,14 @@ export function SettingsScreen({ api }: { api: Api }) {
         <select
           value={reportLang}
           onChange={(e) => {
-            setReportLanguage(e.target.value as Lang);
-            setReportLang(e.target.value as Lang);
+            setReportLanguage(e.target.value as ReportLang);
+            setReportLang(e.target.value as ReportLang);
           }}
+          data-testid="settings-report-language"
         >
-          <option value="en">English</option>
-          <option value="zh">中文</option>
+          <option value="auto">{t("reportLanguageAuto")}</option>
+          <option value="en">{t("english")}</option>
+          <option value="zh">{t("chinese")}</option>
         </select>
       </label>
       {message && (

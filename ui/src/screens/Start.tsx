@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
-import { ApiError, type Api, type RunOut, type SessionDetail, type SessionOut } from "../api/client";
+import { errorText, type Api, type RunOut, type SessionDetail, type SessionOut } from "../api/client";
 import { inShell, onFolderDropped, pickFolder } from "../api/conn";
-import { filesFromDrop, filesFromInput, uploadFolder, type PickedFile } from "../api/upload";
+import { filesFromDrop, filesFromInput, uploadFolder, UnreadableFiles, type PickedFile } from "../api/upload";
 import { useT, type Key, type T } from "../i18n";
 import { go, href } from "../route";
-import { reportLanguage } from "../prefs";
+import { reportLanguage, runLanguage, setReportLanguage, type ReportLang } from "../prefs";
+import { isUploadedCopy } from "../state/sessions";
 
 function runState(t: T, status: string): string {
   const key: Record<string, Key> = {
@@ -25,6 +26,11 @@ export function StartScreen({ api }: { api: Api }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [over, setOver] = useState(false);
+  const [lang, setLangState] = useState<ReportLang>(reportLanguage);
+  const setLang = (l: ReportLang) => {
+    setReportLanguage(l);
+    setLangState(l);
+  };
   const input = useRef<HTMLInputElement>(null);
   const shell = inShell();
 
@@ -47,7 +53,7 @@ export function StartScreen({ api }: { api: Api }) {
 
   const begin = useCallback(
     async (session: SessionDetail) => {
-      await api.send<RunOut>("POST", `/sessions/${session.id}/runs`, { language: reportLanguage() });
+      await api.send<RunOut>("POST", `/sessions/${session.id}/runs`, { language: runLanguage(reportLanguage()) });
       go({ name: "session", id: session.id, tab: "progress" });
     },
     [api],
@@ -55,7 +61,12 @@ export function StartScreen({ api }: { api: Api }) {
 
   const fail = (err: unknown) => {
     setBusy(null);
-    setError(err instanceof ApiError && err.message ? err.message : t("error"));
+    if (err instanceof UnreadableFiles) {
+      const [first = ""] = err.names;
+      setError(
+        err.names.length === 1 ? t("unreadableFile", { name: first }) : t("unreadableFiles", { n: err.names.length, name: first }),
+      );
+    } else setError(errorText(t, err));
   };
 
   const byPath = useCallback(
@@ -72,8 +83,12 @@ export function StartScreen({ api }: { api: Api }) {
   );
 
   const byUpload = async (files: PickedFile[]) => {
-    if (files.length === 0) return;
     setError(null);
+    if (files.length === 0) {
+      setBusy(null);
+      setError(t("emptyFolder"));
+      return;
+    }
     setBusy(t("uploading", { done: 0, total: files.length }));
     try {
       const session = await uploadFolder(api, files, (done, total) =>
@@ -142,13 +157,21 @@ export function StartScreen({ api }: { api: Api }) {
           multiple
           onChange={(e) => e.target.files && void byUpload(filesFromInput(e.target.files))}
         />
+        <label className="report-lang">
+          {t("reportLanguageAt")}{" "}
+          <select value={lang} onChange={(e) => setLang(e.target.value as ReportLang)} data-testid="report-language">
+            <option value="auto">{t("reportLanguageAuto")}</option>
+            <option value="en">{t("english")}</option>
+            <option value="zh">{t("chinese")}</option>
+          </select>
+        </label>
         {busy && (
           <p role="status" data-testid="busy">
             {busy}
           </p>
         )}
         {error && (
-          <p role="alert" className="error">
+          <p role="alert" className="error" data-testid="start-error">
             {error}
           </p>
         )}
@@ -161,10 +184,10 @@ export function StartScreen({ api }: { api: Api }) {
           <ul data-testid="sessions">
             {[...sessions].reverse().map((s) => (
               <li key={s.id}>
-                <a href={href({ name: "session", id: s.id, tab: "report" })}>
+                <a href={href({ name: "session", id: s.id, tab: "report" })} className="session-title">
                   <strong>{s.title || s.source_path}</strong>
                 </a>
-                <span className="muted"> {s.source_path}</span>
+                <span className="muted path"> {isUploadedCopy(s.source_path) ? t("uploadedCopy") : s.source_path}</span>
                 <span className="muted"> · {new Date(s.created_at).toLocaleString()}</span>
                 <span className="muted"> · {t("files", { n: s.file_count })}</span>
                 {states[s.id] && (

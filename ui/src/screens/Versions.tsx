@@ -92,13 +92,15 @@ export function Versions({
       <p className="row">
         {t("compare")} {pick(left, setA, "diff-a")} {t("with")} {pick(right, setB, "diff-b")}
         {diff && (
-          <span className="muted">
+          <span className="muted" data-testid="diff-count">
             {" "}
-            +{diff.added} {t("added")}, −{diff.removed} {t("removed")}
+            {diff.added + diff.removed === 0
+              ? t("identical")
+              : `+${diff.added} ${t("added")}, −${diff.removed} ${t("removed")}`}
           </span>
         )}
       </p>
-      {diff && (
+      {diff && diff.added + diff.removed > 0 && (
         <pre className="diff" data-testid="diff">
           {foldContext(diff.rows).map((r, i) =>
             r.kind === "fold" ? (

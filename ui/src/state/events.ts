@@ -3,6 +3,7 @@
 // repeat is ignored) and records any gap, so "none lost, none repeated" is a
 // property of the state that tests and the e2e run can check.
 import type { components } from "../api/schema";
+import type { Params, Said } from "../serverText";
 
 type S = components["schemas"];
 export type RunEvent = S["RunEventOut"]["payload"];
@@ -21,8 +22,19 @@ export type LogKind = "milestone" | "step" | "tool" | "gate" | "warning" | "erro
 export interface LogLine {
   seq: number;
   kind: LogKind;
-  text: string;
-  detail?: string;
+  said: Said;
+  detail?: Said;
+  /** For a milestone: the stage id and label, named in the interface language by the view. */
+  stage?: { id: string; label: string };
+}
+
+/** A sentence for the user (a warning, an error, a problem), kept once however often it is said. */
+export interface Notice {
+  level: "warning" | "error";
+  said: Said;
+  action?: Said;
+  /** How many times the run said it. */
+  count: number;
 }
 
 export interface RunView {
@@ -37,7 +49,7 @@ export interface RunView {
   draft: string;
   usage: UsageEvent[];
   done: S["Done"] | null;
-  errors: Array<{ message: string; action: string }>;
+  notices: Notice[];
 }
 
 export const emptyRun = (): RunView => ({
@@ -52,13 +64,43 @@ export const emptyRun = (): RunView => ({
   draft: "",
   usage: [],
   done: null,
-  errors: [],
+  notices: [],
 });
 
 function asEvent(env: RunEnvelope): RunEvent | null {
   const p = env.payload;
   if (!p || typeof p !== "object" || typeof p.type !== "string") return null;
   return p as unknown as RunEvent;
+}
+
+/** The message key and parameters an event may carry beside its English text. */
+export function saidOf(ev: object, text: string, keyField = "key", paramsField = "params"): Said {
+  const rec = ev as Record<string, unknown>;
+  const key = typeof rec[keyField] === "string" && rec[keyField] ? (rec[keyField] as string) : null;
+  const params = rec[paramsField] && typeof rec[paramsField] === "object" ? (rec[paramsField] as Params) : null;
+  return { key, params, text };
+}
+
+const sameSaid = (a: Said, b: Said) =>
+  a.key && b.key ? a.key === b.key && JSON.stringify(a.params ?? {}) === JSON.stringify(b.params ?? {}) : a.text === b.text;
+
+/** Adds a notice, or counts it when the same sentence was already said. */
+export function addNotice(list: readonly Notice[], notice: Omit<Notice, "count">): Notice[] {
+  const i = list.findIndex((n) => sameSaid(n.said, notice.said));
+  if (i < 0) return [...list, { ...notice, count: 1 }];
+  const next = list.slice();
+  const old = next[i]!;
+  next[i] = { ...old, level: old.level === "error" || notice.level === "error" ? "error" : "warning", action: old.action ?? notice.action, count: old.count + 1 };
+  return next;
+}
+
+/** The problems a `done` event lists, each with its key when the engine sent one. */
+function problemsOf(ev: S["Done"]): Said[] {
+  const keyed = (ev as { problem_keys?: unknown }).problem_keys;
+  return (ev.problems ?? []).map((text, i) => {
+    const k = Array.isArray(keyed) ? (keyed[i] as { key?: string; params?: Params } | undefined) : undefined;
+    return { key: k?.key ?? null, params: k?.params ?? null, text };
+  });
 }
 
 export function reduceRun(state: RunView, env: RunEnvelope): RunView {
@@ -68,9 +110,10 @@ export function reduceRun(state: RunView, env: RunEnvelope): RunView {
   const next: RunView = { ...state, lastSeq: env.seq, applied: [...state.applied, env.seq], gaps };
   const ev = asEvent(env);
   if (!ev) return next;
-  const line = (kind: LogKind, text: string, detail?: string): LogLine[] => [
+  const plain = (text: string): Said => ({ text });
+  const line = (kind: LogKind, said: Said, detail?: Said, stage?: LogLine["stage"]): LogLine[] => [
     ...next.log,
-    { seq: env.seq, kind, text, detail },
+    { seq: env.seq, kind, said, detail, stage },
   ];
   switch (ev.type) {
     case "milestone":
@@ -78,12 +121,12 @@ export function reduceRun(state: RunView, env: RunEnvelope): RunView {
         ...next,
         total: ev.total,
         milestones: [...next.milestones, ev],
-        log: line("milestone", ev.label || ev.stage),
+        log: line("milestone", plain(ev.label || ev.stage), undefined, { id: ev.stage, label: ev.label }),
       };
     case "step":
-      return { ...next, log: line("step", ev.message, ev.stage) };
+      return { ...next, log: line("step", saidOf(ev, ev.message), undefined, { id: ev.stage, label: "" }) };
     case "tool_call":
-      return { ...next, log: line("tool", ev.name, ev.result_preview ?? "") };
+      return { ...next, log: line("tool", plain(ev.name), plain(ev.result_preview ?? "")) };
     case "figure":
       return {
         ...next,
@@ -94,20 +137,32 @@ export function reduceRun(state: RunView, env: RunEnvelope): RunView {
     case "gate":
       return {
         ...next,
-        log: line("gate", ev.gate, [ev.accepted ? "accepted" : "refused", ...(ev.reasons ?? [])].join(": ")),
+        log: line(
+          "gate",
+          plain(ev.gate),
+          { key: ev.accepted ? "gate.accepted" : "gate.refused", text: [ev.accepted ? "accepted" : "refused", ...(ev.reasons ?? [])].join(": ") },
+        ),
       };
     case "usage":
       return { ...next, usage: [...next.usage, ev] };
-    case "warning":
-      return { ...next, log: line("warning", ev.message) };
-    case "error":
+    case "warning": {
+      const said = saidOf(ev, ev.message);
+      return { ...next, notices: addNotice(next.notices, { level: "warning", said }), log: line("warning", said) };
+    }
+    case "error": {
+      const said = saidOf(ev, ev.message);
+      const action = ev.action ? saidOf(ev, ev.action, "action_key", "action_params") : undefined;
       return {
         ...next,
-        errors: [...next.errors, { message: ev.message, action: ev.action ?? "" }],
-        log: line("error", ev.message, ev.action ?? ""),
+        notices: addNotice(next.notices, { level: "error", said, action }),
+        log: line("error", said, action),
       };
-    case "done":
-      return { ...next, done: ev, log: line("done", ev.ok ? "done" : "problems", (ev.problems ?? []).join(" ")) };
+    }
+    case "done": {
+      let notices = next.notices;
+      for (const said of problemsOf(ev)) notices = addNotice(notices, { level: ev.ok ? "warning" : "error", said });
+      return { ...next, done: ev, notices, log: line("done", plain(ev.ok ? "done" : "problems")) };
+    }
     default:
       return next;
   }
@@ -117,10 +172,29 @@ export function reduceAll(state: RunView, events: readonly RunEnvelope[]): RunVi
   return events.reduce(reduceRun, state);
 }
 
-/** Percent done: 100 once the run ended; else the milestones started before the current one. */
-export function progress(view: RunView): number {
-  if (view.done) return 100;
+/**
+ * How a run stands. `status` is the run's own (RunOut.status), known once it ended:
+ * a failed or cancelled run is never "done", whatever its last event says.
+ */
+export type Outcome = "waiting" | "running" | "done" | "problems" | "failed" | "cancelled" | "interrupted";
+
+export function outcome(view: RunView, status: string | null): Outcome {
+  if (status === "cancelled" || status === "interrupted" || status === "failed") return status;
+  if (view.done) {
+    if (view.done.ok) return "done";
+    // A run that ended with a report but with problems; without one it failed.
+    return status === "done" || view.done.tex_path || view.done.version_no ? "problems" : "failed";
+  }
+  if (status === "done") return "done";
+  return view.milestones.length ? "running" : "waiting";
+}
+
+/** Percent done: 100 only once a report was made; else the milestones started before the current one. */
+export function progress(view: RunView, status: string | null = null): number {
+  const out = outcome(view, status);
+  if (out === "done" || out === "problems") return 100;
   if (!view.total || view.milestones.length === 0) return 0;
+  // Running, or stopped (failed, cancelled): the share of stages finished before the last one started.
   const current = view.milestones[view.milestones.length - 1]!;
   return Math.max(0, Math.min(99, Math.round((100 * (current.index - 1)) / view.total)));
 }

@@ -65,3 +65,86 @@ export function segments(tex: string, index: Map<string, ProvenanceEntry[]>): Se
 export function describeSource(e: ProvenanceEntry): string {
   return [e.file, e.sheet, e.variable, e.column].filter((x): x is string => !!x).join(" › ");
 }
+
+// --- tagged numbers ----------------------------------------------------------
+// The writer tags each number it emits with the id of its provenance entry; in
+// the TeX that is `\hyperlink{lwnum.<id>}{<printed>}` (or the writer's own
+// `\lwnum{<id>}{<printed>}` macro that expands to it). The PDF carries the same
+// id as a link destination (pdf/links.ts), so a click on the page and the
+// source line are joined by the id, never by the printed digits.
+
+export type TaggedEntry = ProvenanceEntry & { id?: string | null };
+
+export interface Tag {
+  id: string;
+  /** The tag's whole source text, from the backslash to the closing brace. */
+  start: number;
+  end: number;
+  /** The printed number inside the tag (its second argument). */
+  printed: string;
+  /** 1-based line of the tag's start. */
+  line: number;
+}
+
+const TAG_START = /\\(?:hyperlink\{lwnum\.([^{}\s]+)\}|lwnum\{([^{}\s]+)\})\{/g;
+
+/** The end of a brace group opened just before `from` (depth 1), or -1. */
+function closeBrace(tex: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < tex.length; i++) {
+    const c = tex[i];
+    if (c === "\\") {
+      i++; // an escaped brace does not count
+      continue;
+    }
+    if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+export function findTags(tex: string): Tag[] {
+  const tags: Tag[] = [];
+  let line = 1;
+  let counted = 0;
+  for (const m of tex.matchAll(TAG_START)) {
+    const start = m.index ?? 0;
+    const open = start + m[0].length;
+    const close = closeBrace(tex, open);
+    if (close < 0) continue;
+    for (; counted < start; counted++) if (tex.charCodeAt(counted) === 10) line++;
+    tags.push({ id: (m[1] ?? m[2])!, start, end: close + 1, printed: tex.slice(open, close), line });
+  }
+  return tags;
+}
+
+export function entriesById(entries: readonly TaggedEntry[]): Map<string, TaggedEntry> {
+  const byId = new Map<string, TaggedEntry>();
+  for (const e of entries) if (e.id) byId.set(e.id, e);
+  return byId;
+}
+
+/** A line of the source, split into plain text and tagged numbers. */
+export type LinePart = { kind: "text"; text: string } | { kind: "tag"; text: string; tag: Tag };
+
+export function sourceLines(tex: string, tags: readonly Tag[]): LinePart[][] {
+  const lines: LinePart[][] = [[]];
+  const push = (text: string) => {
+    const pieces = text.split("\n");
+    pieces.forEach((piece, i) => {
+      if (i > 0) lines.push([]);
+      if (piece) lines[lines.length - 1]!.push({ kind: "text", text: piece });
+    });
+  };
+  let last = 0;
+  for (const tag of tags) {
+    if (tag.start < last) continue;
+    push(tex.slice(last, tag.start));
+    const text = tex.slice(tag.start, tag.end);
+    if (text.includes("\n")) push(text); // a tag broken over lines is shown as text
+    else lines[lines.length - 1]!.push({ kind: "tag", text, tag });
+    last = tag.end;
+  }
+  push(tex.slice(last));
+  return lines;
+}

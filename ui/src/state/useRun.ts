@@ -41,7 +41,14 @@ export function useRun(api: Api, runId: number | null) {
         probe.__labwrightEvents?.push(env.seq);
       },
       onEnd: () => setEnded(true),
-      onRetry: () => setRetrying(true),
+      onRetry: () => {
+        setRetrying(true);
+        api.liveness.failed();
+      },
+      onOpen: () => {
+        setRetrying(false);
+        api.liveness.answered();
+      },
       signal: ctl.signal,
     }).catch(() => undefined);
     return () => ctl.abort();

@@ -1,0 +1,38 @@
+// Runs before the app's bundle is even fetched: applies the saved language and
+// theme and says "Starting…" in that language, so a cold first launch is never
+// a blank window. A plain file of the page's own origin (no inline script: the
+// desktop shell's content security policy allows only 'self').
+(function () {
+  var root = document.documentElement;
+  var store = null;
+  try {
+    store = window.localStorage;
+  } catch (e) {
+    store = null;
+  }
+  var pick = function (key) {
+    try {
+      return store ? store.getItem(key) : null;
+    } catch (e) {
+      return null;
+    }
+  };
+  var lang = pick("labwright.lang");
+  if (lang !== "en" && lang !== "zh") {
+    var langs = navigator.languages || [navigator.language || "en"];
+    lang = "en";
+    for (var i = 0; i < langs.length; i++) {
+      var l = String(langs[i]).toLowerCase();
+      if (l.indexOf("zh") === 0) { lang = "zh"; break; }
+      if (l.indexOf("en") === 0) break;
+    }
+  }
+  root.lang = lang === "zh" ? "zh-CN" : "en";
+  var theme = pick("labwright.theme");
+  if (theme !== "light" && theme !== "dark") {
+    theme = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+  root.setAttribute("data-theme", theme);
+  var text = document.getElementById("boot-text");
+  if (text) text.textContent = lang === "zh" ? "正在启动…" : "Starting…";
+})();
