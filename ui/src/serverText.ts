@@ -6,15 +6,20 @@
 // stage's id, which every milestone carries.
 import type { Lang } from "./i18n";
 
-export type Params = Record<string, string | number | boolean | null | undefined>;
-
-/** A message as an event carries it. */
-export interface Said {
-  key?: string | null;
-  params?: Params | null;
-  /** The engine's English text: shown when the key is unknown. */
-  text: string;
+/** A catalogued sentence as events carry it (labwright.messages on the engine's side). */
+export interface Text {
+  key: string;
+  params?: Record<string, string | number | boolean | Text | null | undefined> | null;
 }
+
+/** A message as the window keeps it: the engine's English, and its key when it sent one. */
+export interface Said {
+  text: string;
+  keyed?: Text | null;
+}
+
+/** The key of a sentence the engine has no catalogue entry for: shown as its `text` parameter. */
+export const PLAIN = "plain";
 
 const en: Record<string, string> = {
   "stage.scan": "Reading the folder",
@@ -54,24 +59,44 @@ export function extendCatalogues(more: Record<Lang, Record<string, string>>): vo
   Object.assign(zh, more.zh);
 }
 
-function fill(template: string, params: Params | null | undefined, lang: Lang): string {
+const isText = (v: unknown): v is Text => !!v && typeof v === "object" && typeof (v as Text).key === "string";
+
+function render(lang: Lang, t: Text, fallback: string): string {
+  if (t.key === PLAIN) return typeof t.params?.text === "string" && t.params.text ? t.params.text : fallback;
+  const template = serverCatalogues[lang][t.key];
+  if (template === undefined) return fallback;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const v = params?.[name];
+    const v = t.params?.[name];
     if (v === undefined || v === null) return whole;
+    if (isText(v)) return render(lang, v, "");
     if (typeof v === "number") return v.toLocaleString(lang === "zh" ? "zh-CN" : "en", { maximumFractionDigits: 6 });
     return String(v);
   });
 }
 
-/** The message in `lang`: its key translated, else the engine's text as it is. */
+/** The message in `lang`: its key translated, else the engine's English as it is. */
 export function say(lang: Lang, said: Said): string {
-  const template = said.key ? serverCatalogues[lang][said.key] : undefined;
-  return template === undefined ? said.text : fill(template, said.params, lang);
+  return said.keyed ? render(lang, said.keyed, said.text) : said.text;
 }
 
-/** A milestone's name: by stage id, the round of a revision and "(skipped)" from its label. */
+/** The Text an event carries in `field`, if it is one. */
+export function textField(ev: object, field: string): Text | null {
+  const v = (ev as Record<string, unknown>)[field];
+  return isText(v) ? v : null;
+}
+
+/** A milestone's name: its catalogued text when it has one, else by stage id; "(skipped)" added when passed over. */
+export function milestoneName(lang: Lang, m: { stage: string; label: string; text?: unknown; skipped?: boolean }): string {
+  const keyed = textField(m, "text");
+  if (!keyed || keyed.key === PLAIN) return stageName(lang, m.stage, m.label);
+  const base = say(lang, { text: m.label, keyed });
+  return m.skipped ? say(lang, { text: m.label, keyed: { key: "stage.skipped", params: { stage: base } } }) : base;
+}
+
+/** A milestone's name by stage id, the round of a revision and "(skipped)" from its label. */
 export function stageName(lang: Lang, stage: string, label: string): string {
   const round = /\(round (\d+)\)/.exec(label)?.[1];
-  const base = say(lang, { key: `stage.${stage}`, params: { round }, text: label.replace(/ \(skipped\)$/, "") || stage });
-  return / \(skipped\)$/.test(label) ? say(lang, { key: "stage.skipped", params: { stage: base }, text: label }) : base;
+  const bare = label.replace(/ \(skipped\)$/, "") || stage;
+  const base = say(lang, { text: bare, keyed: { key: `stage.${stage}`, params: { round } } });
+  return / \(skipped\)$/.test(label) ? say(lang, { text: label, keyed: { key: "stage.skipped", params: { stage: base } } }) : base;
 }

@@ -43,8 +43,8 @@ describe("event reducer", () => {
     expect(v.notices).toEqual([
       {
         level: "error",
-        said: { key: null, params: null, text: "The compile failed." },
-        action: { key: null, params: null, text: "Open the log." },
+        said: { text: "The compile failed.", keyed: null },
+        action: { text: "Open the log.", keyed: null },
         count: 1,
       },
     ]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyRun, outcome, progress, reduceAll, type RunEnvelope } from "../src/state/events";
-import { say, stageName } from "../src/serverText";
+import { milestoneName, say, stageName } from "../src/serverText";
 
 const ev = (seq: number, payload: Record<string, unknown>): RunEnvelope => ({
   seq,
@@ -56,13 +56,25 @@ describe("run outcome", () => {
     expect(v.log).toHaveLength(4); // the log keeps every line, the notices each sentence once
   });
 
-  it("keyed messages are compared by key and parameters, and translated", () => {
-    const a = { type: "warning", message: "x.csv is empty.", key: "stage.skipped", params: { stage: "x" } };
-    const b = { ...a, params: { stage: "y" } };
+  it("keyed messages are compared by key and parameters, and translated, nested ones too", () => {
+    const a = { type: "warning", message: "x (skipped)", text: { key: "stage.skipped", params: { stage: "x" } } };
+    const b = { ...a, text: { key: "stage.skipped", params: { stage: { key: "stage.compile", params: {} } } } };
     const v = reduceAll(emptyRun(), [ev(1, a), ev(2, a), ev(3, b)]);
     expect(v.notices.map((n) => n.count)).toEqual([2, 1]);
-    expect(say("zh", v.notices[1]!.said)).toBe("y（已跳过）");
-    expect(say("en", { key: "no.such.key", text: "The engine's own text." })).toBe("The engine's own text.");
+    expect(say("zh", v.notices[0]!.said)).toBe("x（已跳过）");
+    expect(say("zh", v.notices[1]!.said)).toBe("编译 PDF（已跳过）");
+    expect(say("en", { text: "The engine's own text.", keyed: { key: "no.such.key" } })).toBe("The engine's own text.");
+    expect(say("zh", { text: "As is.", keyed: { key: "plain", params: { text: "As is." } } })).toBe("As is.");
+  });
+
+  it("a done event's outcome decides, and its message is said once", () => {
+    const v = reduceAll(emptyRun(), [
+      m(1, 1, "scan"),
+      ev(2, { type: "done", ok: false, outcome: "cancelled", problems: [], message: "The run was cancelled." }),
+    ]);
+    expect(outcome(v, null)).toBe("cancelled");
+    expect(progress(v, null)).toBe(0);
+    expect(v.notices.map((n) => n.said.text)).toEqual(["The run was cancelled."]);
   });
 });
 
@@ -73,5 +85,7 @@ describe("stage names", () => {
     expect(stageName("zh", "reflect", "Revising (round 2)")).toBe("修订（第 2 轮）");
     expect(stageName("zh", "gaps", "Checking for gaps (skipped)")).toBe("检查遗漏（已跳过）");
     expect(stageName("zh", "brand-new", "A new stage")).toBe("A new stage");
+    const keyed = { stage: "compile", label: "Compiling the PDF (skipped)", skipped: true, text: { key: "stage.compile", params: {} } };
+    expect(milestoneName("zh", keyed)).toBe("编译 PDF（已跳过）");
   });
 });

@@ -118,13 +118,16 @@ describe("zoom", () => {
 describe("popover placement", () => {
   const visible = { left: 0, top: 1000, width: 800, height: 600 };
   const size = { width: 300, height: 120 };
-  it("goes beside the number, on the right when there is room, else on the left", () => {
+  it("goes beside the number: on the right when there is room, else below it", () => {
     const right = placePopover({ left: 100, top: 1200, width: 40, height: 14 }, size, visible);
     expect(right.side).toBe("right");
     expect(right.left).toBe(148);
-    const left = placePopover({ left: 600, top: 1200, width: 40, height: 14 }, size, visible);
-    expect(left.side).toBe("left");
-    expect(left.left + size.width).toBeLessThanOrEqual(600);
+    const below = placePopover({ left: 600, top: 1200, width: 40, height: 14 }, size, visible);
+    expect(below.side).toBe("below");
+    expect(below.top).toBe(1222);
+    const above = placePopover({ left: 600, top: 1550, width: 40, height: 14 }, size, visible);
+    expect(above.side).toBe("above");
+    expect(above.top + size.height).toBeLessThanOrEqual(1550);
   });
   it("stays inside the visible part of the pane, near its edges too", () => {
     for (const anchor of [
@@ -138,5 +141,28 @@ describe("popover placement", () => {
       expect(p.left + size.width).toBeLessThanOrEqual(visible.left + visible.width);
       expect(p.top + size.height).toBeLessThanOrEqual(visible.top + visible.height);
     }
+  });
+});
+
+import { findTags, sourceLines } from "../src/state/provenance";
+
+describe("tags in the LaTeX source", () => {
+  const tex = [
+    "% \\hyperlink{lwnum.<id>}{...} in a comment is text",
+    "The period is \\hyperlink{lwnum.n1}{3.14}~s and \\lwnum { n2 } {1.2\\times10^{-3}}.",
+    "Plain 3.14 and section 2.",
+  ].join("\n");
+  it("finds each tag with its id, printed number and line, not in comments", () => {
+    expect(findTags(tex).map(({ id, printed, line }) => ({ id, printed, line }))).toEqual([
+      { id: "n1", printed: "3.14", line: 2 },
+      { id: "n2", printed: "1.2\\times10^{-3}", line: 2 },
+    ]);
+  });
+  it("splits the source into lines whose tags are parts of their own", () => {
+    const lines = sourceLines(tex, findTags(tex));
+    expect(lines).toHaveLength(3);
+    expect(lines[1]!.filter((p) => p.kind === "tag").map((p) => (p.kind === "tag" ? p.tag.id : ""))).toEqual(["n1", "n2"]);
+    expect(lines[2]).toEqual([{ kind: "text", text: "Plain 3.14 and section 2." }]);
+    expect(lines.map((parts) => parts.map((p) => p.text).join("")).join("\n")).toBe(tex);
   });
 });

@@ -126,7 +126,7 @@ export function PdfPage({
         <button
           key={`${link.id}-${i}`}
           type="button"
-          className={selected === link.id ? "pdf-num picked" : "pdf-num"}
+          className={selected === link.id ? "pdf-num is-picked" : "pdf-num"}
           style={{ left: `${link.left}%`, top: `${link.top}%`, width: `${link.width}%`, height: `${link.height}%` }}
           onClick={() => onPick(link, n)}
           aria-label={label(link)}

@@ -44,7 +44,7 @@ export function TexSource({
       <button
         key={i}
         type="button"
-        className={`num${sourced(p.tag.id) ? "" : " unsourced"}${p.tag.id === selected ? " picked" : ""}`}
+        className={`num${sourced(p.tag.id) ? "" : " unsourced"}${p.tag.id === selected ? " is-picked" : ""}`}
         onClick={() => onSelect(p.tag.id)}
         aria-pressed={p.tag.id === selected}
         title={p.text}
@@ -60,7 +60,7 @@ export function TexSource({
       {lines.map((parts, i) => (
         <div
           key={i}
-          className={i + 1 === selectedLine ? "tex-line picked-line" : "tex-line"}
+          className={i + 1 === selectedLine ? "tex-line is-picked-line" : "tex-line"}
           data-line={i + 1}
           data-testid={i + 1 === selectedLine ? "tex-picked-line" : undefined}
         >

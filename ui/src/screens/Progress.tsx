@@ -3,7 +3,7 @@ import type { Api, RunOut } from "../api/client";
 import { PdfView } from "../components/PdfView";
 import { errorText } from "../api/client";
 import { useT, type Key, type Lang, type T } from "../i18n";
-import { say, stageName, type Said } from "../serverText";
+import { milestoneName, say, type Said } from "../serverText";
 import { currentStage, outcome, progress, type LogLine, type Outcome, type RunView } from "../state/events";
 
 export function Progress({
@@ -73,7 +73,7 @@ export function Progress({
       </div>
       <p data-testid="stage" className={`outcome outcome-${out}`}>
         {active && stage
-          ? t("stageOf", { index: stage.index, total: stage.total, name: stageName(lang, stage.stage, stage.label) })
+          ? t("stageOf", { index: stage.index, total: stage.total, name: milestoneName(lang, stage) })
           : t(`outcome_${out}` as Key)}
       </p>
       {retrying && (
@@ -130,7 +130,7 @@ export function Progress({
 }
 
 function logText(t: T, lang: Lang, l: LogLine, out: Outcome): string {
-  if (l.kind === "milestone" && l.stage) return stageName(lang, l.stage.id, l.stage.label);
+  if (l.kind === "milestone" && l.milestone) return milestoneName(lang, l.milestone);
   if (l.kind === "done") return t(`outcome_${out === "running" || out === "waiting" ? "done" : out}`);
   return say(lang, l.said);
 }

@@ -3,7 +3,7 @@
 // repeat is ignored) and records any gap, so "none lost, none repeated" is a
 // property of the state that tests and the e2e run can check.
 import type { components } from "../api/schema";
-import type { Params, Said } from "../serverText";
+import { textField, type Said } from "../serverText";
 
 type S = components["schemas"];
 export type RunEvent = S["RunEventOut"]["payload"];
@@ -24,8 +24,8 @@ export interface LogLine {
   kind: LogKind;
   said: Said;
   detail?: Said;
-  /** For a milestone: the stage id and label, named in the interface language by the view. */
-  stage?: { id: string; label: string };
+  /** For a milestone: itself, named in the interface language by the view (serverText.milestoneName). */
+  milestone?: Milestone;
 }
 
 /** A sentence for the user (a warning, an error, a problem), kept once however often it is said. */
@@ -73,16 +73,13 @@ function asEvent(env: RunEnvelope): RunEvent | null {
   return p as unknown as RunEvent;
 }
 
-/** The message key and parameters an event may carry beside its English text. */
-export function saidOf(ev: object, text: string, keyField = "key", paramsField = "params"): Said {
-  const rec = ev as Record<string, unknown>;
-  const key = typeof rec[keyField] === "string" && rec[keyField] ? (rec[keyField] as string) : null;
-  const params = rec[paramsField] && typeof rec[paramsField] === "object" ? (rec[paramsField] as Params) : null;
-  return { key, params, text };
+/** An event's sentence: its English `text` and the catalogue key it carries in `field`. */
+export function saidOf(ev: object, text: string, field = "text"): Said {
+  return { text, keyed: textField(ev, field) };
 }
 
 const sameSaid = (a: Said, b: Said) =>
-  a.key && b.key ? a.key === b.key && JSON.stringify(a.params ?? {}) === JSON.stringify(b.params ?? {}) : a.text === b.text;
+  a.keyed && b.keyed ? JSON.stringify(a.keyed) === JSON.stringify(b.keyed) : a.text === b.text;
 
 /** Adds a notice, or counts it when the same sentence was already said. */
 export function addNotice(list: readonly Notice[], notice: Omit<Notice, "count">): Notice[] {
@@ -96,11 +93,11 @@ export function addNotice(list: readonly Notice[], notice: Omit<Notice, "count">
 
 /** The problems a `done` event lists, each with its key when the engine sent one. */
 function problemsOf(ev: S["Done"]): Said[] {
-  const keyed = (ev as { problem_keys?: unknown }).problem_keys;
-  return (ev.problems ?? []).map((text, i) => {
-    const k = Array.isArray(keyed) ? (keyed[i] as { key?: string; params?: Params } | undefined) : undefined;
-    return { key: k?.key ?? null, params: k?.params ?? null, text };
-  });
+  const keyed = (ev as { problem_texts?: unknown }).problem_texts;
+  return (ev.problems ?? []).map((text, i) => ({
+    text,
+    keyed: Array.isArray(keyed) ? textField({ t: keyed[i] }, "t") : null,
+  }));
 }
 
 export function reduceRun(state: RunView, env: RunEnvelope): RunView {
@@ -111,9 +108,9 @@ export function reduceRun(state: RunView, env: RunEnvelope): RunView {
   const ev = asEvent(env);
   if (!ev) return next;
   const plain = (text: string): Said => ({ text });
-  const line = (kind: LogKind, said: Said, detail?: Said, stage?: LogLine["stage"]): LogLine[] => [
+  const line = (kind: LogKind, said: Said, detail?: Said, milestone?: Milestone): LogLine[] => [
     ...next.log,
-    { seq: env.seq, kind, said, detail, stage },
+    { seq: env.seq, kind, said, detail, milestone },
   ];
   switch (ev.type) {
     case "milestone":
@@ -121,10 +118,10 @@ export function reduceRun(state: RunView, env: RunEnvelope): RunView {
         ...next,
         total: ev.total,
         milestones: [...next.milestones, ev],
-        log: line("milestone", plain(ev.label || ev.stage), undefined, { id: ev.stage, label: ev.label }),
+        log: line("milestone", saidOf(ev, ev.label || ev.stage), undefined, ev),
       };
     case "step":
-      return { ...next, log: line("step", saidOf(ev, ev.message), undefined, { id: ev.stage, label: "" }) };
+      return { ...next, log: line("step", saidOf(ev, ev.message)) };
     case "tool_call":
       return { ...next, log: line("tool", plain(ev.name), plain(ev.result_preview ?? "")) };
     case "figure":
@@ -140,7 +137,10 @@ export function reduceRun(state: RunView, env: RunEnvelope): RunView {
         log: line(
           "gate",
           plain(ev.gate),
-          { key: ev.accepted ? "gate.accepted" : "gate.refused", text: [ev.accepted ? "accepted" : "refused", ...(ev.reasons ?? [])].join(": ") },
+          {
+            text: [ev.accepted ? "accepted" : "refused", ...(ev.reasons ?? [])].join(": "),
+            keyed: ev.reasons?.length ? null : { key: ev.accepted ? "gate.accepted" : "gate.refused" },
+          },
         ),
       };
     case "usage":
@@ -151,7 +151,7 @@ export function reduceRun(state: RunView, env: RunEnvelope): RunView {
     }
     case "error": {
       const said = saidOf(ev, ev.message);
-      const action = ev.action ? saidOf(ev, ev.action, "action_key", "action_params") : undefined;
+      const action = ev.action ? saidOf(ev, ev.action, "action_text") : undefined;
       return {
         ...next,
         notices: addNotice(next.notices, { level: "error", said, action }),
@@ -161,6 +161,8 @@ export function reduceRun(state: RunView, env: RunEnvelope): RunView {
     case "done": {
       let notices = next.notices;
       for (const said of problemsOf(ev)) notices = addNotice(notices, { level: ev.ok ? "warning" : "error", said });
+      const message = (ev as { message?: unknown }).message;
+      if (typeof message === "string" && message) notices = addNotice(notices, { level: "warning", said: saidOf(ev, message) });
       return { ...next, done: ev, notices, log: line("done", plain(ev.ok ? "done" : "problems")) };
     }
     default:
@@ -180,6 +182,10 @@ export type Outcome = "waiting" | "running" | "done" | "problems" | "failed" | "
 
 export function outcome(view: RunView, status: string | null): Outcome {
   if (status === "cancelled" || status === "interrupted" || status === "failed") return status;
+  // The engine says how the run ended (Done.outcome) where it knows.
+  const told = (view.done as { outcome?: string } | null)?.outcome;
+  if (told === "finished") return "done";
+  if (told === "problems" || told === "failed" || told === "cancelled" || told === "interrupted") return told;
   if (view.done) {
     if (view.done.ok) return "done";
     // A run that ended with a report but with problems; without one it failed.

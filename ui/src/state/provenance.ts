@@ -86,7 +86,9 @@ export interface Tag {
   line: number;
 }
 
-const TAG_START = /\\(?:hyperlink\{lwnum\.([^{}\s]+)\}|lwnum\{([^{}\s]+)\})\{/g;
+// `\lwnum{id}{printed}` (the report class's macro, spaces allowed as TeX reads
+// them) or the `\hyperlink{lwnum.id}{printed}` it expands to.
+const TAG_START = /\\(?:hyperlink\s*\{lwnum\.([^{}\s]+)\}|lwnum\s*\{\s*([^{}\s]+)\s*\})\s*\{/g;
 
 /** The end of a brace group opened just before `from` (depth 1), or -1. */
 function closeBrace(tex: string, from: number): number {
@@ -103,12 +105,16 @@ function closeBrace(tex: string, from: number): number {
   return -1;
 }
 
+const COMMENT = /(?<!\\)%.*$/gm;
+
 export function findTags(tex: string): Tag[] {
   const tags: Tag[] = [];
+  const comments = [...tex.matchAll(COMMENT)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length] as const);
   let line = 1;
   let counted = 0;
   for (const m of tex.matchAll(TAG_START)) {
     const start = m.index ?? 0;
+    if (comments.some(([a, b]) => start >= a && start < b)) continue; // a tag in a comment is only text
     const open = start + m[0].length;
     const close = closeBrace(tex, open);
     if (close < 0) continue;
