@@ -42,6 +42,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/sessions/{session_id}/chat"): {"message": "Rename section 1 to Findings."},
     ("PUT", "/api/settings/llm"): {"provider": "openai", "models": {"main": "gpt-4.1"}},
     ("PUT", "/api/settings/llm/keys/{provider}"): {"api_key": "sk-matrix-secret"},
+    ("PUT", "/api/settings/ui"): {"lang": "zh"},
     ("POST", "/api/uploads"): {"file_count": 1, "total_size": 3},
     ("POST", "/api/uploads/{upload_id}/chunks"): {
         "path": "more/x.csv",

@@ -22,7 +22,11 @@ const SessionScreen = lazy(() => retried(() => import("./screens/Session")).then
 const SettingsScreen = lazy(() => retried(() => import("./screens/Settings")).then((m) => ({ default: m.SettingsScreen })));
 import { Header } from "./components/Header";
 import { LinkBanner } from "./components/LinkBanner";
-import { useTheme } from "./theme";
+import { useTheme, type ThemeChoice } from "./theme";
+import { setReportLanguage } from "./prefs";
+import type { components } from "./api/schema";
+
+type UiPrefs = components["schemas"]["UiPrefs-Output"];
 
 export function App() {
   const [conn, setConn] = useState<ConnState>({ state: "starting" });
@@ -33,6 +37,23 @@ export function App() {
   const theme = useTheme();
 
   useEffect(() => connect(setConn), []);
+  const api = useMemo(() => (conn.state === "ready" ? new Api(conn.conn) : null), [conn]);
+  // The engine keeps the language and theme: in browser mode the page's origin
+  // (its port) is new at every start, so the browser's storage forgets them.
+  useEffect(() => {
+    if (!api) return;
+    void api.get<UiPrefs>("/settings/ui").then(
+      (p) => {
+        if (p.lang) {
+          localStorage.setItem("labwright.lang", p.lang);
+          setLangState(p.lang);
+        }
+        if (p.theme) theme.restore(p.theme);
+        if (p.report_lang) setReportLanguage(p.report_lang);
+      },
+      () => undefined, // an older engine without the route: the browser's storage only
+    );
+  }, [api]); // `theme.restore` only writes state
   useEffect(() => {
     const onHash = () => setRoute(parseRoute(window.location.hash));
     window.addEventListener("hashchange", onHash);
@@ -49,11 +70,21 @@ export function App() {
       setLang: (l: Lang) => {
         localStorage.setItem("labwright.lang", l);
         setLangState(l);
+        void api?.send("PUT", "/settings/ui", { lang: l }).catch(() => undefined);
       },
     }),
-    [lang],
+    [lang, api],
   );
-  const api = useMemo(() => (conn.state === "ready" ? new Api(conn.conn) : null), [conn]);
+  const themeApi = useMemo(
+    () => ({
+      ...theme,
+      setChoice: (c: ThemeChoice) => {
+        theme.setChoice(c);
+        void api?.send("PUT", "/settings/ui", { theme: c }).catch(() => undefined);
+      },
+    }),
+    [theme, api],
+  );
   const t = i18n.t;
 
   let body;
@@ -90,7 +121,7 @@ export function App() {
 
   return (
     <LangContext.Provider value={i18n}>
-      <Header route={route} theme={theme} />
+      <Header route={route} theme={themeApi} />
       {api && <LinkBanner api={api} />}
       <main className={route.name === "session" && route.tab === "report" ? "wide" : undefined}>
         <Suspense fallback={null}>{body}</Suspense>

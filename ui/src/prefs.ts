@@ -13,6 +13,12 @@ export function setReportLanguage(lang: ReportLang): void {
   localStorage.setItem("labwright.reportLang", lang);
 }
 
+/** Saves the report language with the engine too (it outlives the browser's storage). */
+export function keepReportLanguage(api: { send: (m: "PUT", p: string, b: unknown) => Promise<unknown> }, lang: ReportLang): void {
+  setReportLanguage(lang);
+  void api.send("PUT", "/settings/ui", { report_lang: lang }).catch(() => undefined);
+}
+
 /** What a run request sends: "" asks the engine to detect the language. */
 export function runLanguage(lang: ReportLang): "" | Lang {
   return lang === "auto" ? "" : lang;

@@ -32,6 +32,11 @@ export function useTheme() {
       localStorage.setItem("labwright.theme", c);
       setChoiceState(c);
     },
+    /** A choice kept elsewhere (the engine), applied without saving it back. */
+    restore: (c: ThemeChoice) => {
+      localStorage.setItem("labwright.theme", c);
+      setChoiceState(c);
+    },
   };
 }
 export type ThemeApi = ReturnType<typeof useTheme>;

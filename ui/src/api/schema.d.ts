@@ -537,6 +537,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings/ui": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Ui Prefs */
+        get: operations["get_ui_prefs_api_settings_ui_get"];
+        /**
+         * Put Ui Prefs
+         * @description Replaces the fields given (a field left out keeps its saved value).
+         */
+        put: operations["put_ui_prefs_api_settings_ui_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -1257,6 +1278,30 @@ export interface components {
              * @enum {string}
              */
             type: "tool_call";
+        };
+        /**
+         * UiPrefs
+         * @description Unset (null) means the window follows the system (language, theme) or detects (report).
+         */
+        "UiPrefs-Input": {
+            /** Lang */
+            lang?: ("en" | "zh") | null;
+            /** Report Lang */
+            report_lang?: ("auto" | "en" | "zh") | null;
+            /** Theme */
+            theme?: ("system" | "light" | "dark") | null;
+        };
+        /**
+         * UiPrefs
+         * @description Unset (null) means the window follows the system (language, theme) or detects (report).
+         */
+        "UiPrefs-Output": {
+            /** Lang */
+            lang: ("en" | "zh") | null;
+            /** Report Lang */
+            report_lang: ("auto" | "en" | "zh") | null;
+            /** Theme */
+            theme: ("system" | "light" | "dark") | null;
         };
         /** UploadCreate */
         UploadCreate: {
@@ -2878,6 +2923,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConnectionTestOut"];
+                };
+            };
+        };
+    };
+    get_ui_prefs_api_settings_ui_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UiPrefs-Output"];
+                };
+            };
+        };
+    };
+    put_ui_prefs_api_settings_ui_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UiPrefs-Input"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UiPrefs-Output"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -17,6 +17,7 @@ export function Progress({
   api: Api;
   run: RunOut | null;
   view: RunView;
+  /** The event stream is reconnecting (said once, by the window's banner; the bar stays as it was). */
   retrying: boolean;
   /** Shown when the run made a report: opens it. */
   onOpenReport?: () => void;
@@ -45,7 +46,7 @@ export function Progress({
     }
   };
   return (
-    <div className="progress" data-outcome={out}>
+    <div className="progress" data-outcome={out} data-reconnecting={retrying || undefined}>
       <div className="row">
         <div
           className={`bar-track bar-${out}`}
@@ -76,11 +77,6 @@ export function Progress({
           ? t("stageOf", { index: stage.index, total: stage.total, name: milestoneName(lang, stage) })
           : t(`outcome_${out}` as Key)}
       </p>
-      {retrying && (
-        <p role="status" data-testid="run-reconnecting">
-          {t("reconnecting")}
-        </p>
-      )}
       {cancelError && (
         <p role="alert" className="error">
           {cancelError}

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { ApiError, type Api, type LLMSettingsOut } from "../api/client";
 import type { components } from "../api/schema";
 import { useT } from "../i18n";
-import { reportLanguage, setReportLanguage, type ReportLang } from "../prefs";
+import { keepReportLanguage, reportLanguage, type ReportLang } from "../prefs";
 import { keyProblem, validateSettings, type SettingsErrors, type SettingsForm } from "../state/settings";
 
 type LocalServers = components["schemas"]["LocalServerOut"][];
@@ -212,7 +212,7 @@ export function SettingsScreen({ api }: { api: Api }) {
         <select
           value={reportLang}
           onChange={(e) => {
-            setReportLanguage(e.target.value as ReportLang);
+            keepReportLanguage(api, e.target.value as ReportLang);
             setReportLang(e.target.value as ReportLang);
           }}
           data-testid="settings-report-language"

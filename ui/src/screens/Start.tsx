@@ -4,7 +4,7 @@ import { inShell, onFolderDropped, pickFolder } from "../api/conn";
 import { filesFromDrop, filesFromInput, uploadFolder, UnreadableFiles, type PickedFile } from "../api/upload";
 import { useT, type Key, type T } from "../i18n";
 import { go, href } from "../route";
-import { reportLanguage, runLanguage, setReportLanguage, type ReportLang } from "../prefs";
+import { keepReportLanguage, reportLanguage, runLanguage, type ReportLang } from "../prefs";
 import { isUploadedCopy } from "../state/sessions";
 
 function runState(t: T, status: string): string {
@@ -28,7 +28,7 @@ export function StartScreen({ api }: { api: Api }) {
   const [over, setOver] = useState(false);
   const [lang, setLangState] = useState<ReportLang>(reportLanguage);
   const setLang = (l: ReportLang) => {
-    setReportLanguage(l);
+    keepReportLanguage(api, l);
     setLangState(l);
   };
   const input = useRef<HTMLInputElement>(null);

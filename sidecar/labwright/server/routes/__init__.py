@@ -16,6 +16,7 @@ from labwright.server.routes import (
     runs,
     sessions,
     settings,
+    ui_prefs,
     uploads,
     usage,
     versions,
@@ -34,6 +35,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     uploads.router,
     settings.router,
     citation_settings.router,
+    ui_prefs.router,
     usage.router,
     diagnostics.router,
 )
