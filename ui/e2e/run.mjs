@@ -237,6 +237,8 @@ try {
     null,
     { timeout: 300_000 },
   );
+  // The report opens once the new version is listed, a moment after the bar is full.
+  if (!page.url().endsWith("/report")) await page.waitForURL(/\/report$/, { timeout: 10_000 }).catch(() => undefined);
   if (page.url().endsWith("/report")) await page.getByTestId("tab-progress").click();
   await page.waitForFunction(() => document.querySelector("[data-testid=progress-pct]")?.textContent === "100%", null, {
     timeout: 60_000,
