@@ -1,10 +1,12 @@
 // What the engine says, in the interface language. Events carry their text in
-// English and, where the engine knows it, a message key with parameters
-// (`key`, `params`); the window translates the key from these catalogues and
-// falls back to the English text only for a key it does not know yet (an
-// older window talking to a newer engine). Stage names are keyed by the
-// stage's id, which every milestone carries.
+// English and the same sentence as a catalogue key with parameters (`text`,
+// `action_text`, `problem_texts`: docs/window-contract.md); the catalogue is
+// the engine's own, generated into api/messages.gen.ts, plus the few words the
+// window adds itself (below). A key unknown to both falls back to the
+// engine's English (an older window with a newer engine). Rows stored before
+// keys existed are named by their stage id.
 import type { Lang } from "./i18n";
+import { MESSAGES } from "./api/messages.gen";
 
 /** A catalogued sentence as events carry it (labwright.messages on the engine's side). */
 export interface Text {
@@ -21,49 +23,22 @@ export interface Said {
 /** The key of a sentence the engine has no catalogue entry for: shown as its `text` parameter. */
 export const PLAIN = "plain";
 
-const en: Record<string, string> = {
-  "stage.scan": "Reading the folder",
-  "stage.analyse": "Fitting and summarising the data",
-  "stage.explore": "Exploring the material",
-  "stage.figures": "Drawing figures",
-  "stage.gaps": "Checking for gaps",
-  "stage.draft": "Writing the report",
-  "stage.reflect": "Revising (round {round})",
-  "stage.bibliography": "Adding the bibliography",
-  "stage.compile": "Compiling the PDF",
-  "stage.skipped": "{stage} (skipped)",
-  "gate.accepted": "accepted",
-  "gate.refused": "refused",
+/** Words the window adds: a gate's verdict (a log detail, not an engine sentence). */
+const WINDOW: Record<Lang, Record<string, string>> = {
+  en: { "gate.accepted": "accepted", "gate.refused": "refused" },
+  zh: { "gate.accepted": "通过", "gate.refused": "未通过" },
 };
 
-const zh: Record<string, string> = {
-  "stage.scan": "读取文件夹",
-  "stage.analyse": "拟合与汇总数据",
-  "stage.explore": "浏览材料",
-  "stage.figures": "绘制图表",
-  "stage.gaps": "检查遗漏",
-  "stage.draft": "撰写报告",
-  "stage.reflect": "修订（第 {round} 轮）",
-  "stage.bibliography": "添加参考文献",
-  "stage.compile": "编译 PDF",
-  "stage.skipped": "{stage}（已跳过）",
-  "gate.accepted": "通过",
-  "gate.refused": "未通过",
+export const serverCatalogues: Record<Lang, Record<string, string>> = {
+  en: { ...MESSAGES.en, ...WINDOW.en },
+  zh: { ...MESSAGES.zh, ...WINDOW.zh },
 };
-
-export const serverCatalogues: Record<Lang, Record<string, string>> = { en, zh };
-
-/** Adds message keys to the catalogues (the engine's own list, see messages in events). */
-export function extendCatalogues(more: Record<Lang, Record<string, string>>): void {
-  Object.assign(en, more.en);
-  Object.assign(zh, more.zh);
-}
 
 const isText = (v: unknown): v is Text => !!v && typeof v === "object" && typeof (v as Text).key === "string";
 
 function render(lang: Lang, t: Text, fallback: string): string {
   if (t.key === PLAIN) return typeof t.params?.text === "string" && t.params.text ? t.params.text : fallback;
-  const template = serverCatalogues[lang][t.key];
+  const template = serverCatalogues[lang][t.key] ?? serverCatalogues.en[t.key];
   if (template === undefined) return fallback;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const v = t.params?.[name];

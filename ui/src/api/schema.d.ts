@@ -462,6 +462,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings/citations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Citation Settings */
+        get: operations["get_citation_settings_api_settings_citations_get"];
+        /** Put Citation Settings */
+        put: operations["put_citation_settings_api_settings_citations_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings/llm": {
         parameters: {
             query?: never;
@@ -659,6 +677,120 @@ export interface components {
             path: string;
             /** Size */
             size: number;
+        };
+        /** CitationDifference */
+        CitationDifference: {
+            /** Entry */
+            entry: string;
+            /** Field */
+            field: string;
+            /** Record */
+            record: string;
+        };
+        /** CitationEvidence */
+        CitationEvidence: {
+            /**
+             * Authors
+             * @default []
+             */
+            authors: string[];
+            /** Cached At */
+            cached_at?: number | null;
+            /**
+             * Doi
+             * @default
+             */
+            doi: string;
+            /**
+             * Found By
+             * @default
+             */
+            found_by: string;
+            /** Record Id */
+            record_id: string;
+            /** Source */
+            source: string;
+            /**
+             * Title
+             * @default
+             */
+            title: string;
+            /**
+             * Url
+             * @default
+             */
+            url: string;
+            /**
+             * Venue
+             * @default
+             */
+            venue: string;
+            /** Year */
+            year?: number | null;
+        };
+        /** CitationProposal */
+        CitationProposal: {
+            /** Diff */
+            diff: string;
+            /** Entry */
+            entry: string;
+        };
+        /** CitationSettingsIn */
+        CitationSettingsIn: {
+            /** Cache Days */
+            cache_days?: number | null;
+            /** Contact Email */
+            contact_email?: string | null;
+            /** Network */
+            network?: boolean | null;
+        };
+        /** CitationSettingsOut */
+        CitationSettingsOut: {
+            /** Cache Days */
+            cache_days: number;
+            /** Contact Email */
+            contact_email: string;
+            /** Network */
+            network: boolean;
+        };
+        /** CitationVerdict */
+        CitationVerdict: {
+            /**
+             * Cited
+             * @default true
+             */
+            cited: boolean;
+            /**
+             * Differences
+             * @default []
+             */
+            differences: components["schemas"]["CitationDifference"][];
+            evidence?: components["schemas"]["CitationEvidence"] | null;
+            /**
+             * File
+             * @default
+             */
+            file: string;
+            /** Key */
+            key: string;
+            /**
+             * Matched
+             * @default []
+             */
+            matched: string[];
+            /**
+             * Origin
+             * @enum {string}
+             */
+            origin: "user" | "model";
+            proposal?: components["schemas"]["CitationProposal"] | null;
+            /** Reason */
+            reason: string;
+            /**
+             * Verdict
+             * @enum {string}
+             */
+            verdict: "verified" | "corrected" | "unverifiable" | "not_found";
         };
         /** ConnectionTestOut */
         ConnectionTestOut: {
@@ -1034,6 +1166,11 @@ export interface components {
         };
         /** ProvenanceOut */
         ProvenanceOut: {
+            /**
+             * Citations
+             * @default []
+             */
+            citations: components["schemas"]["CitationVerdict"][];
             /** Numbers */
             numbers: components["schemas"]["ProvenanceNumber"][];
             /** Quotes */
@@ -2732,6 +2869,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_citation_settings_api_settings_citations_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CitationSettingsOut"];
+                };
+            };
+        };
+    };
+    put_citation_settings_api_settings_citations_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CitationSettingsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CitationSettingsOut"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
