@@ -43,6 +43,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("PUT", "/api/settings/llm"): {"provider": "openai", "models": {"main": "gpt-4.1"}},
     ("PUT", "/api/settings/llm/keys/{provider}"): {"api_key": "sk-matrix-secret"},
     ("PUT", "/api/settings/ui"): {"lang": "zh"},
+    ("PUT", "/api/settings/citations"): {"network": False},
     ("POST", "/api/uploads"): {"file_count": 1, "total_size": 3},
     ("POST", "/api/uploads/{upload_id}/chunks"): {
         "path": "more/x.csv",
