@@ -55,9 +55,9 @@ def configure_build(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--lang",
-        choices=("en", "zh"),
-        default=None,
-        help="report language (default: from the notes)",
+        choices=("auto", "en", "zh"),
+        default="auto",
+        help="report language (default auto: from the notes, then the file and column names)",
     )
     parser.add_argument(
         "--keep-build", action="store_true", help="keep the build folder (main.tex, log) afterwards"
@@ -166,7 +166,11 @@ def _run_build(args: argparse.Namespace) -> int:
     done: Done | None = None
     try:
         request = RunRequest(
-            folder, build_dir, lang=args.lang, tex_available=tex, reflect_rounds=reflect
+            folder,
+            build_dir,
+            lang=None if args.lang == "auto" else args.lang,
+            tex_available=tex,
+            reflect_rounds=reflect,
         )
         events = choice.run(request)
         for event in events:

@@ -39,6 +39,7 @@ FOREIGN_ORIGINS = (
 BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/sessions"): "FOLDER",
     ("POST", "/api/sessions/{session_id}/runs"): {},
+    ("PATCH", "/api/sessions/{session_id}"): {"language": "zh"},
     ("POST", "/api/sessions/{session_id}/chat"): {"message": "Rename section 1 to Findings."},
     ("PUT", "/api/settings/llm"): {"provider": "openai", "models": {"main": "gpt-4.1"}},
     ("PUT", "/api/settings/llm/keys/{provider}"): {"api_key": "sk-matrix-secret"},

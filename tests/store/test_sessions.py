@@ -13,7 +13,7 @@ from labwright.store import AlreadyRunningError, NotFoundError, Session, Store
 def test_create_get_list(store: Store, session: Session, tmp_path: Path) -> None:
     assert session.source_path == str(tmp_path / "data")
     assert session.inventory == [{"name": "a.csv", "size": 3}]
-    assert (session.title, session.language, session.genre) == ("Pendulum", "en", "lab_report")
+    assert (session.title, session.language, session.genre) == ("Pendulum", "auto", "lab_report")
     assert store.get_session(session.id) == session
     later = store.create_session(tmp_path, title="实验报告", language="zh")
     assert [s.id for s in store.list_sessions()] == [later.id, session.id]
@@ -30,7 +30,7 @@ def test_update_changes_only_named_fields(store: Store, session: Session) -> Non
     updated = store.update_session(session.id, title="Damped pendulum")
     assert (updated.title, updated.language, updated.inventory) == (
         "Damped pendulum",
-        "en",
+        "auto",
         session.inventory,
     )
     with pytest.raises(NotFoundError):

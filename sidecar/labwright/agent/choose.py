@@ -20,6 +20,7 @@ from typing import Literal
 from labwright.agent.events import Event
 from labwright.llm.model import ChatModel
 from labwright.llm.providers import Endpoint
+from labwright.messages import say
 
 Mode = Literal["auto", "offline", "llm"]
 Kind = Literal["offline", "llm"]
@@ -32,10 +33,7 @@ class NoModelError(Exception):
     """An LLM run was asked for, but no provider is usable (message: one sentence)."""
 
 
-NO_MODEL = (
-    "No usable language model is configured; add a provider and key in Settings, "
-    "or start an offline run."
-)
+NO_MODEL = say("llm.no_model")
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,18 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "None of the folder's {count} data files can be used; the first: {reason}",
         "文件夹中的 {count} 个数据文件都无法使用；第一个：{reason}",
     ),
+    "api.folder_missing": (
+        "This folder does not exist; choose an existing folder.",
+        "此文件夹不存在；请选择一个已有的文件夹。",
+    ),
+    "api.folder_relative": (
+        "The folder path must be absolute; drop the folder onto the window.",
+        "文件夹路径必须是绝对路径；请把文件夹拖到窗口上。",
+    ),
+    "api.folder_is_file": (
+        "This path is a file, not a folder; choose the folder that holds it.",
+        "此路径是文件而不是文件夹；请选择存放它的文件夹。",
+    ),
     # -- actions ----------------------------------------------------------------------
     "action.add_data": ("Add data files to the folder.", "请向文件夹中加入数据文件。"),
     "action.give_data_folder": (

@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from labwright import __version__
 from labwright.config import data_dir
-from labwright.messages import say
+from labwright.messages import as_json, say
 from labwright.server.context import AppContext
 from labwright.server.live import LiveHub
 from labwright.server.routes import ROUTERS
@@ -114,17 +114,31 @@ def _static_ui(directory: Path) -> ASGIApp:
     return serve
 
 
+def error_body(sentence: str) -> dict[str, Any]:
+    """An error answer: the English sentence and its catalogue key (labwright.messages)."""
+    return {"detail": str(sentence), "text": as_json(sentence)}
+
+
 def _install_error_handlers(app: FastAPI) -> None:
-    """Store errors carry a user-facing sentence already; map them to their status."""
+    """Store errors carry a user-facing sentence already; map them to their status.
+    Every error answer carries the sentence's key too, so the window translates it."""
 
     async def not_found(_: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=404)
+        return JSONResponse(error_body(str(exc)), status_code=404)
 
     async def conflict(_: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=409)
+        return JSONResponse(error_body(str(exc)), status_code=409)
 
     async def invalid(_: Request, exc: Exception) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=422)
+        return JSONResponse(error_body(str(exc)), status_code=422)
+
+    async def http_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        if not isinstance(exc.detail, str):
+            return JSONResponse({"detail": exc.detail}, exc.status_code, headers=exc.headers)
+        return JSONResponse(error_body(exc.detail), exc.status_code, headers=exc.headers)
+
+    app.add_exception_handler(StarletteHTTPException, http_error)
 
     app.add_exception_handler(NotFoundError, not_found)
     app.add_exception_handler(ConflictError, conflict)

@@ -43,6 +43,15 @@ class _Active:
     cancel: threading.Event = field(default_factory=threading.Event)
 
 
+def run_language(requested: str | None, session: str) -> str | None:
+    """The language a run is asked to write in: the request's when it fixes
+    one, else the session's, else None (the pipeline detects it)."""
+    for choice in (requested, session):
+        if choice in ("en", "zh"):
+            return choice
+    return None
+
+
 class RunManager:
     def __init__(
         self, store: Store, data: DataDir, hub: LiveHub, pipeline: Pipeline | None = None
@@ -66,6 +75,7 @@ class RunManager:
         Raises NoModelError when `mode` is "llm" and no model is usable.
         """
         session = self.store.get_session(session_id)
+        language = run_language(language, session.language)
         kind: str
         if self.pipeline is not None:
             pipeline, kind = self.pipeline, "offline" if mode == "auto" else mode
@@ -75,7 +85,7 @@ class RunManager:
         active = _Active(
             threading.Thread(
                 target=self._work,
-                args=(run.id, session.id, Path(session.source_path), language or None, pipeline),
+                args=(run.id, session.id, Path(session.source_path), language, pipeline),
                 name=f"labwright-run-{run.id}",
                 daemon=True,
             )

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path as PathParam
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
-from labwright.agent.events import Event
+from labwright.agent.events import Event, Text
 
 # Ids in paths are bounded so an absurd number is a 422, not an overflow in SQLite.
 MAX_ID = 2**53
@@ -25,8 +25,15 @@ class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+#: A report language as the API takes it: "auto" (detected from the notes,
+#: then the file and column names; "" is the same, for older clients) or a
+#: fixed language.
+ReportLanguage = Literal["", "auto", "en", "zh"]
+
+
 class ErrorBody(BaseModel):
     detail: str
+    text: Text | None = Field(default=None, description="The sentence's catalogue key.")
 
 
 class Health(BaseModel):
@@ -43,7 +50,21 @@ class SessionCreate(_Request):
         min_length=1, max_length=4096, description="An existing folder on this machine."
     )
     title: str = Field(default="", max_length=300)
-    language: Literal["", "en", "zh"] = ""
+    language: ReportLanguage = "auto"
+
+
+class SessionUpdate(_Request):
+    language: ReportLanguage | None = None
+    title: str | None = Field(default=None, max_length=300)
+
+
+class LanguageOut(BaseModel):
+    """The session's report language setting, and what "auto" decides for its folder now."""
+
+    setting: Literal["auto", "en", "zh"]
+    detected: Literal["en", "zh"]
+    basis: Literal["chosen", "notes", "names", "default"]
+    language: Literal["en", "zh"] = Field(description="What the next run writes in.")
 
 
 class _FromStore(BaseModel):
@@ -98,7 +119,10 @@ class SessionDetail(SessionOut):
 
 
 class RunStart(_Request):
-    language: Literal["", "en", "zh"] = ""
+    language: ReportLanguage = Field(
+        default="auto",
+        description='"auto": the session\'s language when it fixes one, else detected.',
+    )
     mode: Literal["auto", "offline", "llm"] = Field(
         default="auto",
         description="auto: the LLM agent when a model is configured and usable, else offline.",

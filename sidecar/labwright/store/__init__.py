@@ -8,7 +8,7 @@ Open once per process and share across threads::
 Public API (all return the frozen records from `models`):
 
 Sessions
-    create_session(source_path, *, inventory=None, title="", language="en", genre="lab_report") -> Session
+    create_session(source_path, *, inventory=None, title="", language="auto", genre="lab_report") -> Session
     get_session(id) -> Session;  list_sessions() -> list[Session]  (newest first)
     update_session(id, *, title=None, language=None, genre=None) -> Session
     session_paths(id) -> config.SessionPaths  (figures/, builds/, exports/)

@@ -173,11 +173,23 @@ def m004_usage_priced(conn: sqlite3.Connection) -> None:
     )
 
 
+def m005_report_language_auto(conn: sqlite3.Connection) -> None:
+    """A session's report language may be "auto" (detected for each run).
+
+    Until now no client chose a session's language (the window sent it with
+    each run, and a session was stored as "en" whatever its folder held), so
+    a stored "en" is not a choice: it becomes "auto". SQLite cannot change a
+    column's default in place; new rows get their language from the store.
+    """
+    conn.execute("UPDATE sessions SET language = 'auto' WHERE language = 'en'")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_initial,
     m002_messages_and_usage,
     m003_immutability_guards,
     m004_usage_priced,
+    m005_report_language_auto,
 )
 
 

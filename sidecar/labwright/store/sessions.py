@@ -25,7 +25,7 @@ class SessionsMixin(StoreBase):
         *,
         inventory: Any = None,
         title: str = "",
-        language: str = "en",
+        language: str = "auto",
         genre: str = "lab_report",
     ) -> Session:
         """Record a dropped folder and create the session's directory.

@@ -203,7 +203,8 @@ export interface paths {
         delete: operations["delete_session_api_sessions__session_id__delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change the session's report language (auto, en, zh) or title */
+        patch: operations["update_session_api_sessions__session_id__patch"];
         trace?: never;
     };
     "/api/sessions/{session_id}/chat": {
@@ -232,6 +233,26 @@ export interface paths {
         };
         /** Session Diagnostics */
         get: operations["session_diagnostics_api_sessions__session_id__diagnostics_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{session_id}/language": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The report language a run of this session writes in, and why
+         * @description Shown at drop time: the same detector as the run's, on a cheap read.
+         */
+        get: operations["session_language_api_sessions__session_id__language_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -908,6 +929,8 @@ export interface components {
         ErrorBody: {
             /** Detail */
             detail: string;
+            /** @description The sentence's catalogue key. */
+            text?: components["schemas"]["Text"] | null;
         };
         /** FigureMade */
         FigureMade: {
@@ -1036,6 +1059,33 @@ export interface components {
             provider: string;
             /** Providers */
             providers: components["schemas"]["ProviderOut"][];
+        };
+        /**
+         * LanguageOut
+         * @description The session's report language setting, and what "auto" decides for its folder now.
+         */
+        LanguageOut: {
+            /**
+             * Basis
+             * @enum {string}
+             */
+            basis: "chosen" | "notes" | "names" | "default";
+            /**
+             * Detected
+             * @enum {string}
+             */
+            detected: "en" | "zh";
+            /**
+             * Language
+             * @description What the next run writes in.
+             * @enum {string}
+             */
+            language: "en" | "zh";
+            /**
+             * Setting
+             * @enum {string}
+             */
+            setting: "auto" | "en" | "zh";
         };
         /** LocalServerOut */
         LocalServerOut: {
@@ -1296,10 +1346,11 @@ export interface components {
         RunStart: {
             /**
              * Language
-             * @default
+             * @description "auto": the session's language when it fixes one, else detected.
+             * @default auto
              * @enum {string}
              */
-            language: "" | "en" | "zh";
+            language: "" | "auto" | "en" | "zh";
             /**
              * Mode
              * @description auto: the LLM agent when a model is configured and usable, else offline.
@@ -1312,10 +1363,10 @@ export interface components {
         SessionCreate: {
             /**
              * Language
-             * @default
+             * @default auto
              * @enum {string}
              */
-            language: "" | "en" | "zh";
+            language: "" | "auto" | "en" | "zh";
             /**
              * Path
              * @description An existing folder on this machine.
@@ -1368,6 +1419,13 @@ export interface components {
             source_path: string;
             /** Title */
             title: string;
+        };
+        /** SessionUpdate */
+        SessionUpdate: {
+            /** Language */
+            language?: ("" | "auto" | "en" | "zh") | null;
+            /** Title */
+            title?: string | null;
         };
         /**
          * Step
@@ -1468,7 +1526,7 @@ export interface components {
         UploadSessionIn: {
             /**
              * Language
-             * @default
+             * @default auto
              */
             language: string;
             /**
@@ -2178,6 +2236,50 @@ export interface operations {
             };
         };
     };
+    update_session_api_sessions__session_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionDetail"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     post_chat_api_sessions__session_id__chat_post: {
         parameters: {
             query?: never;
@@ -2249,6 +2351,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DiagnosticsOut"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    session_language_api_sessions__session_id__language_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LanguageOut"];
                 };
             };
             /** @description Not Found */

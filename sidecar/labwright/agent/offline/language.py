@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
-from labwright.ingest.types import DocumentText, ReadResult
+from labwright.ingest.types import Dataset, DocumentText, Inventory, ReadResult
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -206,3 +207,30 @@ def find_title(documents: list[DocumentText]) -> str | None:
             if s.startswith("# "):
                 return s[2:].strip() or None
     return None
+
+
+# Reading for the drop screen's guess: the notes in full, the tables' names
+# from files small enough to read at once; bigger files count by their names.
+_GUESS_MAX_FILE_BYTES = 2_000_000
+_GUESS_MAX_FILES = 60
+
+
+def detect_folder_language(folder: Path, inventory: Inventory) -> Detected:
+    """What `detect_language` will decide for a run on this folder, read
+    cheaply enough to show when the folder is dropped (before any run)."""
+    from labwright.ingest.read import read_file
+
+    documents: list[DocumentText] = []
+    partial = ReadResult()
+    files = [f for f in inventory.files if not f.symlink_outside]
+    for entry in files[:_GUESS_MAX_FILES]:
+        if entry.bucket not in ("documents", "data") or entry.size > _GUESS_MAX_FILE_BYTES:
+            continue
+        if entry.path.lower().endswith(".pdf"):
+            continue  # a PDF's text is slow to extract and rarely the notes
+        for item in read_file(folder / entry.path, entry.path):
+            if isinstance(item, DocumentText):
+                documents.append(item)
+            elif isinstance(item, Dataset):
+                partial.datasets.append(item)
+    return detect_language(documents, names_of((f.path for f in files), partial))

@@ -95,7 +95,7 @@ class ChunkOut(BaseModel):
 
 class UploadSessionIn(_Request):
     title: str = Field(default="", max_length=300)
-    language: str = Field(default="", pattern=r"^(|en|zh)$")
+    language: str = Field(default="auto", pattern=r"^(|auto|en|zh)$")
 
 
 def limits_of(request: Request) -> UploadLimits:
@@ -293,7 +293,7 @@ def finish_upload(upload_id: UploadId, body: UploadSessionIn, ctx: Ctx) -> Sessi
         str(files),
         inventory=scan_inventory(files),
         title=body.title or files.name,
-        language=body.language or "en",
+        language=body.language or "auto",
     )
     return SessionDetail.model_validate(session)
 
