@@ -74,7 +74,10 @@ def test_the_language_is_changed_on_the_session_and_used_by_its_runs(
     _run_and_wait(client, auth, sid, {"language": "auto"})  # the session's choice
     _run_and_wait(client, auth, sid, {"language": "zh"})  # the run's own choice wins
     assert pipeline.langs == [None, "en", "zh"]
-    assert client.patch(f"/api/sessions/{sid}", headers=auth, json={"language": "fr"}).status_code == 422
+    assert (
+        client.patch(f"/api/sessions/{sid}", headers=auth, json={"language": "fr"}).status_code
+        == 422
+    )
 
 
 def test_an_empty_folder_is_refused_at_the_drop_with_one_sentence(
