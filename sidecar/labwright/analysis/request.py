@@ -141,6 +141,10 @@ class Unanswered(_Strict):
 
     what: str
     why: str
+    model: str | None = Field(default=None, description="the law it concerns, when one")
+    variable: str | None = Field(
+        default=None, description="the law's variable no column holds, when that is why"
+    )
 
 
 class AnalysisRequest(_Strict):

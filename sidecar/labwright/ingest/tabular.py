@@ -72,13 +72,19 @@ def is_empty(cell: object) -> bool:
 
 
 def is_data_row(cells: Sequence[object], decimal_comma: bool = False) -> bool:
-    """At least half of the non-empty cells are values, and at least one is a number."""
+    """At least half of the non-empty cells are values, and at least one is a
+    number or a date/time stamp.
+
+    A stamp counts like a number: a logger's first line "12:00:00;" (the
+    reading missing) or "2021-01-10,ctrl," has no number, and read as a
+    header it made the first data line the column names ("12:00:00"). No
+    header names a column with a time stamp."""
     filled = [c for c in cells if not is_empty(c)]
     if not filled:
         return False
     values = sum(1 for c in filled if is_value(c, decimal_comma))
     numbers = sum(1 for c in filled if is_number(c, decimal_comma))
-    return numbers >= 1 and values * 2 >= len(filled)
+    return (numbers >= 1 or values >= 1) and values * 2 >= len(filled)
 
 
 def _year_header(

@@ -84,6 +84,23 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "The exploration budget is spent; writing from what was read.",
         "浏览的预算已用完；根据已读取的内容撰写。",
     ),
+    # -- the request the model fills through the typed tool (agent/request_tool.py) -------
+    "llm.request_read": (
+        "The request: {asked} quantities asked, {bindings} variables bound to columns.",
+        "分析要求：{asked} 个待求量，{bindings} 个变量已对应到数据列。",
+    ),
+    "llm.request_dropped": (
+        "{count} item(s) of the model's request failed the checks and were dropped: {items}.",
+        "模型给出的分析要求中有 {count} 项未通过检查，已舍弃：{items}。",
+    ),
+    "llm.request_unusable": (
+        "The model's reading of the notes could not be used ({reason}); the rules' reading is kept.",
+        "模型对笔记的解读无法使用（{reason}）；保留按规则读出的要求。",
+    ),
+    "llm.request_no_call": (
+        "it did not call the request tool",
+        "模型没有调用分析要求工具",
+    ),
     "llm.gaps": ("{count} gap(s): {gaps}", "{count} 处遗漏：{gaps}"),
     "llm.reflect_round": (
         "Round {round}: {count} change(s) proposed.",

@@ -292,6 +292,8 @@ def missing_variables(entry: ModelEntry, best: TableBinding | None) -> list[Unan
                 Unanswered(
                     what=f"{entry.name.en}: {v.label.en}",
                     why=f"no column holds the {v.label.en} (symbol {v.name})",
+                    model=entry.key,
+                    variable=v.name,
                 )
             )
     return out
