@@ -8,6 +8,15 @@ documentation: Crossref ``{"status","message-type","message-version",
 ``x-rate-limit-interval`` and ``x-api-pool``; OpenAlex's work objects, lists
 as ``{"meta","results","group_by"}``, 404 as ``{"error","message"}``.
 
+Raw records can be served beside the corpus (``crossref_records`` /
+``openalex_records``: a Crossref ``message`` or an OpenAlex work exactly as the
+service returns it, see `labwright.testing.independent_records`), so a test can
+meet the real shapes and their quirks rather than what ``Work`` renders.
+
+Batched DOI lookups answer as documented: Crossref ``filter=doi:a,doi:b``
+(filters of one name are OR-ed), OpenAlex ``filter=doi:a|b`` (at most 100
+values).
+
 Searches behave like the real ones in the way that matters for a matcher:
 they always return the best few works that share words with the query, also
 when none is the work asked for.
@@ -26,7 +35,7 @@ import re
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -202,11 +211,16 @@ class FakeScholar:
         self,
         corpus: tuple[Work, ...] = CORPUS,
         *,
+        crossref_records: Sequence[dict[str, Any]] = (),
+        openalex_records: Sequence[dict[str, Any]] = (),
         latency: Latency | None = None,
         seed: int = 0,
         rate_limit: tuple[int, str] = (10, "1s"),
     ) -> None:
         self.corpus = corpus
+        crossref, openalex = _work_records(corpus)
+        self._crossref_records = crossref + [crossref_record(m) for m in crossref_records]
+        self._openalex_records = openalex + [openalex_record(w) for w in openalex_records]
         self.latency = latency or Latency()
         self.rate_limit = rate_limit
         self._random = random.Random(seed)
@@ -326,44 +340,40 @@ class FakeScholar:
         return self._openalex(path, query)
 
     def _crossref(self, path: str, query: dict[str, list[str]]) -> tuple[int, Any]:
-        in_crossref = [w for w in self.corpus if w.doi and w.in_crossref]
         if path.startswith("/works/"):
             doi = path[len("/works/") :].lower()
-            work = next((w for w in in_crossref if w.doi.lower() == doi), None)
-            if work is None:
+            found = next((r for r in self._crossref_records if doi in r.dois), None)
+            if found is None:
                 return 404, "Resource not found."
             return 200, {
                 "status": "ok",
                 "message-type": "work",
                 "message-version": "1.0.0",
-                "message": crossref_message(work),
+                "message": found.body,
             }
         if path.rstrip("/") != "/works":
             return 404, "Resource not found."
         rows = int((query.get("rows") or ["20"])[0])
-        found: list[tuple[float, Work]] = []
-        filters = (query.get("filter") or [""])[0]
-        if filters.startswith("isbn:"):
-            isbn = filters[5:].replace("-", "")
-            found = [(1.0, w) for w in in_crossref if isbn in w.isbn]
+        scored: list[tuple[float, _Record]] = []
+        filters = _crossref_filters((query.get("filter") or [""])[0])
+        if "isbn" in filters:
+            wanted_isbns = {i.replace("-", "") for i in filters["isbn"]}
+            scored = [(1.0, r) for r in self._crossref_records if wanted_isbns & set(r.isbns)]
+        elif "doi" in filters:
+            # Filters of one name are OR-ed (Crossref's documented behaviour).
+            wanted_dois = {d.lower() for d in filters["doi"]}
+            scored = [(1.0, r) for r in self._crossref_records if wanted_dois & r.dois]
         else:
             terms = " ".join(query.get("query.bibliographic", []) + query.get("query.author", []))
             wanted = _words(terms)
-            for work in in_crossref:
-                mine = set(
-                    _words(
-                        " ".join([*work.titles, work.subtitle])
-                        + " "
-                        + " ".join(f + g for f, g in work.authors)
-                    )
-                )
-                shared = sum(1 for w in wanted if w in mine)
+            for record in self._crossref_records:
+                shared = sum(1 for w in wanted if w in record.words)
                 if shared:
-                    found.append((shared * 10.0 / max(1, len(wanted)), work))
-            found.sort(key=lambda s: -s[0])
+                    scored.append((shared * 10.0 / max(1, len(wanted)), record))
+            scored.sort(key=lambda s: -s[0])
         items = []
-        for relevance, work in found[:rows]:
-            item = crossref_message(work)
+        for relevance, record in scored[:rows]:
+            item = dict(record.body)
             item["score"] = round(relevance * 7.3, 3)
             items.append(item)
         return 200, {
@@ -372,7 +382,7 @@ class FakeScholar:
             "message-version": "1.0.0",
             "message": {
                 "facets": {},
-                "total-results": len(found),
+                "total-results": len(scored),
                 "items": items,
                 "items-per-page": rows,
                 "query": {"start-index": 0, "search-terms": None},
@@ -380,43 +390,51 @@ class FakeScholar:
         }
 
     def _openalex(self, path: str, query: dict[str, list[str]]) -> tuple[int, Any]:
-        in_openalex = [w for w in self.corpus if w.in_openalex]
         if path.startswith("/works/"):
             ref = (
                 path[len("/works/") :].lower().removeprefix("https://doi.org/").removeprefix("doi:")
             )
-            for work in in_openalex:
-                dois = {work.doi.lower()} if work.doi else set()
-                if work.arxiv:
-                    dois.add(f"10.48550/arxiv.{work.arxiv}".lower())
-                if ref in dois or ref == work.openalex_id.lower():
-                    return 200, openalex_work(work)
+            for record in self._openalex_records:
+                if ref in record.dois or ref == record.work_id:
+                    return 200, record.body
             return 404, {"error": "404 Not Found", "message": f"Work {ref} not found"}
         if path.rstrip("/") != "/works":
             return 404, {"error": "404 Not Found", "message": "unknown path"}
         per_page = int((query.get("per-page") or query.get("per_page") or ["25"])[0])
         filters = (query.get("filter") or [""])[0]
-        terms = (
-            filters.split("title.search:", 1)[1]
-            if "title.search:" in filters
-            else (query.get("search") or [""])[0]
-        )
-        wanted = _words(terms)
-        found: list[tuple[float, Work]] = []
-        for work in in_openalex:
-            mine = set(_words(" ".join([*work.titles, work.subtitle])))
-            score = sum(1 for w in wanted if w in mine) / max(1, len(wanted))
-            if score >= 0.5:
-                found.append((score, work))
-        found.sort(key=lambda s: -s[0])
+        scored: list[tuple[float, _Record]] = []
+        if filters.startswith("doi:"):
+            # One filter, values OR-ed with "|" (at most 100 of them, OpenAlex's documented cap).
+            values = filters[len("doi:") :].split("|")
+            if len(values) > 100:
+                return 400, {
+                    "error": "Invalid query",
+                    "message": "Maximum of 100 values in an OR filter",
+                }
+            wanted_dois = {
+                v.lower().removeprefix("https://doi.org/").removeprefix("doi:") for v in values
+            }
+            scored = [(1.0, r) for r in self._openalex_records if wanted_dois & r.dois]
+        else:
+            terms = (
+                filters.split("title.search:", 1)[1]
+                if "title.search:" in filters
+                else (query.get("search") or [""])[0]
+            )
+            wanted = _words(terms)
+            for record in self._openalex_records:
+                score = sum(1 for w in wanted if w in record.words) / max(1, len(wanted))
+                if score >= 0.5:
+                    scored.append((score, record))
+            scored.sort(key=lambda s: -s[0])
         results = []
-        for score, work in found[:per_page]:
-            item = openalex_work(work)
+        for score, record in scored[:per_page]:
+            item = dict(record.body)
             item["relevance_score"] = round(score * 100, 2)
             results.append(item)
         return 200, {
             "meta": {
-                "count": len(found),
+                "count": len(scored),
                 "db_response_time_ms": 12,
                 "page": 1,
                 "per_page": per_page,
@@ -424,6 +442,86 @@ class FakeScholar:
             "results": results,
             "group_by": [],
         }
+
+
+@dataclass(frozen=True)
+class _Record:
+    """One work as one index holds it: the JSON it answers and what finds it."""
+
+    body: dict[str, Any]
+    dois: frozenset[str]
+    words: frozenset[str]
+    isbns: tuple[str, ...] = ()
+    work_id: str = ""
+
+
+def _crossref_filters(text: str) -> dict[str, list[str]]:
+    """``doi:a,doi:b,type:x`` -> {"doi": [a, b], "type": [x]} (a DOI may hold ':' and ',' is its separator)."""
+    out: dict[str, list[str]] = {}
+    for part in text.split(","):
+        name, sep, value = part.partition(":")
+        if sep and value:
+            out.setdefault(name.strip(), []).append(value.strip())
+    return out
+
+
+def _work_records(corpus: tuple[Work, ...]) -> tuple[list[_Record], list[_Record]]:
+    crossref = [
+        _Record(
+            crossref_message(w),
+            frozenset({w.doi.lower()}),
+            frozenset(
+                _words(
+                    " ".join([*w.titles, w.subtitle]) + " " + " ".join(f + g for f, g in w.authors)
+                )
+            ),
+            w.isbn,
+        )
+        for w in corpus
+        if w.doi and w.in_crossref
+    ]
+    openalex = []
+    for w in corpus:
+        if not w.in_openalex:
+            continue
+        dois = {w.doi.lower()} if w.doi else set()
+        if w.arxiv:
+            dois.add(f"10.48550/arxiv.{w.arxiv}".lower())
+        openalex.append(
+            _Record(
+                openalex_work(w),
+                frozenset(dois),
+                frozenset(_words(" ".join([*w.titles, w.subtitle]))),
+                work_id=w.openalex_id.lower(),
+            )
+        )
+    return crossref, openalex
+
+
+def crossref_record(message: dict[str, Any]) -> _Record:
+    """A raw Crossref ``message`` as the fake serves it (found by its DOI, ISBNs, title and names)."""
+    names = " ".join(
+        " ".join(str(a.get(k, "")) for k in ("given", "family", "name"))
+        for a in message.get("author", [])
+    )
+    text = " ".join([*message.get("title", []), *message.get("subtitle", []), names])
+    return _Record(
+        message,
+        frozenset({str(message["DOI"]).lower()}),
+        frozenset(_words(text)),
+        tuple(str(i).replace("-", "") for i in message.get("ISBN", [])),
+    )
+
+
+def openalex_record(work: dict[str, Any]) -> _Record:
+    """A raw OpenAlex work as the fake serves it (found by its DOI, id and title)."""
+    doi = str(work.get("doi") or "").lower().removeprefix("https://doi.org/")
+    return _Record(
+        work,
+        frozenset({doi} if doi else set()),
+        frozenset(_words(str(work.get("display_name") or ""))),
+        work_id=str(work["id"]).rsplit("/", 1)[-1].lower(),
+    )
 
 
 def iter_requests(fake: FakeScholar, service: str) -> Iterator[str]:
