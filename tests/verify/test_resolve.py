@@ -192,3 +192,68 @@ def test_the_advertised_rate_limit_is_followed() -> None:
         check.check([one(LECUN)])
         assert check.indexes.crossref is not None
         assert check.indexes.crossref._bucket.limit == 2  # noqa: SLF001 - the bucket learnt it
+
+
+# -- from the independent set -------------------------------------------------------
+
+
+def _raw_index() -> FakeScholar:
+    from labwright.testing import independent_records
+
+    return FakeScholar(
+        (),
+        crossref_records=independent_records.CROSSREF_RECORDS,
+        openalex_records=independent_records.OPENALEX_RECORDS,
+        rate_limit=(50, "1s"),
+    )
+
+
+def test_searches_send_text_not_latex() -> None:
+    with _raw_index() as fake:
+        mine = one(
+            r"@article{s, author={Schr{\"o}dinger, E.}, title={Die gegenw{\"a}rtige Situation in der Quantenmechanik}, year={1935}}"
+        )
+        verdict = resolver(fake).check([mine])[0]
+        sent = [q for _, path, q in fake.requests if path == "/works"]
+    assert verdict.verdict == "verified"
+    assert sent and all(
+        "{" not in v and "\\" not in v for q in sent for vs in q.values() for v in vs
+    )
+
+
+def test_a_preprint_found_in_openalex_is_followed_to_its_article_through_crossref(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from contextlib import contextmanager
+
+    @contextmanager
+    def openalex_first(self: Resolver, a: str, b: str) -> Iterator[bool]:
+        yield True
+
+    monkeypatch.setattr(Resolver, "_route", openalex_first)
+    with _raw_index() as fake:
+        mine = one(
+            "@misc{z, author={Zhou, Peng and Shi, Zheng-Li}, title={Discovery of a novel coronavirus associated with the recent pneumonia outbreak in humans and its potential bat origin}, howpublished={bioRxiv}, year={2020}, doi={10.1101/2020.01.22.914952}}"
+        )
+        verdict = resolver(fake).check([mine])[0]
+    assert verdict.verdict == "corrected"
+    assert verdict.proposal is not None and verdict.proposal.entry.startswith("@article{z,")
+    # the article's title changed on the way; the proposal carries the published one
+    assert "A pneumonia outbreak" in verdict.proposal.entry
+    assert "10.1038/s41586-020-2012-7" in verdict.proposal.entry
+
+
+def test_web_pages_and_standards_are_unverifiable_not_invented(fake: FakeScholar) -> None:
+    entries = [
+        one(
+            r"@misc{w, author={{NIST}}, title={Fundamental Physical Constants}, howpublished={\url{https://physics.nist.gov/cuu/Constants/}}}"
+        ),
+        one(
+            "@standard{s, title={数值修约规则与极限数值的表示和判定}, number={GB/T 8170-2008}, year={2008}}"
+        ),
+        one(
+            "@misc{m, author={Miller, A.}, title={A plausible study of damped pendulums}, year={2019}}"
+        ),
+    ]
+    verdicts = resolver(fake).check(entries)
+    assert [v.verdict for v in verdicts] == ["unverifiable", "unverifiable", "not_found"]

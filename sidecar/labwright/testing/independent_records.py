@@ -31,6 +31,7 @@ works' own.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 JSON = dict[str, Any]
@@ -45,7 +46,7 @@ def _date(parts: tuple[int, ...]) -> JSON:
 def crossref(
     doi: str,
     title: str | list[str],
-    authors: list[Person],
+    authors: Sequence[Person],
     issued: tuple[int, ...],
     *,
     container: str | list[str] = "",
@@ -140,7 +141,7 @@ def crossref(
 def openalex(
     work_id: str,
     title: str,
-    authors: list[tuple[str, str]],
+    authors: Sequence[tuple[str, str]],
     year: int,
     *,
     doi: str = "",

@@ -25,7 +25,7 @@ from labwright.verify.records import WorkRecord, from_crossref, from_openalex
 _CROSSREF_SELECT = ",".join(
     (
         "DOI,title,subtitle,original-title,author,editor,issued,published-print,published-online",
-        "container-title,volume,issue,page,type,ISBN,relation,publisher,language",
+        "container-title,short-container-title,volume,issue,page,type,ISBN,relation,publisher,language",
     )
 )
 _OPENALEX_SELECT = (

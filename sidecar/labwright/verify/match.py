@@ -34,7 +34,11 @@ FieldFit = Literal["match", "close", "mismatch", "unknown"]
 _SLIGHT = frozenset(
     "a an the of and on in for to with by from at as its via using toward towards".split()
 )
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+#: An index's back-file mojibake (a character it lost: ``Schr�dinger``, ``Ba?La?Cu?O``)
+#: stands for one unknown character, or none.
+WILDCARD = "\ufffd"
+_WORD = re.compile(r"(?:[^\W_]|\ufffd)+", re.UNICODE)
+_LOST_CHAR = re.compile(r"(?<=[^\W\d_])\?(?=[^\W_])")
 
 
 @lru_cache(maxsize=1)
@@ -48,6 +52,9 @@ def _latex() -> object:
 def plain(text: str) -> str:
     """LaTeX and markup to plain Unicode text (``{\\"o}`` -> ``ö``, ``$\\alpha$`` -> ``α``)."""
     text = re.sub(r"<[^>]+>", " ", text)
+    text = _LOST_CHAR.sub(WILDCARD, text)
+    # TeX quotes first: pylatexenc reads '' as two acute accents on the letter before.
+    text = text.replace("``", "\u201c").replace("''", "\u201d")
     if "\\" in text or "{" in text or "$" in text or "~" in text:
         try:
             text = _latex().latex_to_text(text)  # type: ignore[attr-defined]
@@ -87,6 +94,23 @@ def normalized_title(text: str) -> str:
     return " ".join(tokens(text))
 
 
+def wild_equal(a: str, b: str) -> bool:
+    """Equal, where the index's lost characters (WILDCARD) stand for one character or none."""
+    if WILDCARD not in a and WILDCARD not in b:
+        return a == b
+    for pattern, text in ((a, b), (b, a)):
+        if WILDCARD in pattern and WILDCARD not in text:
+            regex = ".?".join(re.escape(part) for part in pattern.split(WILDCARD))
+            return re.fullmatch(regex, text) is not None
+    return a.replace(WILDCARD, "") == b.replace(WILDCARD, "")
+
+
+def _compact_same(a: list[str], b: list[str]) -> bool:
+    """The same letters in the same order, spacing aside: the index lost spaces around
+    inline math (``the2πDecay of theK20Meson``) or wrote ``highT c`` for ``high $T_c$``."""
+    return wild_equal("".join(a), "".join(b))
+
+
 def _similar(a: str, b: str) -> float:
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
@@ -102,8 +126,11 @@ def _unexplained(a: list[str], b: list[str]) -> tuple[list[str], list[str], int]
     """Tokens of a and of b the other lacks, after pairing off typos; and the typo count."""
     rest_a, rest_b = list(a), list(b)
     for token in a:
-        if token in rest_b:
-            rest_b.remove(token)
+        partner = token if token in rest_b else None
+        if partner is None and WILDCARD in token + "".join(rest_b):
+            partner = next((t for t in rest_b if wild_equal(token, t)), None)
+        if partner is not None:
+            rest_b.remove(partner)
             rest_a.remove(token)
     _pair_compounds(a, rest_a, rest_b)
     _pair_compounds(b, rest_b, rest_a)
@@ -134,10 +161,14 @@ def _is_number(token: str) -> bool:
     return token.isdigit() or token in _ROMAN
 
 
+def _is_designation(token: str) -> bool:
+    return _is_number(token) or token in ("part", "vol", "volume")
+
+
 def _fit_tokens(entry: list[str], record: list[str]) -> TitleFit:
     if not entry or not record:
         return "different"
-    if entry == record:
+    if entry == record or _compact_same(entry, record):
         return "same"
     extra_entry, extra_record, typos = _unexplained(entry, record)
     cjk = sum(1 for t in entry if len(t) == 1 and is_cjk(t))
@@ -181,9 +212,12 @@ def _subtitle_fit(mine: list[str], theirs: list[str]) -> TitleFit:
     if weight < 2:
         return "different"  # "Introduction" is the start of too many titles
     n = len(short)
-    for part, rest in ((long[:n], long[n:]), (long[-n:], long[:-n])):
-        # A subtitle is words; "II", "3" or "Part 2" make another work.
-        if len(rest) < 2 or any(_is_number(t) or t == "part" for t in rest):
+    for part, rest, next_to_cut in ((long[:n], long[n:], 0), (long[-n:], long[:-n], -1)):
+        # A subtitle is words; "II", "3" or "Part 2" next to the cut make another
+        # work (a part of a series); "Copper(I)" inside the subtitle does not.
+        if len(rest) < 2 or all(_is_designation(t) for t in rest):
+            continue
+        if _is_designation(rest[next_to_cut]):
             continue
         if part == short or _fit_tokens(short, part) in ("same", "typo"):
             return "subtitle"
@@ -201,8 +235,26 @@ def _name_tokens(person: Person) -> list[str]:
     return fold(f"{person.given} {person.family}").split()
 
 
+#: Words that make an author a collaboration or an institution, not a person: the
+#: index lists its members instead (the ATLAS paper's first author is "Aad, G.").
+_GROUP = re.compile(
+    r"\b(?:collaboration|consortium|collaborative|group|team|project|committee|working"
+    r"|association|society|organi[sz]ation|institute|department|laboratory|council"
+    r"|agency|office|bureau|survey)\b|协作组|课题组|研究组|小组|委员会|协会|学会|研究所|研究院",
+    re.I,
+)
+
+
+def is_group(person: Person) -> bool:
+    return bool(_GROUP.search(fold(f"{person.given} {person.family}"))) or bool(
+        _GROUP.search(person.family)
+    )
+
+
 def person_fit(entry: Person, record: Person) -> FieldFit:
     """Same person? CJK names compare whole; a romanised name against a CJK one is unknown."""
+    if is_group(entry) or is_group(record):
+        return "unknown"
     e_cjk = _script_cjk(entry.family + entry.given)
     r_cjk = _script_cjk(record.family + record.given)
     if e_cjk != r_cjk:
@@ -222,9 +274,8 @@ def person_fit(entry: Person, record: Person) -> FieldFit:
         return "mismatch"
     e_family, r_family = fold(entry.family), fold(record.family)
     e_tokens, r_tokens = _name_tokens(entry), _name_tokens(record)
-    family_same = e_family == r_family or _is_typo(
-        e_family.replace(" ", ""), r_family.replace(" ", "")
-    )
+    exact_family = wild_equal(e_family.replace(" ", ""), r_family.replace(" ", ""))
+    family_same = exact_family or _is_typo(e_family.replace(" ", ""), r_family.replace(" ", ""))
     if not family_same:
         # "Zhang San" written as First Last, or a family name with particles.
         swapped = r_family in e_tokens and (e_family in r_tokens or not record.given)
@@ -235,7 +286,7 @@ def person_fit(entry: Person, record: Person) -> FieldFit:
     r_initial = next((t[0] for t in fold(record.given).split()), "")
     if e_initial and r_initial and e_initial != r_initial:
         return "mismatch"
-    return "match" if family_same and e_family == r_family else "close"
+    return "match" if exact_family else "close"
 
 
 def authors_fit(entry: list[Person], record: tuple[Person, ...]) -> FieldFit:
@@ -263,6 +314,83 @@ def year_fit(entry_year: str, record: WorkRecord) -> FieldFit:
 
 def _pages(text: str) -> str:
     return re.sub(r"[\s\-–—]+", "-", text.strip()).strip("-")
+
+
+def pages_same(mine: str, theirs: str) -> bool:
+    """The same page range. Tolerated: only the first page given (on either side), and
+    a last page written short ("816--21" for 816-821); a different last page is not."""
+    m, t = _pages(mine).lower().split("-"), _pages(theirs).lower().split("-")
+    if m[0] != t[0]:
+        return False
+    if len(m) < 2 or len(t) < 2 or m[1] == t[1]:
+        return True
+    short, full = m[1], t[1]
+    cut = len(full) - len(short)
+    return 0 < cut and full.endswith(short) and full[:cut] == m[0][:cut]
+
+
+# -- venues ---------------------------------------------------------------------
+
+_VENUE_SKIP = frozenset("the of and for in on de der die das fur la le les des du et und".split())
+_PREPRINT_VENUE = re.compile(r"arxiv|preprint|e-?prints?|biorxiv|medrxiv|chemrxiv|ssrn", re.I)
+
+
+def _venue_words(text: str) -> list[str]:
+    return [t for t in fold(text).split() if t not in _VENUE_SKIP]
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """ "phys" -> "physical", "natl" -> "national": same first letter, letters in order."""
+    if wild_equal(short, word) or (short.isdigit() and short == word):
+        return True
+    if short[0] != word[0] or len(short) > len(word) or short.isdigit():
+        return False
+    rest = iter(word[1:])
+    return all(c in rest for c in short[1:])
+
+
+def _venue_covers(mine: list[str], theirs: list[str]) -> bool:
+    """Every word of `mine` abbreviates a word of `theirs` in order, or is an acronym of
+    consecutive ones ("PNAS", "J. SIAM"); `theirs` may have words `mine` leaves out."""
+
+    def walk(i: int, j: int) -> bool:
+        if i == len(mine):
+            return True
+        for k in range(j, len(theirs)):
+            if _abbreviates(mine[i], theirs[k]) and walk(i + 1, k + 1):
+                return True
+            span = len(mine[i])
+            if span >= 2 and "".join(w[0] for w in theirs[k : k + span]) == mine[i]:
+                if walk(i + 1, k + span):
+                    return True
+        return False
+
+    return bool(mine) and walk(0, 0)
+
+
+def venue_fit(entry_venue: str, record: WorkRecord) -> FieldFit:
+    """The journal or proceedings: "match" when the entry's name abbreviates the index's,
+    "mismatch" only when no word of it fits any of the index's names ("Science" for
+    "Nature"), "unknown" between, across scripts, and for preprint servers."""
+    venues = [v for v in (record.container, *record.other_containers) if v]
+    if not entry_venue or not venues or _PREPRINT_VENUE.search(entry_venue):
+        return "unknown"
+    mine = _venue_words(entry_venue)
+    if not mine:
+        return "unknown"
+    if _script_cjk(entry_venue) != any(_script_cjk(v) for v in venues):
+        return "unknown"
+    partial = False
+    for venue in venues:
+        theirs = _venue_words(venue)
+        if _venue_covers(mine, theirs) or (
+            _script_cjk(entry_venue) and ("".join(mine) in "".join(theirs))
+        ):
+            return "match"
+        partial = partial or any(
+            _abbreviates(m, t) or t == m for m in mine for t in theirs if len(m) > 1
+        )
+    return "unknown" if partial or _script_cjk(entry_venue) else "mismatch"
 
 
 # -- the decision ---------------------------------------------------------------
@@ -330,15 +458,18 @@ def fit(entry: BibEntry, record: WorkRecord, *, identified_by: str = "") -> Fit:
     for name, theirs in (("volume", record.volume), ("pages", record.pages)):
         mine = entry.get(name)
         if mine and theirs:
-            same = (
-                _pages(mine) == _pages(theirs)
-                if name == "pages"
-                else mine.strip() == theirs.strip()
-            )
+            same = pages_same(mine, theirs) if name == "pages" else mine.strip() == theirs.strip()
             if same:
                 result.matched.append(name)
-            elif name != "pages" or _pages(theirs).split("-")[0] != _pages(mine).split("-")[0]:
+            else:
                 result.differed.append((name, mine, theirs))
+    venue_field = "journal" if entry.get("journal") else "booktitle"
+    if entry.entry_type.lower() not in ("book", "mvbook"):
+        v_fit = venue_fit(entry.get(venue_field), record)
+        if v_fit == "match":
+            result.matched.append(venue_field)
+        elif v_fit == "mismatch":
+            result.differed.append((venue_field, plain(entry.get(venue_field)), record.container))
     result.same, result.why_not = _same_work(entry, record, result, identified_by, title)
     if not result.same:
         result.differed = []

@@ -64,6 +64,15 @@ def _clean(text: Any) -> str:
     return re.sub(r"\s+", " ", _TAG.sub("", str(text))).strip() if text else ""
 
 
+#: A chapter's number that a book series deposits as part of its title
+#: (Methods in Enzymology: "[21] Specific synthesis of DNA in vitro …").
+_CHAPTER_NUMBER = re.compile(r"^\s*\[\d+[a-z]?\]\s*")
+
+
+def _clean_title(text: Any) -> str:
+    return _CHAPTER_NUMBER.sub("", _clean(text))
+
+
 @dataclass(frozen=True)
 class WorkRecord:
     source: Source
@@ -77,6 +86,8 @@ class WorkRecord:
     #: Print and online years when they differ from `year` (a reference may give either).
     other_years: tuple[int, ...] = ()
     container: str = ""
+    #: Further names of the venue: Crossref's short-container-title, a book series' volume title.
+    other_containers: tuple[str, ...] = ()
     volume: str = ""
     issue: str = ""
     pages: str = ""
@@ -140,7 +151,14 @@ class WorkRecord:
     def from_json(cls, data: dict[str, Any]) -> WorkRecord:
         data = dict(data)
         data["authors"] = tuple(Person(str(f), str(g)) for f, g in data.get("authors", []))
-        for key in ("titles", "subtitles", "isbn", "published_as", "other_years"):
+        for key in (
+            "titles",
+            "subtitles",
+            "isbn",
+            "published_as",
+            "other_years",
+            "other_containers",
+        ):
             data[key] = tuple(data.get(key, ()))
         return cls(**data)
 
@@ -169,7 +187,8 @@ def from_crossref(message: dict[str, Any]) -> WorkRecord:
     """A record from one Crossref work (`message` of /works/{doi}, or an item of a list)."""
     doi = normalize_doi(str(message.get("DOI", "")))
     titles = [
-        _clean(t) for t in [*(message.get("title") or []), *(message.get("original-title") or [])]
+        _clean_title(t)
+        for t in [*(message.get("title") or []), *(message.get("original-title") or [])]
     ]
     authors = []
     for person in message.get("author") or message.get("editor") or []:
@@ -194,6 +213,17 @@ def from_crossref(message: dict[str, Any]) -> WorkRecord:
         year=years[0] if years else None,
         other_years=tuple(sorted({y for y in years[1:] if y != years[0]})),
         container=_clean((message.get("container-title") or [""])[0]),
+        other_containers=tuple(
+            c
+            for c in (
+                _clean(t)
+                for t in [
+                    *(message.get("container-title") or [])[1:],
+                    *(message.get("short-container-title") or []),
+                ]
+            )
+            if c
+        ),
         volume=str(message.get("volume", "") or ""),
         issue=str(message.get("issue", "") or ""),
         pages=str(message.get("page", "") or ""),
@@ -265,7 +295,7 @@ def from_openalex(work: dict[str, Any]) -> WorkRecord:
         if match and not arxiv:
             arxiv = match.group(1).lower()
     record_id = str(work.get("id", "")).rsplit("/", 1)[-1]
-    title = _clean(work.get("title") or work.get("display_name"))
+    title = _clean_title(work.get("title") or work.get("display_name"))
     return WorkRecord(
         source="openalex",
         record_id=record_id,

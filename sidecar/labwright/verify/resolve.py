@@ -27,7 +27,7 @@ import httpx
 from labwright.verify.bibtex import BibEntry, BibFile, replace_entries, unified_diff, write_entry
 from labwright.verify.cache import CitationCache
 from labwright.verify.indexes import Answer, Indexes, Offline
-from labwright.verify.match import Fit, fit, normalized_title
+from labwright.verify.match import Fit, authors_fit, fit, normalized_title, plain
 from labwright.verify.polite import Service, ServiceLimits, Unavailable
 from labwright.verify.records import WorkRecord, arxiv_of_doi, normalize_doi
 from labwright.verify.settings import CitationSettings
@@ -227,7 +227,7 @@ class Resolver:
         self._gather(entry, ids, title, search, deadline)
         best = search.best()
         if best is None:
-            return self._unmatched(search, base)
+            return self._unmatched(entry, search, base)
         return self._matched(entry, ids, best, search, deadline, source, base)
 
     def _ask(self, search: _Search, what: str, ask: object, *args: object) -> Answer | None:
@@ -282,12 +282,14 @@ class Resolver:
         if not title:
             return
         people = entry.authors
-        author = people[0].family if people else ""
+        # The indexes search words: LaTeX (``gegenw{\"a}rtige``, ``$2^{-\Delta}$``) goes as text.
+        author = plain(people[0].family) if people else ""
+        query = plain(title)
         found = re.search(r"\d{4}", entry.get("year"))
         year = found.group() if found else ""
         searches: list[tuple[str, Callable[[], Answer]]] = [
-            ("crossref", lambda: idx.crossref_search(title, author, year, deadline)),
-            ("openalex", lambda: idx.openalex_search(title, deadline)),
+            ("crossref", lambda: idx.crossref_search(query, author, year, deadline)),
+            ("openalex", lambda: idx.openalex_search(query, deadline)),
         ]
         key = normalized_title(title)
         with self._route(f"crossref:title:{key}", f"openalex:title:{key}") as flip:
@@ -325,7 +327,7 @@ class Resolver:
             with self._route_lock:
                 self._steps[first] -= 1
 
-    def _unmatched(self, search: _Search, base: dict[str, str]) -> Verdict:
+    def _unmatched(self, entry: BibEntry, search: _Search, base: dict[str, str]) -> Verdict:
         if search.failures:
             why = search.failures[0]
             reason = (
@@ -334,6 +336,12 @@ class Resolver:
                 else f"It could not be checked: {why}"
             )
             return Verdict(verdict="unverifiable", reason=reason, **base)  # type: ignore[arg-type]
+        if not_indexed_kind(entry):
+            return Verdict(
+                verdict="unverifiable",
+                reason="Crossref and OpenAlex do not list web pages, standards, manuals or software; check this one by hand.",
+                **base,  # type: ignore[arg-type]
+            )
         closest = max((f for f, _, _ in search.fits), key=lambda f: f.strength, default=None)
         reason = "Neither Crossref nor OpenAlex holds this work (likely invented)."
         if closest is not None and closest.title != "different":
@@ -359,8 +367,11 @@ class Resolver:
         published = self._published_version(entry, ids, record, deadline)
         updates: dict[str, str] = {d.field: d.record for d in differences}
         if published is not None:
+            differences = [d for d in differences if d.field not in ("journal", "booktitle")]
+            renamed = fit(entry, published, identified_by="doi").title == "different"
             for name, value in published.bibtex_fields():
-                if name in ("journal", "booktitle", "doi", "year", "volume", "number", "pages"):
+                wanted = ("journal", "booktitle", "doi", "year", "volume", "number", "pages")
+                if name in wanted or (name == "title" and renamed):
                     if value and entry.get(name) != value:
                         updates[name] = value
                         differences.append(Difference(name, entry.get(name), value))
@@ -395,7 +406,14 @@ class Resolver:
             if published is not None
             else f"{record.source.capitalize()} holds this work, but its {names} differ."
         )
-        proposal = _proposal(entry, updates, record, source, base.get("file") or "refs.bib")
+        proposal = _proposal(
+            entry,
+            updates,
+            record,
+            source,
+            base.get("file") or "refs.bib",
+            entry_type=record.bibtex_type() if published is not None else entry.entry_type,
+        )
         return Verdict(
             verdict="corrected",
             reason=why,
@@ -427,31 +445,110 @@ class Resolver:
             )
         ):
             return record if normalize_doi(entry.get("doi")) != record.doi else None
-        for doi in record.published_as:
+        links = record.published_as
+        if (
+            not links
+            and record.source == "openalex"
+            and record.doi
+            and not arxiv_of_doi(record.doi)
+        ):
+            # OpenAlex does not carry the preprint server's link; Crossref, where
+            # the server registered the preprint's DOI, does.
+            try:
+                links = tuple(
+                    doi
+                    for r in self.indexes.crossref_doi(record.doi, deadline).records
+                    for doi in r.published_as
+                )
+            except (Unavailable, Offline):
+                links = ()
+        for doi in links:
+            # The preprint server's own link to the article: authoritative, also
+            # when the article's title changed on the way (bioRxiv -> Nature).
             try:
                 answer = self.indexes.crossref_doi(doi, deadline)
             except (Unavailable, Offline):
                 return None
             for candidate in answer.records:
-                if fit(entry, candidate, identified_by="doi").same:
+                if authors_fit(entry.authors, candidate.authors) != "mismatch":
+                    return candidate
+        if links:
+            return None
+        return self._published_by_title(entry, record, deadline)
+
+    def _published_by_title(
+        self, entry: BibEntry, preprint: WorkRecord, deadline: float
+    ) -> WorkRecord | None:
+        """A preprint record without a link (OpenAlex keeps arXiv copies as works of
+        their own): the published article is the same work under a registered DOI."""
+        title = plain(entry.get("title") or preprint.title)
+        if not title:
+            return None
+        people = entry.authors
+        author = plain(people[0].family) if people else ""
+        for ask in (
+            lambda: self.indexes.crossref_search(title, author, "", deadline),
+            lambda: self.indexes.openalex_search(title, deadline),
+        ):
+            try:
+                answer = ask()
+            except (Unavailable, Offline):
+                continue
+            for candidate in answer.records:
+                if (
+                    candidate.doi
+                    and not arxiv_of_doi(candidate.doi)
+                    and candidate.container
+                    and candidate.work_type not in ("posted-content", "preprint")
+                    and (candidate.year or 0) >= (preprint.year or 0)
+                    and fit(entry, candidate).same
+                ):
                     return candidate
         return None
 
 
+#: Entry types the scholarly indexes do not list; their absence there says nothing.
+_NOT_INDEXED_TYPES = frozenset(
+    {"online", "www", "electronic", "webpage", "manual", "standard", "patent", "software"}
+)
+
+
+def not_indexed_kind(entry: BibEntry) -> bool:
+    """A web page, standard, manual or software: a URL and no scholarly venue or identifier."""
+    kind = entry.entry_type.lower()
+    if kind in _NOT_INDEXED_TYPES:
+        return True
+    scholarly = ("journal", "booktitle", "doi", "eprint", "isbn", "school", "institution")
+    return (
+        kind in ("misc", "unpublished")
+        and bool(entry.get("url") or "\\url" in entry.get("howpublished"))
+        and not any(entry.get(name) for name in scholarly)
+    )
+
+
 def _proposal(
-    entry: BibEntry, updates: dict[str, str], record: WorkRecord, source: BibFile | None, name: str
+    entry: BibEntry,
+    updates: dict[str, str],
+    record: WorkRecord,
+    source: BibFile | None,
+    name: str,
+    *,
+    entry_type: str,
 ) -> Proposal:
-    """The entry with the record's values for the fields that differ; the file's diff."""
+    """The entry with the record's values for the fields that differ; the file's diff.
+    A preprint's entry becomes the published work's type (@misc -> @article)."""
     by_record = dict(record.bibtex_fields())
+    # The record's BibTeX form where it has one ("816--821", "Family, Given and …").
+    updates = {
+        k: by_record.get(k, v) if k in ("author", "pages") else v for k, v in updates.items()
+    }
     fields: list[tuple[str, str]] = []
     for key, value in entry.fields.items():
-        if key in updates:
-            value = by_record.get(key, updates[key]) if key == "author" else updates[key]
-        fields.append((key, value))
+        fields.append((key, updates.get(key, value)))
     for key, value in updates.items():
         if key not in entry.fields:
             fields.append((key, value))
-    text = write_entry(entry.key, entry.entry_type, fields)
+    text = write_entry(entry.key, entry_type if entry_type != "misc" else entry.entry_type, fields)
     if source is not None:
         diff = unified_diff(source.text, replace_entries(source, {entry.key: text}), name)
     else:
