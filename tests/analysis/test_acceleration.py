@@ -44,7 +44,7 @@ def test_co2_is_accelerating(tmp_path: Path) -> None:
     fa = analyse_folder(read_folder(folder))
     (a,) = fa.analyses
     assert "acceleration" in fa.question.goals and "acceleration" in a.goals
-    acc = a.result[0].result.acceleration
+    acc = a.result.parts[0].result.acceleration
     assert acc is not None and acc.accel > 0 and acc.p < 1e-3
     # Mauna Loa: about 0.8 ppm/yr around 1960, about 1.6-2 ppm/yr around 2000.
     assert 0.5 < acc.rate_start < 1.1 and 1.4 < acc.rate_end < 2.2

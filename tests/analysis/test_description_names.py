@@ -60,7 +60,7 @@ def test_headerless_table_is_named_and_analysed_by_class(tmp_path: Path, table: 
     assert [c.name for c in ds.columns][:2] == ["sepal length", "sepal width"]
     assert ds.column("petal width").unit == "cm"
     (a,) = fa.analyses
-    assert a.kind == "groups" and a.extra["category"] == "class"
-    g = next(g for g in a.result if g.measurement == "sepal length")
+    assert a.kind == "groups" and a.result.category == "class"
+    g = next(g for g in a.result.results if g.measurement == "sepal length")
     assert [s.level for s in g.stats] == ["Iris-setosa", "Iris-versicolor", "Iris-virginica"]
     assert g.test is not None and g.test.p < 1e-3 and len(g.pairs) == 3

@@ -84,7 +84,7 @@ def test_time_series_parameters() -> None:
     seen = set()
     for a in fa.analyses:
         truth = TRUTH["station-series"][a.source]
-        part = a.result[0].result
+        part = a.result.parts[0].result
         _within(part.trend.slope, part.trend.se, truth["slope"], f"{a.source} slope")
         if part.seasonal is not None:
             s = part.seasonal
@@ -92,8 +92,8 @@ def test_time_series_parameters() -> None:
         seen.add(a.source)
     assert seen == set(TRUTH["station-series"])
     wide = _analysis("sea-surface").analyses[0]
-    assert len(wide.extra["wide"].month_columns) == 12
-    r = wide.result[0].result
+    assert wide.result.wide is not None and len(wide.result.wide.month_columns) == 12
+    r = wide.result.parts[0].result
     _within(r.trend.slope, r.trend.se, TRUTH["sea-surface"]["slope"], "sst slope")
     assert r.seasonal is not None
     _within(
@@ -109,7 +109,7 @@ def test_time_series_parameters() -> None:
 )
 def test_group_means(name: str, column: str) -> None:
     a = next(a for a in _analysis(name).analyses if a.kind == "groups")
-    g = next(g for g in a.result if g.measurement == column)
+    g = next(g for g in a.result.results if g.measurement == column)
     truth = TRUTH[name][column]
     assert [s.level for s in g.stats] == list(truth)  # labels from the notes
     for s in g.stats:
@@ -141,7 +141,7 @@ def test_unit_of_a_wide_table_from_its_readme() -> None:
     """ "Monthly mean sea surface temperature in degrees C": the melted series
     (and so its trend and amplitude) is in °C."""
     (a,) = _analysis("sea-surface").analyses
-    assert a.result[0].column.unit == "°C"
+    assert a.result.parts[0].column.unit == "°C"
 
 
 def test_repeated_mean() -> None:
@@ -278,12 +278,12 @@ def test_series_files_in_an_appendix_only_when_asked(tmp_path: Path) -> None:
     import shutil
 
     from labwright.agent.offline import build_offline
-    from labwright.agent.offline.analysis_figures import analysis_plans
+    from labwright.agent.offline.kind_writers import analysis_plans
     from labwright.agent.offline.analysis_text import is_appendix
 
     def appendix_plans(fa: FolderAnalysis) -> list[object]:
         keys = iter(range(1, 1000))
-        return [p for p in analysis_plans(fa, lambda: f"fig{next(keys):02d}") if is_appendix(p)]
+        return [p for p in analysis_plans(fa.analyses, lambda: f"fig{next(keys):02d}") if is_appendix(p)]
 
     assert appendix_plans(_analysis("decay-runs")) == []  # not asked: never drawn one by one
     folder = tmp_path / "asked"
@@ -305,7 +305,7 @@ def test_series_files_in_an_appendix_only_when_asked(tmp_path: Path) -> None:
 
 def test_no_pairwise_comparison_without_a_group_difference() -> None:
     a = next(a for a in _analysis("alloy-hardness").analyses if a.kind == "groups")
-    density = next(g for g in a.result if g.measurement == "density")
+    density = next(g for g in a.result.results if g.measurement == "density")
     assert density.test is not None and density.test.p > 0.05 and density.pairs == ()
 
 

@@ -88,9 +88,9 @@ def test_no_fit_against_index_id_category_or_date(case: tuple[Dataset, set[str]]
             assert a.result.response not in forbidden
             assert not set(a.result.predictors) & forbidden
         elif a.kind == "timeseries":
-            assert all(p.column.name not in forbidden for p in a.result)
+            assert all(p.column.name not in forbidden for p in a.result.parts)
         elif a.kind == "groups":
-            assert all(g.measurement not in forbidden for g in a.result)
+            assert all(g.measurement not in forbidden for g in a.result.results)
         elif a.kind == "repeated":
             assert a.result.name not in forbidden
 

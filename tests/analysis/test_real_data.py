@@ -35,7 +35,7 @@ def test_co2_weekly_with_yyyymmdd_dates(tmp_path: Path) -> None:
     fa = analyse_folder(read_folder(folder))
     (a,) = fa.analyses
     assert a.kind == "timeseries"
-    r = a.result[0].result
+    r = a.result.parts[0].result
     assert 1.2 < r.trend.slope < 1.5  # ppm per year over 1958-2001
     assert r.seasonal is not None and r.seasonal.peak_month == 5  # May maximum
     assert 2.5 < r.seasonal.amplitude < 3.5
@@ -47,7 +47,7 @@ def test_nile_change_at_the_named_year(tmp_path: Path) -> None:
         tmp_path, "nile", frame, ("notes.md", "Was the mean flow different before and after 1898?")
     )
     (a,) = analyse_folder(read_folder(folder)).analyses
-    c = a.result[0].result.change
+    c = a.result.parts[0].result.change
     assert c is not None and c.named and c.at == 1898
     assert c.mean_before == pytest.approx(1097.75, abs=1) and c.mean_after == pytest.approx(
         849.97, abs=5
@@ -59,7 +59,7 @@ def test_nile_change_found_without_a_named_point(tmp_path: Path) -> None:
     frame = datasets.nile.load_pandas().data
     folder = _folder(tmp_path, "nile", frame, ("notes.md", "Is there a change point in the flow?"))
     (a,) = analyse_folder(read_folder(folder)).analyses
-    c = a.result[0].result.change
+    c = a.result.parts[0].result.change
     assert c is not None and not c.named and 1896 <= c.at <= 1900
 
 
@@ -86,8 +86,8 @@ def test_elnino_year_by_month_table_keeps_every_month(tmp_path: Path) -> None:
     frame = datasets.elnino.load_pandas().data
     folder = _folder(tmp_path, "elnino", frame, ("README", "Sea surface temperature, degrees C."))
     (a,) = analyse_folder(read_folder(folder)).analyses
-    assert a.kind == "timeseries" and len(a.extra["wide"].month_columns) == 12
-    assert a.result[0].result.seasonal is not None
+    assert a.kind == "timeseries" and a.result.wide is not None and len(a.result.wide.month_columns) == 12
+    assert a.result.parts[0].result.seasonal is not None
 
 
 def test_sunspots_year_column_is_time(tmp_path: Path) -> None:
@@ -98,4 +98,4 @@ def test_sunspots_year_column_is_time(tmp_path: Path) -> None:
     roles = fa.roles_of(read.datasets[0])
     assert roles is not None and roles.role_of("YEAR").role == "time"
     (a,) = fa.analyses
-    assert a.kind == "timeseries" and a.result[0].result.trend is not None
+    assert a.kind == "timeseries" and a.result.parts[0].result.trend is not None

@@ -51,7 +51,7 @@ def test_month_name_first_dates_are_time(tmp_path: Path) -> None:
     fa = analyse_folder(read_folder(folder))
     (a,) = fa.analyses
     assert a.kind == "timeseries"
-    r = a.result[0].result
+    r = a.result.parts[0].result
     assert r.trend.slope == pytest.approx(2.4, abs=3 * r.trend.se + 0.05)
     assert r.seasonal is not None
 
@@ -74,8 +74,8 @@ def test_quarterly_periods_are_one_series(tmp_path: Path, layout: str) -> None:
     fa = analyse_folder(read_folder(folder))
     (a,) = fa.analyses
     assert a.kind == "timeseries"
-    assert [p.column.name for p in a.result] == ["gdp"]
-    r = a.result[0].result
+    assert [p.column.name for p in a.result.parts] == ["gdp"]
+    r = a.result.parts[0].result
     assert abs(r.trend.slope - 0.5) < 3 * r.trend.se
     roles = {c.name: c.role for c in next(iter(fa.roles.values())).columns}
     assert "category" not in roles.values()
@@ -123,7 +123,7 @@ def test_yearly_series_with_repeated_years_has_no_annual_cycle(tmp_path: Path) -
     folder = _write(tmp_path, "t", {"t.csv": "\n".join(lines) + "\n"})
     fa = analyse_folder(read_folder(folder))
     (a,) = [a for a in fa.analyses if a.kind == "timeseries"]
-    assert all(p.result.seasonal is None for p in a.result)
+    assert all(p.result.seasonal is None for p in a.result.parts)
     assert "seasonal" not in a.goals
 
 
@@ -209,12 +209,12 @@ def test_columns_named_in_the_notes_are_analysed_first(tmp_path: Path) -> None:
     )  # fmt: skip
     fa = analyse_folder(read_folder(folder))
     (a,) = fa.analyses
-    names = [p.column.name for p in a.result]
+    names = [p.column.name for p in a.result.parts]
     assert names[:2] == ["Close", "Volume"]
 
 
 def test_single_predictor_figure_draws_the_line_over_the_data(tmp_path: Path) -> None:
-    from labwright.agent.offline.analysis_figures import _regression
+    from labwright.agent.offline.writers.regression import figures as regression_figures
 
     frame = datasets.strikes.load_pandas().data
     folder = _frame_folder(
@@ -222,7 +222,7 @@ def test_single_predictor_figure_draws_the_line_over_the_data(tmp_path: Path) ->
     )
     (a,) = analyse_folder(read_folder(folder)).analyses
     keys = iter(f"fig{i:02d}" for i in range(1, 9))
-    (fig,) = _regression(a, lambda: next(keys), "en")
+    (fig,) = regression_figures(a, lambda: next(keys), "en")
     first = fig.panels["panels"][0]
     assert "iprod" in first["xlabel"]
     assert [layer["type"] for layer in first["layers"]][:2] == ["scatter", "line"]
@@ -290,7 +290,7 @@ def test_letters_summarise_tukey_pairs_of_many_groups() -> None:
 def test_many_groups_get_letters_not_a_wall_of_pairs(tmp_path: Path) -> None:
     """Grunfeld's 11 firms: 55 Tukey pairs in a table and a sentence naming
     the 36 pairs that do not differ; now one letter column per group."""
-    from labwright.agent.offline.analysis_text import _pairs_text
+    from labwright.agent.offline.writers.groups import pairs_text
     from labwright.agent.offline.provenance import Ledger
 
     frame = datasets.grunfeld.load_pandas().data
@@ -298,7 +298,7 @@ def test_many_groups_get_letters_not_a_wall_of_pairs(tmp_path: Path) -> None:
         tmp_path, "grunfeld", frame, ("notes.txt", "Compare the investment between firms.")
     )
     g = next(a for a in analyse_folder(read_folder(folder)).analyses if a.kind == "groups")
-    text = _pairs_text(g, Ledger(), "en")
+    text = pairs_text(g, Ledger(), "en")
     assert "share a letter" in text
     assert "no difference is found between" not in text
     assert text.count("$-$") == 0  # no pair rows
@@ -314,7 +314,7 @@ def test_many_groups_get_letters_not_a_wall_of_pairs(tmp_path: Path) -> None:
 def test_rate_in_the_unit_the_notes_ask(tmp_path: Path, notes: str, lang: str, needle: str) -> None:
     """msft.csv: "the trend of the closing price per day" was answered only
     per year (8.2 $/yr); the notes' unit is now given too."""
-    from labwright.agent.offline.analysis_text import timeseries_text
+    from labwright.agent.offline.writers.timeseries import text as timeseries_text
     from labwright.agent.offline.provenance import Ledger
 
     n = 60
@@ -325,10 +325,10 @@ def test_rate_in_the_unit_the_notes_ask(tmp_path: Path, notes: str, lang: str, n
     csv = "Date,Close\n" + "\n".join(f"{d},{p:.2f}" for d, p in zip(rows, price, strict=True))
     folder = _write(tmp_path, "m", {"m.csv": csv + "\n", "notes.txt": notes + "\n"})
     (a,) = analyse_folder(read_folder(folder)).analyses
-    assert a.extra["rate_unit"] == "day"
+    assert a.result.rate_unit == "day"
     text = timeseries_text(a, Ledger(), lang)
     assert needle in text
-    per_year = a.result[0].result.trend.slope
+    per_year = a.result.parts[0].result.trend.slope
     assert per_year / 365.25 == pytest.approx(0.05, abs=0.005)
 
 
@@ -350,7 +350,7 @@ def test_aim_is_the_paragraph_that_asks() -> None:
 def test_growth_rates_of_every_column_are_compared(tmp_path: Path) -> None:
     """Stocks.csv (ten prices): "compare the growth rate per year of the
     stocks" gave four rates and "not analysed: AMZN, DELL, ..."."""
-    from labwright.agent.offline.analysis_text import timeseries_text
+    from labwright.agent.offline.writers.timeseries import text as timeseries_text
     from labwright.agent.offline.provenance import Ledger
 
     rng = np.random.default_rng(7)
@@ -367,8 +367,8 @@ def test_growth_rates_of_every_column_are_compared(tmp_path: Path) -> None:
          "notes.txt": "Compare the growth rate per year of the stocks.\n"},
     )  # fmt: skip
     (a,) = analyse_folder(read_folder(folder)).analyses
-    assert a.extra["left_out"] == []
-    rates = {c.name: tr for c, tr in a.extra["rates"]}
+    assert a.result.left_out == []
+    rates = {c.name: tr for c, tr in a.result.rates}
     assert set(rates) == set(slopes)
     for k, s in slopes.items():
         assert abs(rates[k].slope - s) < 3 * rates[k].se + 1e-3
@@ -379,7 +379,7 @@ def test_growth_rates_of_every_column_are_compared(tmp_path: Path) -> None:
 def test_times_are_written_as_the_data_resolve_them(tmp_path: Path) -> None:
     """Quarterly data were written "February 1959" (the mid-quarter month) and
     a series ending on `May-1-2016` "ended in April 2016"."""
-    from labwright.agent.offline.analysis_text import timeseries_text
+    from labwright.agent.offline.writers.timeseries import text as timeseries_text
     from labwright.agent.offline.provenance import Ledger
 
     rng = np.random.default_rng(8)
@@ -453,13 +453,13 @@ def test_distinct_text_labels_are_not_groups_of_one(tmp_path: Path) -> None:
 
 
 def test_groups_past_ten_are_told_apart_by_marker(tmp_path: Path) -> None:
-    from labwright.agent.offline.analysis_figures import _groups
+    from labwright.agent.offline.writers.groups import figures as groups_figures
 
     frame = datasets.grunfeld.load_pandas().data
     folder = _frame_folder(tmp_path, "g", frame, ("notes.txt", "Compare the firms."))
     g = next(a for a in analyse_folder(read_folder(folder)).analyses if a.kind == "groups")
     keys = iter(f"fig{i:02d}" for i in range(1, 9))
-    figs = _groups(g, lambda: next(keys), "en")
+    figs = groups_figures(g, lambda: next(keys), "en")
     styles = [(la["color"], la.get("marker", "o")) for la in figs[1].panels["panels"][0]["layers"]]
     assert len(styles) == 11 and len(set(styles)) == 11
 
@@ -469,7 +469,7 @@ def test_a_quarterly_cycle_is_drawn_by_quarter(tmp_path: Path, lang: str) -> Non
     """Quarterly data fill one month slot in three: the climatology figure
     drew twelve month slots, eight of them empty. It draws the four
     quarters, every point a number, labelled as quarters."""
-    from labwright.agent.offline.analysis_figures import _timeseries
+    from labwright.agent.offline.writers.timeseries import figures as timeseries_figures
 
     rng = np.random.default_rng(5)
     n = 48
@@ -479,9 +479,9 @@ def test_a_quarterly_cycle_is_drawn_by_quarter(tmp_path: Path, lang: str) -> Non
     notes = "Trend per year and the seasonal cycle of sales.\n"
     folder = _write(tmp_path, "q", {"q.csv": "\n".join(lines) + "\n", "notes.txt": notes})
     (a,) = analyse_folder(read_folder(folder)).analyses
-    assert a.result[0].result.seasonal is not None
+    assert a.result.parts[0].result.seasonal is not None
     keys = iter(f"fig{i:02d}" for i in range(1, 9))
-    figs = _timeseries(a, lambda: next(keys), lang)
+    figs = timeseries_figures(a, lambda: next(keys), lang)
     panel = figs[-1].panels["panels"][0]
     ticks = panel["xticklabels"]
     assert len(ticks) == 4 and len(panel["xticks"]) == 4

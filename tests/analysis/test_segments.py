@@ -64,6 +64,6 @@ def test_nile_change_points_asked_in_the_plural(tmp_path: Path) -> None:
     fa = analyse_folder(read_folder(folder))
     (a,) = fa.analyses
     assert "change" in a.goals
-    sg = a.result[0].result.segments
+    sg = a.result.parts[0].result.segments
     assert sg is not None and len(sg.segments) == 2
     assert 1896 <= sg.segments[1].start <= 1900

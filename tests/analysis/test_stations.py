@@ -33,7 +33,7 @@ def test_one_series_per_station(tmp_path: Path) -> None:
     )
     assert fa.kinds() == {"timeseries"}
     (a,) = fa.analyses
-    parts = {p.column.name: p.result for p in a.result}
+    parts = {p.column.name: p.result for p in a.result.parts}
     assert set(parts) == {f"temperature ({s})" for s in SLOPES}
     for station, slope in SLOPES.items():
         r = parts[f"temperature ({station})"]

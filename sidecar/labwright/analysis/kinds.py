@@ -1,8 +1,9 @@
 """The table of analysis kinds: each kind binds the request to data and
 computes one typed result.
 
-A kind is one unit with two halves here (`bind`, `compute`) and two on the
-writer side (`agent/offline/kind_writers.py`: `text`, `figures`, and
+A kind is one unit with its halves here (`bind`, `compute`, `goals`; one
+module each under `analysis/analyses/` and `analysis/procedures/`) and on
+the writer side (`agent/offline/kind_writers.py`: `text`, `figures`, and
 `script` for the exported compendium). The halves live in two tables
 because `analysis/` must not import the writers; a test holds both tables to
 the same keys. The order of `KINDS` is the order of binding: kinds driven by
@@ -11,6 +12,11 @@ data; the shape-based kinds (time series, groups, regression, ...) take what
 no request bound, so a folder whose notes name a law never gets a generic
 fit of the same columns.
 
+A kind claims a table only when it computed a result from it: a law whose
+symbols are not the table's columns, or a regression that cannot be fitted,
+leaves the table to the kinds after it, and the x-y kind takes whatever is
+left.
+
 A new catalogue entry needs no code (the `fit` kind serves all of them); a
 new procedure is one module under `analysis/procedures/` plus its line in
 `KINDS`.
@@ -18,43 +24,73 @@ new procedure is one module under `analysis/procedures/` plus its line in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+import dataclasses
+from typing import Any
 
-from labwright.analysis.request import AnalysisRequest
-from labwright.ingest.types import Dataset, ReadResult
+from labwright.analysis.analyses.groups import GROUPS
+from labwright.analysis.analyses.law import LAW
+from labwright.analysis.analyses.peaks import PEAKS
+from labwright.analysis.analyses.regression import REGRESSION
+from labwright.analysis.analyses.repeated import REPEATED
+from labwright.analysis.analyses.series import SERIES
+from labwright.analysis.analyses.symmetry import SYMMETRY
+from labwright.analysis.analyses.timeseries import TIMESERIES
+from labwright.analysis.analyses.wide import WIDE
+from labwright.analysis.analyses.xy import XY
+from labwright.analysis.jobs import Analysis, AnalysisKind, BindContext, Explains, Job
 
-B = TypeVar("B")  # a kind's typed binding
-R_co = TypeVar("R_co", covariant=True)  # a kind's typed result
+__all__ = [
+    "KINDS",
+    "Analysis",
+    "AnalysisKind",
+    "BindContext",
+    "Job",
+    "kind_named",
+    "run_kinds",
+]
+
+#: In binding order. Request-driven kinds first; then the shape-based ones,
+#: each taking the tables no earlier kind answered (the regression before
+#: the groups and time series, which may share a table with it).
+KINDS: tuple[AnalysisKind[Any, Any], ...] = (
+    SERIES,
+    LAW,
+    PEAKS,
+    REGRESSION,
+    GROUPS,
+    TIMESERIES,
+    REPEATED,
+    WIDE,
+    SYMMETRY,
+    XY,
+)
+
+#: How the analyses of one table are presented, whatever order they were bound in.
+_PRESENTED = ("series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
+              "wide", "symmetry", "xy")  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Job(Generic[B]):
-    """One analysis to run: which kind, on which data, and why."""
-
-    kind: str
-    source: str  # the file (or file pattern) it is about
-    reason: str  # one plain sentence for the method section
-    binding: B
-    datasets: tuple[Dataset, ...] = ()  # the tables it claims
+def kind_named(name: str) -> AnalysisKind[Any, Any]:
+    return next(k for k in KINDS if k.name == name)
 
 
-@dataclass
-class BindContext:
-    """What a kind may look at to decide its jobs."""
+def run_kinds(ctx: BindContext) -> list[Analysis[Any, Any]]:
+    """Bind and compute every kind in order; each result claims its tables."""
+    done: list[Analysis[Any, Any]] = []
+    for kind in KINDS:
+        for job in kind.bind(ctx):
+            result = kind.compute(job)
+            if result is None:
+                continue
+            if isinstance(kind, Explains):
+                job = dataclasses.replace(job, reason=kind.reason(job, result))
+            done.append(Analysis(job, result, kind.goals(job, result)))
+            ctx.claim(job.datasets, kind.name)
+    order = {id(ds): i for i, ds in enumerate(ctx.read.datasets)}
 
-    request: AnalysisRequest
-    read: ReadResult
-    claimed: set[int] = field(default_factory=set)  # id(dataset) bound by an earlier kind
+    def place(a: Analysis[Any, Any]) -> tuple[int, int, int]:
+        first = min((order.get(id(ds), len(order)) for ds in a.job.datasets), default=len(order))
+        rank = _PRESENTED.index(a.kind) if a.kind in _PRESENTED else len(_PRESENTED)
+        return (0 if a.dataset is None else 1, first, rank)
 
-    def free(self) -> list[Dataset]:
-        return [ds for ds in self.read.datasets if id(ds) not in self.claimed]
-
-
-class AnalysisKind(Protocol[B, R_co]):
-    name: str
-
-    def bind(self, ctx: BindContext) -> Sequence[Job[B]]: ...
-
-    def compute(self, job: Job[B]) -> R_co | None: ...
+    return sorted(done, key=place)

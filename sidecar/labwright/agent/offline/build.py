@@ -239,12 +239,13 @@ def _analyse(ctx: OfflineContext) -> Iterator[Event]:
     plan = ctx.planned()
     for warning in plan.warnings:
         yield Warning_(message=warning)
+    kinds = sorted(plan.analysis.kinds()) if plan.analysis is not None else []
     yield Step(
         stage="analyse",
         message=say(
             "step.analyse",
             lang=plan.lang,
-            analyses=", ".join(sorted(plan.analysis.kinds())) or say("none"),
+            analyses=", ".join(kinds) or say("none"),
             figures=len(plan.figures),
             fits=plan.fit_count,
         ),

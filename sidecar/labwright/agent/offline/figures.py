@@ -21,13 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from labwright.agent.offline.plot_worker import drawn_size
 from labwright.analysis.fits import FitResult, fit_xy
 from labwright.ingest.types import Column, Dataset, ImageInfo, Provenance
+
+if TYPE_CHECKING:
+    from labwright.analysis.jobs import Analysis
+    from labwright.analysis.plan import FolderAnalysis
 
 FigureKind = Literal["xy", "line", "histogram", "heatmap", "image", "redraw", "panels"]
 
@@ -63,7 +67,7 @@ class FigurePlan:
     panels: dict[str, Any] | None = None
     arrays: dict[str, np.ndarray] = field(default_factory=dict)
     caption: str = ""
-    analysis: Any = None
+    analysis: Analysis[Any, Any] | None = None
 
     @property
     def file_name(self) -> str:
@@ -197,7 +201,7 @@ def plan_figures(
     datasets: list[Dataset],
     images: list[ImageInfo],
     fitter: Fitter | None = None,
-    analysis: Any = None,
+    analysis: FolderAnalysis | None = None,
     lang: str = "en",
 ) -> list[FigurePlan]:
     """All figures of a folder, fitted. `fitter` fits a batch of (x, y) pairs;
@@ -212,9 +216,9 @@ def plan_figures(
 
     plans: list[FigurePlan] = []
     if analysis is not None:
-        from labwright.agent.offline.analysis_figures import analysis_plans
+        from labwright.agent.offline.kind_writers import analysis_plans
 
-        plans.extend(analysis_plans(analysis, next_key, lang))
+        plans.extend(analysis_plans(analysis.analyses, next_key, lang))
     for ds in datasets:
         if analysis is not None and id(ds) in analysis.handled:
             continue

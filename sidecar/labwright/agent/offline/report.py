@@ -19,7 +19,7 @@ import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from labwright.agent.events import FigureMade
 from labwright.agent.offline.figures import MAX_FIGURES, TEX_IMAGE_FORMATS, FigurePlan, plan_figures
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from labwright.analysis.fits import FitResult
+    from labwright.analysis.plan import FolderAnalysis
 
 PROVENANCE_JSON = "provenance.json"
 # Larger images go through the plotting process, which scales them down for print.
@@ -59,8 +60,8 @@ class ReportPlan:
     lang: str
     figures: list[FigurePlan]
     warnings: list[str] = field(default_factory=list)
-    #: labwright.analysis.plan.FolderAnalysis (roles, question, analyses).
-    analysis: Any = None
+    #: The analyst's reading, request, analyses and answers.
+    analysis: FolderAnalysis | None = None
 
     @property
     def fit_count(self) -> int:
@@ -94,7 +95,7 @@ def plan_report(
     lang: str,
     drawer: FigureDrawer,
     work_dir: Path,
-    analysis: object | None = None,
+    analysis: FolderAnalysis | None = None,
 ) -> ReportPlan:
     """Analyse (unless the caller has), choose the figures and fit the curves.
     Tables the analyses take get their figures; the rest go down the x-y path,
@@ -242,7 +243,7 @@ def write_offline_report(
     folder_name: str,
     out_dir: Path,
     drawer: FigureDrawer,
-    analysis: object | None = None,
+    analysis: FolderAnalysis | None = None,
 ) -> OfflineReport:
     """The three steps in one call (the model-backed pipeline's default report)."""
     plan = plan_report(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +30,10 @@ from labwright.agent.offline.tables import (
 )
 from labwright.analysis.fits import MIN_R2
 from labwright.ingest.types import Column, Dataset, Inventory, Provenance, ReadResult
+
+if TYPE_CHECKING:
+    from labwright.analysis.jobs import Analysis
+    from labwright.analysis.plan import FolderAnalysis
 
 FIGURE_DIR = "figures"
 
@@ -50,8 +54,8 @@ class ReportInput:
     plans: list[FigurePlan]
     figures: dict[str, FigureResult] = field(default_factory=dict)
     inventory: Inventory | None = None
-    # labwright.analysis.plan.FolderAnalysis: roles, question, analyses.
-    analysis: Any = None
+    # Roles, question, request, analyses and answers.
+    analysis: FolderAnalysis | None = None
     fit_explained: bool = False
     coefficient_explained: bool = False  # the first coefficient sentence says why
 
@@ -83,7 +87,7 @@ def _aim(inp: ReportInput, ledger: Ledger) -> str:
     return out
 
 
-def _columns_list(ds: Dataset, analysis: Any = None) -> str:
+def _columns_list(ds: Dataset, analysis: FolderAnalysis | None = None) -> str:
     # A date column read as seconds since its origin is a date to the reader,
     # not a quantity in s.
     roles = analysis.roles_of(ds) if analysis is not None else None
@@ -313,15 +317,15 @@ def _figure_text(inp: ReportInput, plan: FigurePlan, ledger: Ledger) -> str:
                 sentences.append(_fit_sentence(lang, s, ledger, short=inp.fit_explained))
                 inp.fit_explained = True
                 if inp.analysis is not None and inp.analysis.rc is not None:
-                    from labwright.agent.offline.analysis_text import rc_sentence
+                    from labwright.agent.offline.writers.xy import rc_sentence
 
                     ds = plan.dataset
-                    rc = rc_sentence(inp.analysis, plan.source, ds.name if ds else "", s.fit,
+                    rc = rc_sentence(inp.analysis.rc, plan.source, ds.name if ds else "", s.fit,
                                      s.x.unit if s.x else None, ledger, lang)  # fmt: skip
                     if rc:
                         sentences.append(rc)
                 if inp.analysis is not None and inp.analysis.coefficients:
-                    from labwright.agent.offline.analysis_text import coefficient_sentences
+                    from labwright.agent.offline.writers.xy import coefficient_sentences
 
                     said = coefficient_sentences(
                         inp.analysis, plan.source, s.fit, s.x, s.y, ledger, lang,
@@ -381,7 +385,7 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
                 out += phrase(lang, "res_text_only", name=dataset_title(ds)) + "\n"
             out += table
         if fa is not None and id(ds) in fa.handled:
-            out += _analyses_of(inp, ledger, lambda a, ds=ds: a.dataset is ds)
+            out += _analyses_of(inp, ledger, [a for a in fa.analyses if a.dataset is ds])
             continue
         for plan in by_dataset.get(id(ds), []):
             out += _figure_text(inp, plan, ledger) + "\n"
@@ -389,7 +393,7 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
         for a in fa.analyses:
             if a.kind == "series":
                 out += f"\\subsection{{{src_text(a.source)}}}\n"
-                out += _analyses_of(inp, ledger, lambda b, a=a: b is a)
+                out += _analyses_of(inp, ledger, [a])
     for plan in inp.plans:
         if plan.kind == "image":
             out += f"\\subsection{{{src_file(plan.source)}}}\n"
@@ -407,15 +411,15 @@ def _figure_or_failure(inp: ReportInput, plan: FigurePlan) -> str:
     )
 
 
-def _analyses_of(inp: ReportInput, ledger: Ledger, which: Any) -> str:
+def _analyses_of(inp: ReportInput, ledger: Ledger, which: list[Analysis[Any, Any]]) -> str:
     from labwright.agent.offline.analysis_text import analysis_block
 
     def block(plan: FigurePlan) -> str:
         return _figure_or_failure(inp, plan)
 
     out = ""
-    for a in inp.analysis.analyses:
-        if a.kind != "xy" and which(a):
+    for a in which:
+        if a.kind != "xy":
             out += analysis_block(a, inp.plans, ledger, inp.lang, block) + "\n"
     return out
 

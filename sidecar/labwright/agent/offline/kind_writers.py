@@ -1,0 +1,92 @@
+"""The writer half of the table of analysis kinds: for each kind, its text
+(every number through the ledger), its figures (panels specs for the plot
+worker) and its script (the lines of the exported compendium that recompute
+it, `writers/script.py`).
+
+Keyed like `labwright.analysis.kinds.KINDS` (a test holds the two tables to
+the same keys). Each writer takes the kind's typed result: `result` is the
+type its `compute` returns, checked when the writer is called, so a result
+reaching the wrong writer fails loudly instead of printing nonsense.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from labwright.agent.offline.figures import FigurePlan
+from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.writers import (
+    groups,
+    law,
+    peaks,
+    regression,
+    repeated,
+    series,
+    symmetry,
+    timeseries,
+    wide,
+)
+from labwright.agent.offline.writers.common import KeyMaker, no_figures, no_text
+from labwright.analysis.analyses.groups import GroupsFound
+from labwright.analysis.analyses.timeseries import TimeSeriesFound
+from labwright.analysis.analyses.xy import XYTable
+from labwright.analysis.jobs import Analysis
+from labwright.analysis.law import LawFit
+from labwright.analysis.peaks import PeakResult
+from labwright.analysis.regression import RegressionResult
+from labwright.analysis.repeated import Repeated
+from labwright.analysis.series_summary import SeriesSummary
+from labwright.analysis.symmetry import SymmetryResult
+from labwright.analysis.wide import WideLayout
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class KindWriter(Generic[R]):
+    result: type[R]
+    text: Callable[[Analysis[Any, R], Ledger, str], str]
+    figures: Callable[[Analysis[Any, R], KeyMaker, str], list[FigurePlan]]
+
+    def _check(self, a: Analysis[Any, Any]) -> None:
+        if not isinstance(a.result, self.result):
+            raise TypeError(f"a {type(a.result).__name__} reached the {a.kind} writer")
+
+    def write(self, a: Analysis[Any, Any], ledger: Ledger, lang: str) -> str:
+        self._check(a)
+        return self.text(a, ledger, lang)
+
+    def draw(self, a: Analysis[Any, Any], next_key: KeyMaker, lang: str) -> list[FigurePlan]:
+        self._check(a)
+        return self.figures(a, next_key, lang)
+
+
+WRITERS: dict[str, KindWriter[Any]] = {
+    "series": KindWriter(SeriesSummary, series.text, series.figures),
+    "law": KindWriter(LawFit, law.text, law.figures),
+    "peaks": KindWriter(PeakResult, peaks.text, peaks.figures),
+    "regression": KindWriter(RegressionResult, regression.text, regression.figures),
+    "groups": KindWriter(GroupsFound, groups.text, groups.figures),
+    "timeseries": KindWriter(TimeSeriesFound, timeseries.text, timeseries.figures),
+    "repeated": KindWriter(Repeated, repeated.text, repeated.figures),
+    "wide": KindWriter(WideLayout, wide.text, wide.figures),
+    "symmetry": KindWriter(SymmetryResult, symmetry.text, symmetry.figures),
+    # The x-y path writes and draws its own (offline/text.py, offline/figures.py).
+    "xy": KindWriter(XYTable, no_text, no_figures),
+}
+
+
+def writer_of(a: Analysis[Any, Any]) -> KindWriter[Any]:
+    return WRITERS[a.kind]
+
+
+def analysis_plans(
+    analyses: list[Analysis[Any, Any]], next_key: KeyMaker, lang: str = "en"
+) -> list[FigurePlan]:
+    """Figures of every analysis, in order (the x-y path draws its own)."""
+    plans: list[FigurePlan] = []
+    for a in analyses:
+        plans.extend(writer_of(a).draw(a, next_key, lang))
+    return plans

@@ -1,0 +1,142 @@
+"""The regression kind in words and figures: the fit's summary, the
+coefficient table (with units, and without the flagged rows when there are
+any), the flagged rows; the data with the line (one predictor) or observed
+against fitted, studentized residuals and Cook's distance.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from labwright.agent.offline.figures import FigurePlan
+from labwright.agent.offline.phrases import phrase
+from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.tables import src_file, src_text
+from labwright.agent.offline.writers.common import Builder, KeyMaker, float_table, plan_figure
+from labwright.analysis.analyses.regression import RegressionBinding
+from labwright.analysis.jobs import Analysis
+from labwright.analysis.presentation import axis_label
+from labwright.analysis.regression import RegressionResult
+
+RegressionAnalysis = Analysis[RegressionBinding, RegressionResult]
+
+
+def text(a: RegressionAnalysis, ledger: Ledger, lang: str) -> str:
+    r = a.result
+    ds = a.binding.dataset
+    prov = ds.column(r.response).provenance
+    what = f"regression of {r.response}"
+    uy = ds.column(r.response).unit
+    out = phrase(
+        lang, "reg_intro" if len(r.predictors) > 1 else "reg_intro_simple", y=src_text(r.response), xs=", ".join(src_text(p) for p in r.predictors),
+        n=ledger.count(r.n, prov, f"rows in the {what}"),
+        r2=ledger.num(r.r2, prov, f"R^2 of the {what}", sig=3),
+        r2a=ledger.num(r.r2_adj, prov, f"adjusted R^2 of the {what}", sig=3),
+        s=ledger.num(r.resid_se, prov, f"residual standard error of the {what}", sig=3),
+        unit=f"~{src_text(uy)}" if uy else "",
+        p=ledger.num(r.f_p, prov, f"F-test p-value of the {what}", sig=2),
+    ) + "\n"  # fmt: skip
+    rows = []
+    units = False
+    for c in r.coefficients:
+        name = phrase(lang, "reg_intercept") if c.name == "const" else src_text(c.name)
+        value, _, se = ledger.measured(
+            c.value, c.se, prov, f"coefficient {c.name} of the {what}"
+        ).partition(" \\pm ")
+        ux = None if c.name == "const" else ds.column(c.name).unit
+        unit = (
+            uy
+            if c.name == "const"
+            else (f"{uy}/{ux}" if uy and ux else uy or (f"1/{ux}" if ux else None))
+        )
+        units = units or bool(unit)
+        rows.append([
+            name, f"${value}$", f"${se}$", src_text(unit) if unit else "",
+            f"${ledger.num(c.t, prov, f't of coefficient {c.name}', sig=3)}$",
+            f"${ledger.num(c.p, prov, f'p-value of coefficient {c.name}', sig=2)}$",
+        ])  # fmt: skip
+    keys = ["col_coef", "col_estimate", "col_se", "col_unit", "col_t", "col_p"]
+    if not units:  # no unit anywhere: no empty column
+        keys.remove("col_unit")
+        rows = [r_[:3] + r_[4:] for r_ in rows]
+    w = r.without_flagged
+    if w is not None:
+        keys.append("col_without")
+        wc = {c.name: c for c in w.coefficients}
+        for row, c in zip(rows, r.coefficients, strict=True):
+            c2 = wc.get(c.name)
+            row.append(f"${ledger.measured(c2.value, c2.se, prov, f'coefficient {c.name} of the {what} without the flagged rows')}$" if c2 else "--")  # fmt: skip
+    head = [phrase(lang, k) for k in keys]
+    out += float_table("lrr" + ("l" if units else "") + "rr" + ("r" if w is not None else ""), head, rows, phrase(lang, "reg_table_caption", y=src_text(r.response),
+                                                    file=src_file(a.source)))  # fmt: skip
+    lim = ledger.num(2.5, None, "studentized-residual limit for flagging (constant)", sig=2)
+    four = ledger.count(4, None, "Cook's distance screening rule 4/n (constant)")
+    if r.outliers:
+        items = [
+            phrase(lang, "reg_row", row=ledger.count(o.row + 1, prov, "row number (1-based) of a flagged row"),
+                   r=ledger.num(o.studentized, prov, f"studentized residual of row {o.row + 1}", sig=3),
+                   d=ledger.num(o.cooks, prov, f"Cook's distance of row {o.row + 1}", sig=2))
+            for o in r.outliers
+        ]  # fmt: skip
+        out += phrase(lang, "reg_outliers", lim=lim, four=four, rows="; ".join(items)) + "\n"
+        w = r.without_flagged
+        if w is not None:
+            out += "\n" + phrase(
+                lang, "reg_without", n=ledger.count(w.n, prov, f"rows in the {what} without the flagged rows"),
+                r2=ledger.num(w.r2, prov, f"R^2 of the {what} without the flagged rows", sig=3),
+                s=ledger.num(w.resid_se, prov, f"residual standard error of the {what} without the flagged rows", sig=3),
+                unit=f"~{src_text(uy)}" if uy else "",
+            ) + "\n"  # fmt: skip
+    else:
+        out += phrase(lang, "reg_no_outliers", lim=lim, four=four) + "\n"
+    return out
+
+
+def figures(a: RegressionAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan]:
+    r = a.result
+    ds = a.binding.dataset
+    key = next_key()
+    b = Builder(key)
+    y = np.asarray(ds.column(r.response).values, dtype=float)[r.rows]
+    unit = ds.column(r.response).unit
+    lo, hi = (
+        float(np.nanmin([y.min(), r.fitted.min()])),
+        float(np.nanmax([y.max(), r.fitted.max()])),
+    )
+    flagged = [i for i, row in enumerate(r.rows) if any(o.row == row for o in r.outliers)]
+    fi = np.array(flagged, dtype=int)
+    p1: dict[str, Any] = {"xlabel": axis_label(phrase(lang, "axis_fitted"), unit), "ylabel": axis_label(r.response, unit),
+          "layers": [{"type": "line", "x": b.arr([lo, hi]), "y": b.arr([lo, hi]), "color": "#888888"},
+                     {"type": "scatter", "x": b.arr(r.fitted), "y": b.arr(y), "color": "#1f77b4"}]}  # fmt: skip
+    p2: dict[str, Any] = {"xlabel": axis_label(phrase(lang, "axis_fitted"), unit), "ylabel": phrase(lang, "axis_stud"),
+          "layers": [{"type": "scatter", "x": b.arr(r.fitted), "y": b.arr(r.studentized), "color": "#1f77b4"},
+                     {"type": "hline", "y": 2.5, "color": "#c0392b"}, {"type": "hline", "y": -2.5, "color": "#c0392b"},
+                     {"type": "hline", "y": 0.0, "color": "#888888"}]}  # fmt: skip
+    p3: dict[str, Any] = {"xlabel": phrase(lang, "axis_row"), "ylabel": phrase(lang, "axis_cooks"), "integer_x": True,
+          "layers": [{"type": "stem", "x": b.arr(r.rows + 1), "y": b.arr(r.cooks), "color": "#1f77b4"},
+                     {"type": "hline", "y": 4.0 / r.n, "color": "#c0392b"}]}  # fmt: skip
+    x1 = None
+    if len(r.predictors) == 1:
+        # One predictor: the data against it with the fitted line is what a
+        # reader checks first (observed against fitted says the same less directly).
+        xcol = ds.column(r.predictors[0])
+        x1 = np.asarray(xcol.values, dtype=float)[r.rows]
+        order = np.argsort(x1)
+        p1 = {"xlabel": axis_label(xcol.name, xcol.unit), "ylabel": axis_label(r.response, unit),
+              "layers": [{"type": "scatter", "x": b.arr(x1), "y": b.arr(y), "color": "#1f77b4"},
+                         {"type": "line", "x": b.arr(x1[order]), "y": b.arr(r.fitted[order]),
+                          "color": "#222222"}]}  # fmt: skip
+    if fi.size:
+        ring = {"type": "ring", "color": "#d35400", "labels": [str(int(r.rows[i]) + 1) for i in fi]}
+        p1["layers"].append(
+            {**ring, "x": b.arr((r.fitted if x1 is None else x1)[fi]), "y": b.arr(y[fi])}
+        )
+        p2["layers"].append({**ring, "x": b.arr(r.fitted[fi]), "y": b.arr(r.studentized[fi])})
+    spec = {"panels": [p1, p2, p3], "ncols": 3, "size": [9.0, 3.2]}
+    cap = phrase(lang, "cap_regression", y=src_text(r.response), file=src_file(a.source))
+    if x1 is not None:
+        cap = phrase(lang, "cap_regression_simple", y=src_text(r.response),
+                     x=src_text(r.predictors[0]), file=src_file(a.source))  # fmt: skip
+    return [plan_figure(key, b, spec, cap, a)]

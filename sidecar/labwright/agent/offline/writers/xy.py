@@ -1,0 +1,99 @@
+"""The x-y kind's sentences: what each generic fit of the figure path is
+compared with. The fits themselves, their sentences and their figures are
+the figure path's (`offline/figures.py`, `offline/text.py`): a table no
+other kind answered is drawn as x-y measurements of its measurement columns
+and each curve fitted by AICc in the plotting process. These sentences add
+the comparison the notes ask for: the fitted time constant against R C from
+the notes' components, and a coefficient the notes name read off a slope.
+"""
+
+from __future__ import annotations
+
+from labwright.agent.offline.phrases import phrase
+from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.tables import src_text
+from labwright.analysis.expected import RCQuestion
+from labwright.analysis.fits import FitResult
+from labwright.analysis.plan import FolderAnalysis
+from labwright.ingest.types import Column
+
+_TIME_PREFIX = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9}
+
+
+def rc_sentence(
+    rc: RCQuestion | None,
+    source: str,
+    name: str,
+    fit: FitResult | None,
+    x_unit: str | None,
+    ledger: Ledger,
+    lang: str,
+) -> str:
+    """The fitted time constant against R C from the notes' components."""
+    if rc is None or fit is None or fit.model.key not in ("exponential", "exponential_offset"):
+        return ""
+    scale = _TIME_PREFIX.get((x_unit or "").strip())
+    exp = rc.expected_for(source, name)
+    if scale is None or exp is None:
+        return ""
+    tau, se = fit.params[1] * scale, fit.sigmas[1] * scale
+    ratio, z, ok = exp.compare(tau, se)
+    what = f"R C for {source} ({name})"
+
+    def tol(t: float | None, of: str) -> str:
+        if t is None:
+            return phrase(lang, "rc_tol_none")
+        pct = round(t * 100, 9)  # as written in the notes: 1, 20, 0.5
+        return phrase(
+            lang,
+            "rc_tol",
+            t=ledger.num(
+                pct,
+                None,
+                f"tolerance of {of} stated in the notes (%)",
+                sig=len(f"{pct:g}".replace(".", "").lstrip("0")) or 1,
+            ),
+        )
+
+    return phrase(
+        lang, "rc_compare", r=src_text(exp.r.text), c=src_text(exp.c.text),
+        tr=tol(exp.r.tolerance, exp.r.text), tc=tol(exp.c.tolerance, exp.c.text),
+        rc=ledger.num(float(f"{exp.value:.12g}"), None, f"{what}, from the notes", sig=3),
+        u=ledger.num(exp.u, None, f"standard uncertainty of {what} (tolerance/sqrt 3, combined)", sig=2),
+        ratio=ledger.num(ratio, None, f"fitted tau over {what}", sig=3),
+        z=ledger.num(abs(z), None, f"|tau - RC| / combined standard uncertainty, {source} ({name})", sig=2),
+        verdict=phrase(lang, "rc_yes" if ok else "rc_no"),
+    )  # fmt: skip
+
+
+def coefficient_sentences(
+    fa: FolderAnalysis | None,
+    source: str,
+    fit: FitResult | None,
+    x: Column | None,
+    y: Column,
+    ledger: Ledger,
+    lang: str,
+    *,
+    short: bool,
+) -> list[str]:
+    """Each coefficient the notes ask for that this straight line gives (its
+    slope or the slope's reciprocal, decided by the columns' units); after
+    the first, `short` sentences that do not repeat the reasoning."""
+    if fa is None or not fa.coefficients or fit is None or fit.model.key != "linear" or x is None:
+        return []
+    from labwright.analysis.coefficient import from_slope
+
+    out = []
+    for ask in fa.coefficients:
+        found = from_slope(ask, float(fit.params[0]), float(fit.sigmas[0]), x.unit, y.unit)
+        if found is None:
+            continue
+        what = f"{ask.name} from the slope of {y.name} against {x.name} in {source}"
+        out.append(phrase(
+            lang, ("coef_reciprocal" if found.reciprocal else "coef_slope") + ("_short" if short else ""),
+            name=src_text(ask.name), y=src_text(y.name), x=src_text(x.name),
+            value=ledger.measured(found.value, found.se, y.provenance, what),
+            unit=src_text(ask.unit),
+        ))  # fmt: skip
+    return out

@@ -1,0 +1,174 @@
+"""The time-series kind: trend, cycle, change points and anomalies of the
+measurements of a table with a time axis (or of a year x month table read as
+one monthly series).
+
+Binds a table whose shape is "monthly", or "time" unless panel data took it
+(compared as groups) or the notes ask only for a model of one quantity on the
+others (the regression answers that; the series are added when a time goal
+is asked too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from labwright.analysis.analyses.shape_rules import (
+    MAX_GROUP_SERIES,
+    MAX_SERIES_COLUMNS,
+    asks_time,
+    is_panel,
+    named_first,
+    split_by_category,
+)
+from labwright.analysis.jobs import BindContext, Job
+from labwright.analysis.question import Question
+from labwright.analysis.timeseries import (
+    SeriesResult,
+    Trend,
+    analyse_series,
+    cycle_visible,
+    sampling,
+)
+from labwright.analysis.wide import MonthlyWide
+from labwright.ingest.types import Column, Dataset
+
+
+@dataclass(frozen=True)
+class TimeSeriesBinding:
+    dataset: Dataset
+    years: np.ndarray  # decimal years of every row
+    columns: list[Column]  # in the order they are analysed (named first)
+    question: Question
+    limit: int = MAX_SERIES_COLUMNS  # series analysed in full; the rest get a rate only
+    wide: MonthlyWide | None = None  # a year x month table melted into one series
+
+
+@dataclass
+class TimeSeriesPart:
+    column: Column
+    result: SeriesResult
+
+
+@dataclass
+class TimeSeriesFound:
+    parts: list[TimeSeriesPart]
+    wide: MonthlyWide | None = None
+    left_out: list[str] = field(default_factory=list)  # columns without any result
+    rate_unit: str | None = None  # the unit the notes ask the rate in (day, decade)
+    # "Compare the growth rate of the stocks": every column's rate, those
+    # beyond the limit too (trend only, no figure).
+    rates: list[tuple[Column, Trend]] = field(default_factory=list)
+
+
+def _flags(q: Question, step_years: float, span: float) -> dict[str, bool]:
+    asked = {g for g in ("trend", "seasonal", "change", "outliers", "acceleration") if q.asks(g)}
+    visible = cycle_visible(step_years, span)
+    if not asked:  # nothing asked: what a scientist looks at first
+        return {"trend": True, "seasonal": visible, "change": False, "anomalies": False,
+                "acceleration": False, "segments": False}  # fmt: skip
+    return {
+        "trend": "trend" in asked or "change" not in asked,
+        "seasonal": "seasonal" in asked and visible,
+        "change": "change" in asked,
+        "anomalies": "outliers" in asked,
+        "acceleration": "acceleration" in asked,
+        # More than one named point, or "change points"/"regimes": several levels.
+        "segments": "change" in asked and (q.many_changes or len(q.change_points) >= 2),
+    }
+
+
+class TimeSeriesKind:
+    name = "timeseries"
+
+    def bind(self, ctx: BindContext) -> Sequence[Job[TimeSeriesBinding]]:
+        r = ctx.notes
+        q = r.question
+        jobs: list[Job[TimeSeriesBinding]] = []
+        for ds in ctx.read.datasets:
+            roles = r.roles_of(ds)
+            if roles is None or r.in_series(ds):
+                continue
+            claims = ctx.claimed_by(ds)
+            shape = r.shape_of(ds)
+            if shape == "monthly" and not claims:
+                mw = r.monthly[id(ds)]
+                first = ds.column(mw.month_columns[0])
+                col = Column("value", mw.values, first.provenance, first.unit or r.facts.table_unit)
+                why = f"a year x month table ({len(mw.month_columns)} month columns) read as one monthly series"
+                binding = TimeSeriesBinding(ds, mw.years, [col], q, wide=mw)
+                jobs.append(Job(self.name, ds.source, why, binding, (ds,)))
+            elif shape == "time" and roles.time is not None:
+                if claims and is_panel(ds, roles):
+                    continue  # compared as groups (and modelled when asked)
+                if "regression" in claims and not asks_time(q):
+                    continue  # a model was asked, nothing about time
+                meas = named_first(roles.measurements, r.text)
+                split = split_by_category(ds, roles, meas)
+                if split is not None:
+                    cat, cols = split
+                    why = f"time column ({roles.time.reason}) and category {cat}: one series per group"
+                    binding = TimeSeriesBinding(
+                        ds, roles.time.years, cols, q, limit=MAX_GROUP_SERIES
+                    )
+                else:
+                    why = f"time column ({roles.time.reason})"
+                    binding = TimeSeriesBinding(ds, roles.time.years, meas, q)
+                jobs.append(Job(self.name, ds.source, why, binding, (ds,)))
+        return jobs
+
+    def compute(self, job: Job[TimeSeriesBinding]) -> TimeSeriesFound | None:
+        b = job.binding
+        q = b.question
+        parts: list[TimeSeriesPart] = []
+        t = np.asarray(b.years, dtype=float)
+        for col in b.columns[: b.limit]:
+            y = np.asarray(col.values, dtype=float)
+            ok = np.isfinite(t) & np.isfinite(y)
+            if ok.sum() < 8:
+                continue
+            n_times, step = sampling(t[ok])
+            if n_times < 8:
+                continue
+            flags = _flags(q, step, float(np.ptp(t[ok])))
+            res = analyse_series(
+                t, y, change_at=q.change_at,
+                change_points=q.change_points if len(q.change_points) >= 2 else None, **flags,
+            )  # fmt: skip
+            if res is not None:
+                parts.append(TimeSeriesPart(col, res))
+        if not parts:
+            return None
+        left = [c.name for c in b.columns[b.limit :]]
+        rates: list[tuple[Column, Trend]] = []
+        if left and parts[0].result.trend is not None:
+            rates = [(p.column, p.result.trend) for p in parts if p.result.trend is not None]
+            for col in b.columns[b.limit :]:
+                res = analyse_series(t, np.asarray(col.values, dtype=float), trend=True)
+                if res is not None and res.trend is not None:
+                    rates.append((col, res.trend))
+            done = {c.name for c, _ in rates}
+            left = [n for n in left if n not in done]
+        return TimeSeriesFound(parts, b.wide, left, q.rate_unit, rates)
+
+    def goals(self, job: Job[TimeSeriesBinding], result: TimeSeriesFound) -> list[str]:
+        goals = ["timeseries"]
+        first = result.parts[0].result
+        if first.trend is not None:
+            goals.append("trend")
+        if first.seasonal is not None:
+            goals.append("seasonal")
+        if first.change is not None or first.segments is not None:
+            goals.append("change")
+        if first.acceleration is not None:
+            goals.append("acceleration")
+        if job.binding.question.asks("outliers") and any(
+            p.result.trend_curve is not None for p in result.parts
+        ):
+            goals.append("outliers")
+        return goals
+
+
+TIMESERIES = TimeSeriesKind()
