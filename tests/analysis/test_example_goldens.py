@@ -278,12 +278,14 @@ def test_series_files_in_an_appendix_only_when_asked(tmp_path: Path) -> None:
     import shutil
 
     from labwright.agent.offline import build_offline
-    from labwright.agent.offline.kind_writers import analysis_plans
     from labwright.agent.offline.analysis_text import is_appendix
+    from labwright.agent.offline.kind_writers import analysis_plans
 
     def appendix_plans(fa: FolderAnalysis) -> list[object]:
         keys = iter(range(1, 1000))
-        return [p for p in analysis_plans(fa.analyses, lambda: f"fig{next(keys):02d}") if is_appendix(p)]
+        return [
+            p for p in analysis_plans(fa.analyses, lambda: f"fig{next(keys):02d}") if is_appendix(p)
+        ]
 
     assert appendix_plans(_analysis("decay-runs")) == []  # not asked: never drawn one by one
     folder = tmp_path / "asked"

@@ -86,7 +86,11 @@ def test_elnino_year_by_month_table_keeps_every_month(tmp_path: Path) -> None:
     frame = datasets.elnino.load_pandas().data
     folder = _folder(tmp_path, "elnino", frame, ("README", "Sea surface temperature, degrees C."))
     (a,) = analyse_folder(read_folder(folder)).analyses
-    assert a.kind == "timeseries" and a.result.wide is not None and len(a.result.wide.month_columns) == 12
+    assert (
+        a.kind == "timeseries"
+        and a.result.wide is not None
+        and len(a.result.wide.month_columns) == 12
+    )
     assert a.result.parts[0].result.seasonal is not None
 
 

@@ -290,8 +290,8 @@ def test_letters_summarise_tukey_pairs_of_many_groups() -> None:
 def test_many_groups_get_letters_not_a_wall_of_pairs(tmp_path: Path) -> None:
     """Grunfeld's 11 firms: 55 Tukey pairs in a table and a sentence naming
     the 36 pairs that do not differ; now one letter column per group."""
-    from labwright.agent.offline.writers.groups import pairs_text
     from labwright.agent.offline.provenance import Ledger
+    from labwright.agent.offline.writers.groups import pairs_text
 
     frame = datasets.grunfeld.load_pandas().data
     folder = _frame_folder(
@@ -314,8 +314,8 @@ def test_many_groups_get_letters_not_a_wall_of_pairs(tmp_path: Path) -> None:
 def test_rate_in_the_unit_the_notes_ask(tmp_path: Path, notes: str, lang: str, needle: str) -> None:
     """msft.csv: "the trend of the closing price per day" was answered only
     per year (8.2 $/yr); the notes' unit is now given too."""
-    from labwright.agent.offline.writers.timeseries import text as timeseries_text
     from labwright.agent.offline.provenance import Ledger
+    from labwright.agent.offline.writers.timeseries import text as timeseries_text
 
     n = 60
     price = 25 + 0.05 * np.arange(n) + np.random.default_rng(4).normal(0, 0.2, n)
@@ -350,8 +350,8 @@ def test_aim_is_the_paragraph_that_asks() -> None:
 def test_growth_rates_of_every_column_are_compared(tmp_path: Path) -> None:
     """Stocks.csv (ten prices): "compare the growth rate per year of the
     stocks" gave four rates and "not analysed: AMZN, DELL, ..."."""
-    from labwright.agent.offline.writers.timeseries import text as timeseries_text
     from labwright.agent.offline.provenance import Ledger
+    from labwright.agent.offline.writers.timeseries import text as timeseries_text
 
     rng = np.random.default_rng(7)
     n = 120
@@ -379,8 +379,8 @@ def test_growth_rates_of_every_column_are_compared(tmp_path: Path) -> None:
 def test_times_are_written_as_the_data_resolve_them(tmp_path: Path) -> None:
     """Quarterly data were written "February 1959" (the mid-quarter month) and
     a series ending on `May-1-2016` "ended in April 2016"."""
-    from labwright.agent.offline.writers.timeseries import text as timeseries_text
     from labwright.agent.offline.provenance import Ledger
+    from labwright.agent.offline.writers.timeseries import text as timeseries_text
 
     rng = np.random.default_rng(8)
     n = 40

@@ -46,7 +46,7 @@ class TimeAxis:
 
 
 def _finite(v: np.ndarray) -> np.ndarray:
-    return v[np.isfinite(v)]
+    return np.asarray(v[np.isfinite(v)])
 
 
 def _to_decimal_years(dates: pd.DatetimeIndex) -> np.ndarray:
@@ -56,7 +56,7 @@ def _to_decimal_years(dates: pd.DatetimeIndex) -> np.ndarray:
     frac = (dates - pd.DatetimeIndex(start)).total_seconds() / (
         pd.DatetimeIndex(end) - pd.DatetimeIndex(start)
     ).total_seconds()
-    return year + np.asarray(frac, dtype=float)
+    return np.asarray(year + np.asarray(frac, dtype=float))
 
 
 def _axis(fmt: str, dates: pd.DatetimeIndex, reason: str) -> TimeAxis:

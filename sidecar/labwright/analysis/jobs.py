@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from labwright.analysis.request import AnalysisRequest
-from labwright.ingest.types import Dataset, ReadResult
+from labwright.ingest.types import Column, Dataset, ReadResult
 
 if TYPE_CHECKING:
     from labwright.analysis.reading import Reading
@@ -33,6 +33,29 @@ class Job(Generic[B]):
     reason: str  # one plain sentence for the method section
     binding: B
     datasets: tuple[Dataset, ...] = ()  # the tables it claims
+
+
+@dataclass(frozen=True)
+class Uses:
+    """The columns an analysis used, by how it used them, so that a harmful
+    analysis (a set-point fitted as a response, an index summarised) can be
+    found from the provenance record alone: `y` a fitted or modelled
+    response, `x` an explanatory variable, `summarised` a column whose mean
+    and spread (or group comparison) the report gives."""
+
+    x: tuple[Column, ...] = ()
+    y: tuple[Column, ...] = ()
+    summarised: tuple[Column, ...] = ()
+
+    def record(self) -> dict[str, list[str]]:
+        def ref(c: Column) -> str:
+            return f"{c.provenance.file}: {c.name}"
+
+        return {
+            "x": [ref(c) for c in self.x],
+            "y": [ref(c) for c in self.y],
+            "summarised": [ref(c) for c in self.summarised],
+        }
 
 
 @dataclass
@@ -84,6 +107,8 @@ class AnalysisKind(Protocol[B, R_co]):
 
     def goals(self, job: Job[B], result: Any) -> list[str]: ...
 
+    def uses(self, job: Job[B], result: Any) -> Uses: ...
+
 
 @runtime_checkable
 class Explains(Protocol):
@@ -101,6 +126,7 @@ class Analysis(Generic[B, R]):
     job: Job[B]
     result: R
     goals: list[str] = field(default_factory=list)
+    uses: Uses = field(default_factory=Uses)
 
     @property
     def kind(self) -> str:

@@ -37,7 +37,7 @@ from labwright.analysis.analyses.symmetry import SYMMETRY
 from labwright.analysis.analyses.timeseries import TIMESERIES
 from labwright.analysis.analyses.wide import WIDE
 from labwright.analysis.analyses.xy import XY
-from labwright.analysis.jobs import Analysis, AnalysisKind, BindContext, Explains, Job
+from labwright.analysis.jobs import Analysis, AnalysisKind, BindContext, Explains, Job, Uses
 
 __all__ = [
     "KINDS",
@@ -45,6 +45,7 @@ __all__ = [
     "AnalysisKind",
     "BindContext",
     "Job",
+    "Uses",
     "kind_named",
     "run_kinds",
 ]
@@ -84,7 +85,7 @@ def run_kinds(ctx: BindContext) -> list[Analysis[Any, Any]]:
                 continue
             if isinstance(kind, Explains):
                 job = dataclasses.replace(job, reason=kind.reason(job, result))
-            done.append(Analysis(job, result, kind.goals(job, result)))
+            done.append(Analysis(job, result, kind.goals(job, result), kind.uses(job, result)))
             ctx.claim(job.datasets, kind.name)
     order = {id(ds): i for i, ds in enumerate(ctx.read.datasets)}
 

@@ -100,7 +100,13 @@ class FolderAnalysis:
             "response": self.question.response,
             "tables": tables,
             "analyses": [
-                {"kind": a.kind, "source": a.source, "goals": a.goals, "reason": a.reason}
+                {
+                    "kind": a.kind,
+                    "source": a.source,
+                    "goals": a.goals,
+                    "reason": a.reason,
+                    "columns": a.uses.record(),
+                }
                 for a in self.analyses
             ],
             "request": self.request.record(),

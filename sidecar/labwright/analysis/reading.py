@@ -82,6 +82,16 @@ def sorted_measurement(roles: TableRoles) -> Column | None:
     return None
 
 
+def sorted_x(col: Column) -> bool:
+    """Sorted (either way), every value finite, three distinct values or more:
+    a column the figure path takes for x (`offline/figures.choose_x`)."""
+    v = np.asarray(col.values, dtype=float)
+    if v.size < 3 or not np.all(np.isfinite(v)) or np.unique(v).size < 3:
+        return False
+    d = np.diff(v)
+    return bool(np.all(d >= 0) or np.all(d <= 0))
+
+
 _GENERATED = re.compile(r"col\d+")
 
 

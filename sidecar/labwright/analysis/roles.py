@@ -79,7 +79,7 @@ class TableRoles:
 
 def _finite(values: np.ndarray) -> np.ndarray:
     v = np.asarray(values, dtype=float)
-    return v[np.isfinite(v)]
+    return np.asarray(v[np.isfinite(v)])
 
 
 def _integral(v: np.ndarray) -> bool:

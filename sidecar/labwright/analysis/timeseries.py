@@ -214,7 +214,7 @@ def calendar_months(years: np.ndarray) -> np.ndarray:
     offset = np.round((years - whole) * length / 60.0).astype(np.int64) * 60
     stamps = start + offset.astype("timedelta64[s]")
     month = stamps.astype("datetime64[M]").astype(np.int64)  # months since 1970-01
-    return month - (int(whole[0]) - 1970) * 12
+    return np.asarray(month - (int(whole[0]) - 1970) * 12)
 
 
 def _monthly(years: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

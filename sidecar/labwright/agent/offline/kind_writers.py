@@ -27,8 +27,10 @@ from labwright.agent.offline.writers import (
     symmetry,
     timeseries,
     wide,
+    xy,
 )
 from labwright.agent.offline.writers.common import KeyMaker, no_figures, no_text
+from labwright.agent.offline.writers.script import KindScript
 from labwright.analysis.analyses.groups import GroupsFound
 from labwright.analysis.analyses.timeseries import TimeSeriesFound
 from labwright.analysis.analyses.xy import XYTable
@@ -49,6 +51,7 @@ class KindWriter(Generic[R]):
     result: type[R]
     text: Callable[[Analysis[Any, R], Ledger, str], str]
     figures: Callable[[Analysis[Any, R], KeyMaker, str], list[FigurePlan]]
+    script: Callable[[Analysis[Any, R]], KindScript]
 
     def _check(self, a: Analysis[Any, Any]) -> None:
         if not isinstance(a.result, self.result):
@@ -62,24 +65,37 @@ class KindWriter(Generic[R]):
         self._check(a)
         return self.figures(a, next_key, lang)
 
+    def recompute(self, a: Analysis[Any, Any]) -> KindScript:
+        self._check(a)
+        return self.script(a)
+
 
 WRITERS: dict[str, KindWriter[Any]] = {
-    "series": KindWriter(SeriesSummary, series.text, series.figures),
-    "law": KindWriter(LawFit, law.text, law.figures),
-    "peaks": KindWriter(PeakResult, peaks.text, peaks.figures),
-    "regression": KindWriter(RegressionResult, regression.text, regression.figures),
-    "groups": KindWriter(GroupsFound, groups.text, groups.figures),
-    "timeseries": KindWriter(TimeSeriesFound, timeseries.text, timeseries.figures),
-    "repeated": KindWriter(Repeated, repeated.text, repeated.figures),
-    "wide": KindWriter(WideLayout, wide.text, wide.figures),
-    "symmetry": KindWriter(SymmetryResult, symmetry.text, symmetry.figures),
+    "series": KindWriter(SeriesSummary, series.text, series.figures, series.script),
+    "law": KindWriter(LawFit, law.text, law.figures, law.script),
+    "peaks": KindWriter(PeakResult, peaks.text, peaks.figures, peaks.script),
+    "regression": KindWriter(
+        RegressionResult, regression.text, regression.figures, regression.script
+    ),
+    "groups": KindWriter(GroupsFound, groups.text, groups.figures, groups.script),
+    "timeseries": KindWriter(
+        TimeSeriesFound, timeseries.text, timeseries.figures, timeseries.script
+    ),
+    "repeated": KindWriter(Repeated, repeated.text, repeated.figures, repeated.script),
+    "wide": KindWriter(WideLayout, wide.text, wide.figures, wide.script),
+    "symmetry": KindWriter(SymmetryResult, symmetry.text, symmetry.figures, symmetry.script),
     # The x-y path writes and draws its own (offline/text.py, offline/figures.py).
-    "xy": KindWriter(XYTable, no_text, no_figures),
+    "xy": KindWriter(XYTable, no_text, no_figures, xy.script),
 }
 
 
 def writer_of(a: Analysis[Any, Any]) -> KindWriter[Any]:
     return WRITERS[a.kind]
+
+
+def scripts(analyses: list[Analysis[Any, Any]]) -> list[KindScript]:
+    """The compendium's blocks, one per analysis, in the report's order."""
+    return [writer_of(a).recompute(a) for a in analyses]
 
 
 def analysis_plans(

@@ -23,7 +23,7 @@ from labwright.analysis.analyses.shape_rules import (
     split_by_category,
 )
 from labwright.analysis.groups import GroupResult, compare_groups
-from labwright.analysis.jobs import BindContext, Job
+from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.question import Question
 from labwright.analysis.roles import TableRoles
 from labwright.ingest.types import Dataset
@@ -102,6 +102,13 @@ class GroupsKind:
     def goals(self, job: Job[GroupsBinding], result: GroupsFound) -> list[str]:
         # "The effect of the treatment on ..." is answered by the group comparison.
         return ["groups"] + (["dependence"] if job.binding.question.asks("dependence") else [])
+
+    def uses(self, job: Job[GroupsBinding], result: GroupsFound) -> Uses:
+        ds = job.binding.dataset
+        return Uses(
+            x=(ds.column(result.category),),
+            summarised=tuple(ds.column(g.measurement) for g in result.results),
+        )
 
 
 GROUPS = GroupsKind()

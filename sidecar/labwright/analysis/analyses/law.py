@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from labwright.analysis.jobs import BindContext, Job
+from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.law import LawFit, LawStatement, find_law
 from labwright.analysis.question import Question
 from labwright.analysis.roles import TableRoles
@@ -54,6 +54,9 @@ class LawKind:
 
     def reason(self, job: Job[LawBinding], result: LawFit) -> str:
         return f"the notes state the law {result.statement.text}; its quantities are columns"
+
+    def uses(self, job: Job[LawBinding], result: LawFit) -> Uses:
+        return Uses(x=(result.x,), y=(result.y,))
 
 
 LAW = LawKind()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from labwright.analysis.jobs import BindContext, Job
+from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.peaks import PeakResult
 from labwright.analysis.question import Question
 from labwright.analysis.reading import sorted_measurement
@@ -81,6 +81,9 @@ class PeaksKind:
 
     def goals(self, job: Job[PeaksBinding], result: PeakResult) -> list[str]:
         return ["peaks"] + (["error"] if job.binding.question.asks("error") else [])
+
+    def uses(self, job: Job[PeaksBinding], result: PeakResult) -> Uses:
+        return Uses(x=(job.binding.x,), y=(job.binding.y,))
 
 
 PEAKS = PeaksKind()

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from labwright.analysis.analyses.shape_rules import is_panel, names_column, wants_model
-from labwright.analysis.jobs import BindContext, Job
+from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.question import Question
 from labwright.analysis.reading import sorted_measurement
 from labwright.analysis.regression import RegressionResult, pick_response, regress
@@ -87,6 +87,12 @@ class RegressionKind:
     def goals(self, job: Job[RegressionBinding], result: RegressionResult) -> list[str]:
         outliers = job.binding.question.asks("outliers")
         return ["dependence"] + (["outliers"] if outliers else [])
+
+    def uses(self, job: Job[RegressionBinding], result: RegressionResult) -> Uses:
+        ds = job.binding.dataset
+        return Uses(
+            x=tuple(ds.column(p) for p in result.predictors), y=(ds.column(result.response),)
+        )
 
 
 REGRESSION = RegressionKind()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from labwright.analysis.jobs import BindContext, Job
+from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.question import Question
 from labwright.analysis.repeated import Repeated, summarise
 from labwright.ingest.types import Column, Dataset
@@ -44,6 +44,9 @@ class RepeatedKind:
 
     def goals(self, job: Job[RepeatedBinding], result: Repeated) -> list[str]:
         return ["repeated"] + (["error"] if job.binding.question.asks("error") else [])
+
+    def uses(self, job: Job[RepeatedBinding], result: Repeated) -> Uses:
+        return Uses(summarised=(job.binding.column,))
 
 
 REPEATED = RepeatedKind()

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from labwright.analysis.jobs import BindContext, Job
+from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.notes import NoteFacts
 from labwright.analysis.question import Question
 from labwright.analysis.series_files import FileSeries
 from labwright.analysis.series_summary import SeriesSummary
+from labwright.ingest.types import Column, Dataset
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,20 @@ class SeriesKind:
             + (["dependence"] if q.asks("dependence") else [])
             + (["appendix"] if job.binding.appendix else [])
         )
+
+    def uses(self, job: Job[SeriesBinding], result: SeriesSummary) -> Uses:
+        def each(name: str | None) -> tuple[Column, ...]:
+            if name is None:
+                return ()
+            return tuple(ds.column(name) for ds in job.datasets if _has(ds, name))
+
+        if result.mode == "fit":
+            return Uses(x=each(result.x), y=each(result.y))
+        return Uses(summarised=each(result.y))
+
+
+def _has(ds: Dataset, name: str) -> bool:
+    return any(c.name == name for c in ds.columns)
 
 
 SERIES = SeriesKind()

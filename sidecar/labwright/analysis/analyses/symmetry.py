@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from labwright.analysis.jobs import BindContext, Job
+from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.symmetry import SymmetryResult
 from labwright.ingest.types import Dataset
 
@@ -44,6 +44,9 @@ class SymmetryKind:
 
     def goals(self, job: Job[SymmetryBinding], result: SymmetryResult) -> list[str]:
         return ["symmetry"]
+
+    def uses(self, job: Job[SymmetryBinding], result: SymmetryResult) -> Uses:
+        return Uses()  # a matrix, not columns
 
 
 SYMMETRY = SymmetryKind()

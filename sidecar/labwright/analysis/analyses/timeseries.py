@@ -23,8 +23,9 @@ from labwright.analysis.analyses.shape_rules import (
     named_first,
     split_by_category,
 )
-from labwright.analysis.jobs import BindContext, Job
+from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.question import Question
+from labwright.analysis.roles import TableRoles
 from labwright.analysis.timeseries import (
     SeriesResult,
     Trend,
@@ -44,6 +45,9 @@ class TimeSeriesBinding:
     question: Question
     limit: int = MAX_SERIES_COLUMNS  # series analysed in full; the rest get a rate only
     wide: MonthlyWide | None = None  # a year x month table melted into one series
+    time: tuple[Column, ...] = ()  # the columns the time axis was read from
+    time_format: str = ""  # how they were read (labwright.analysis.dates.TimeAxis.format)
+    measured: tuple[Column, ...] = ()  # the table's columns behind `columns`
 
 
 @dataclass
@@ -80,6 +84,20 @@ def _flags(q: Question, step_years: float, span: float) -> dict[str, bool]:
     }
 
 
+def _time_columns(ds: Dataset, roles: TableRoles) -> tuple[Column, ...]:
+    """The columns the table's time axis is read from: the year first, then
+    its month or quarter; else the one column read as time."""
+    axis = roles.time
+    if axis is None:
+        return ()
+    if axis.format.startswith("year+"):
+        year = [c for c in roles.of("time") if c.time is not None and c.time.format == "year"]
+        part = [c for c in roles.of("time") if c.time is axis]
+        return tuple(ds.column(c.name) for c in year[:1] + part[:1])
+    same = [c for c in roles.of("time") if c.time is axis]
+    return tuple(ds.column(c.name) for c in same[:1])
+
+
 class TimeSeriesKind:
     name = "timeseries"
 
@@ -98,7 +116,11 @@ class TimeSeriesKind:
                 first = ds.column(mw.month_columns[0])
                 col = Column("value", mw.values, first.provenance, first.unit or r.facts.table_unit)
                 why = f"a year x month table ({len(mw.month_columns)} month columns) read as one monthly series"
-                binding = TimeSeriesBinding(ds, mw.years, [col], q, wide=mw)
+                binding = TimeSeriesBinding(
+                    ds, mw.years, [col], q, wide=mw, time=(ds.column(mw.year_column),),
+                    time_format="year+month",
+                    measured=tuple(ds.column(c) for c in mw.month_columns),
+                )  # fmt: skip
                 jobs.append(Job(self.name, ds.source, why, binding, (ds,)))
             elif shape == "time" and roles.time is not None:
                 if claims and is_panel(ds, roles):
@@ -106,16 +128,21 @@ class TimeSeriesKind:
                 if "regression" in claims and not asks_time(q):
                     continue  # a model was asked, nothing about time
                 meas = named_first(roles.measurements, r.text)
+                time = _time_columns(ds, roles)
                 split = split_by_category(ds, roles, meas)
                 if split is not None:
                     cat, cols = split
                     why = f"time column ({roles.time.reason}) and category {cat}: one series per group"
                     binding = TimeSeriesBinding(
-                        ds, roles.time.years, cols, q, limit=MAX_GROUP_SERIES
-                    )
+                        ds, roles.time.years, cols, q, limit=MAX_GROUP_SERIES, time=time,
+                        time_format=roles.time.format, measured=tuple(meas[:2]),
+                    )  # fmt: skip
                 else:
                     why = f"time column ({roles.time.reason})"
-                    binding = TimeSeriesBinding(ds, roles.time.years, meas, q)
+                    binding = TimeSeriesBinding(
+                        ds, roles.time.years, meas, q, time=time,
+                        time_format=roles.time.format, measured=tuple(meas),
+                    )  # fmt: skip
                 jobs.append(Job(self.name, ds.source, why, binding, (ds,)))
         return jobs
 
@@ -169,6 +196,15 @@ class TimeSeriesKind:
         ):
             goals.append("outliers")
         return goals
+
+    def uses(self, job: Job[TimeSeriesBinding], result: TimeSeriesFound) -> Uses:
+        b = job.binding
+        fitted = {c.name for c, _ in result.rates} | {p.column.name for p in result.parts}
+        if b.wide is not None or len(b.measured) != len(b.columns):
+            y = b.measured  # melted months, or one series per group of these
+        else:
+            y = tuple(c for c in b.measured if c.name in fitted)
+        return Uses(x=b.time, y=y)
 
 
 TIMESERIES = TimeSeriesKind()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from labwright.analysis.jobs import BindContext, Job
+from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.reading import sorted_measurement
 from labwright.analysis.roles import TableRoles
 from labwright.analysis.wide import WIDE_MIN, WideLayout, layout
@@ -44,6 +44,9 @@ class WideKind:
 
     def goals(self, job: Job[WideBinding], result: WideLayout) -> list[str]:
         return ["wide"]
+
+    def uses(self, job: Job[WideBinding], result: WideLayout) -> Uses:
+        return Uses()  # each column drawn against its row number: nothing fitted or summarised
 
 
 WIDE = WideKind()

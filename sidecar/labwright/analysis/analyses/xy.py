@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from labwright.analysis.coefficient import CoefficientAsk
-from labwright.analysis.jobs import BindContext, Job
+from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.question import Question
-from labwright.ingest.types import Dataset
+from labwright.analysis.reading import sorted_x
+from labwright.ingest.types import Column, Dataset
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class XYBinding:
     dataset: Dataset
     question: Question
     rc: bool  # the notes ask to compare a time constant with R C
+    measurements: tuple[Column, ...] = ()
     coefficients: tuple[CoefficientAsk, ...] = ()  # asked, and given by two of its units
 
 
@@ -54,7 +56,9 @@ class XYKind:
             # table's columns' units can give it ("the resistance" of
             # repeated readings is their mean, not a slope).
             given = tuple(a for a in r.coefficient_asks if _gives(a, ds))
-            binding = XYBinding(ds, r.question, r.rc is not None, given)
+            roles = r.roles_of(ds)
+            meas = tuple(roles.measurements) if roles is not None else ()
+            binding = XYBinding(ds, r.question, r.rc is not None, meas, given)
             jobs.append(Job(self.name, ds.source, "x-y measurements", binding, (ds,)))
         return jobs
 
@@ -69,6 +73,14 @@ class XYKind:
             + (["expected"] if b.rc else [])  # fitted tau against R C, in the writer
             + (["coefficient"] if b.coefficients else [])  # from a fitted slope, in the writer
         )
+
+    def uses(self, job: Job[XYBinding], result: XYTable) -> Uses:
+        """What the figure path will fit: every other measurement against the
+        first sorted one (`offline/figures.choose_x`, same rule)."""
+        x = next((c for c in job.binding.measurements if sorted_x(c)), None)
+        if x is None:
+            return Uses()
+        return Uses(x=(x,), y=tuple(c for c in job.binding.measurements if c is not x))
 
 
 XY = XYKind()

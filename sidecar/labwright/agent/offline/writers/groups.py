@@ -24,8 +24,9 @@ from labwright.agent.offline.writers.common import (
     plain_label,
     plan_figure,
 )
+from labwright.agent.offline.writers.script import KindScript, read_table
 from labwright.analysis.analyses.groups import GroupsBinding, GroupsFound
-from labwright.analysis.groups import GroupResult
+from labwright.analysis.groups import ALPHA, GroupResult
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
 from labwright.ingest.types import Provenance
@@ -198,3 +199,70 @@ def figures(a: GroupsAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan
                                                y=src_text(c2.name), cat=src_text(found.category),
                                                file=src_file(a.source)), a))  # fmt: skip
     return figs
+
+
+def _raw_levels(a: GroupsAnalysis) -> dict[object, str]:
+    """The category's value in the file for each group label (labels from
+    the notes replace codes: 1 -> "Alloy A")."""
+    values = a.binding.dataset.column(a.result.category).values
+    out: dict[object, str] = {}
+    for i, label in enumerate(a.result.levels):
+        rows = np.flatnonzero(a.result.codes == i)
+        if rows.size:
+            v = values[rows[0]]
+            out[float(v) if values.dtype.kind in "biuf" else str(v).strip()] = label
+    return out
+
+
+def script(a: GroupsAnalysis) -> KindScript:
+    found = a.result
+    numeric = a.binding.dataset.column(found.category).values.dtype.kind in "biuf"
+    key = "df[category].astype(float)" if numeric else "df[category].astype(str).str.strip()"
+    code = f"""{read_table(a.binding.dataset)}
+category = {found.category!r}
+labels = {_raw_levels(a)!r}
+group = {key}.map(labels)
+for measurement in {[g.measurement for g in found.results]!r}:
+    values = df[measurement].astype(float)
+    samples = {{}}
+    for label in labels.values():
+        sample = values[(group == label) & np.isfinite(values)].to_numpy()
+        if sample.size == 0:
+            continue
+        what = f"{{measurement}} in group {{label}}"
+        report(f"readings of {{what}}", sample.size)
+        report(f"mean of {{what}}", sample.mean())
+        if sample.size > 1:
+            report(f"standard uncertainty of mean of {{what}}", sample.std(ddof=1) / np.sqrt(sample.size))
+            report(f"standard deviation of {{what}}", sample.std(ddof=1))
+            samples[label] = sample
+    if len(samples) < 2 or any(np.ptp(s) == 0 for s in samples.values()):
+        continue
+    if len(samples) == 2:
+        name, test = "Welch t-test", stats.ttest_ind(*samples.values(), equal_var=False)
+    else:
+        name, test = "one-way ANOVA", stats.f_oneway(*samples.values())
+    report(f"{{name}} statistic for {{measurement}}", test.statistic)
+    report(f"{{name}} p-value for {{measurement}}", test.pvalue)
+    kruskal = stats.kruskal(*samples.values())
+    report(f"Kruskal-Wallis H for {{measurement}}", kruskal.statistic)
+    report(f"Kruskal-Wallis p-value for {{measurement}}", kruskal.pvalue)
+    if len(samples) >= 3 and test.pvalue < {ALPHA!r}:
+        # Tukey's HSD over all pairs; statsmodels orders them (0, 1), (0, 2), ...
+        names = list(samples)
+        y = np.concatenate(list(samples.values()))
+        g = np.concatenate([np.full(s.size, i) for i, s in enumerate(samples.values())])
+        tukey = pairwise_tukeyhsd(y, g, alpha={ALPHA!r})
+        pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+        for k, (i, j) in enumerate(pairs):
+            what = f"Tukey HSD {{names[j]}} - {{names[i]}} for {{measurement}}"
+            report(f"difference of means, {{what}}", tukey.meandiffs[k])
+            report(f"standard uncertainty of difference of means, {{what}}", tukey.std_pairs[k] * np.sqrt(2))
+            report(f"adjusted p-value, {{what}}", tukey.pvalues[k])
+"""
+    imports = (
+        "import numpy as np",
+        "from scipy import stats",
+        "from statsmodels.stats.multicomp import pairwise_tukeyhsd",
+    )
+    return KindScript(imports, code)

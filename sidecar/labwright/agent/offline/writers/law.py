@@ -15,9 +15,10 @@ from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure, unit_text
+from labwright.agent.offline.writers.script import KindScript, finite_rows, read_table
 from labwright.analysis.analyses.law import LawBinding
 from labwright.analysis.jobs import Analysis
-from labwright.analysis.law import LawFit
+from labwright.analysis.law import ALPHA, LawFit
 from labwright.analysis.presentation import axis_label
 
 LawAnalysis = Analysis[LawBinding, LawFit]
@@ -105,3 +106,52 @@ def figures(a: LawAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan]:
     spec = {"panels": [p1, p2], "ncols": 2, "size": [8.0, 3.2]}
     cap = phrase(lang, "cap_law", ty=src_text(ty), tx=src_text(tx), file=src_file(a.source))
     return [plan_figure(key, b, spec, cap, a)]
+
+
+def script(a: LawAnalysis) -> KindScript:
+    f = a.result
+    what = f"law {f.statement.text} tested on {a.source}"
+    solve = ""
+    if f.relation is not None:
+        rel = f.relation
+        solve = f"""name = {rel.name!r}
+# slope = {rel.factor!r} * {rel.name}^{rel.power!r}, solved for {rel.name}; delta-method SE.
+slope, slope_se = (fit0.params[0], fit0.bse[0]) if fit1.pvalues[0] >= {ALPHA!r} else (fit1.params[1], fit1.bse[1])
+value = (slope / {rel.factor!r}) ** (1 / {rel.power!r})
+report(f"{{name}} from the slope, {{what}} (SE propagated)", value)
+report(f"standard uncertainty of {{name}} from the slope, {{what}} (SE propagated)", abs(value / ({rel.power!r} * slope)) * slope_se)
+"""
+    positive = ""
+    if f.x_power != round(f.x_power) or f.y_power != round(f.y_power):
+        positive = "x, y = x[(x > 0) & (y > 0)], y[(x > 0) & (y > 0)]  # fractional powers\n"
+    code = f"""{read_table(a.binding.dataset)}
+{finite_rows("data", "df", [f.x.name, f.y.name])}
+xcol, ycol = {f.x.name!r}, {f.y.name!r}
+what = {what!r}
+x, y = data[xcol].to_numpy(), data[ycol].to_numpy()
+{positive}xt, yt = x ** {f.x_power!r}, y ** {f.y_power!r}
+fit0 = sm.OLS(yt, xt[:, None]).fit()  # through the origin, as the law has it
+fit1 = sm.OLS(yt, sm.add_constant(xt)).fit()  # with an intercept
+report(f"points in the {{what}}", len(xt))
+report(f"slope through the origin, {{what}} (OLS)", fit0.params[0])
+report(f"standard uncertainty of slope through the origin, {{what}} (OLS)", fit0.bse[0])
+report(f"slope with an intercept, {{what}} (OLS)", fit1.params[1])
+report(f"standard uncertainty of slope with an intercept, {{what}} (OLS)", fit1.bse[1])
+report(f"intercept, {{what}} (OLS)", fit1.params[0])
+report(f"standard uncertainty of intercept, {{what}} (OLS)", fit1.bse[0])
+report(f"t-test p-value of a zero intercept, {{what}}", fit1.pvalues[0])
+report(f"AICc through the origin, {{what}}", aicc(fit0.llf, len(xt), 1))
+report(f"AICc with an intercept, {{what}}", aicc(fit1.llf, len(xt), 2))
+positive = (x > 0) & (y > 0)
+if positive.sum() >= 4:
+    loglog = sm.OLS(np.log(y[positive]), sm.add_constant(np.log(x[positive]))).fit()
+    exponent = f"log-log exponent of {{ycol}} on {{xcol}} (OLS)"
+    report(exponent, loglog.params[1])
+    report(f"standard uncertainty of {{exponent}}", loglog.bse[1])
+{solve}"""
+    imports = (
+        "import numpy as np",
+        "import statsmodels.api as sm",
+        "from statsmodels.tools.eval_measures import aicc",
+    )
+    return KindScript(imports, code)

@@ -15,6 +15,7 @@ from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, float_table, plan_figure
+from labwright.agent.offline.writers.script import KindScript, finite_rows, read_table
 from labwright.analysis.analyses.regression import RegressionBinding
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
@@ -140,3 +141,53 @@ def figures(a: RegressionAnalysis, next_key: KeyMaker, lang: str) -> list[Figure
         cap = phrase(lang, "cap_regression_simple", y=src_text(r.response),
                      x=src_text(r.predictors[0]), file=src_file(a.source))  # fmt: skip
     return [plan_figure(key, b, spec, cap, a)]
+
+
+def script(a: RegressionAnalysis) -> KindScript:
+    r = a.result
+    what = f"regression of {r.response}"
+    code = f"""{read_table(a.binding.dataset)}
+response, predictors = {r.response!r}, {list(r.predictors)!r}
+what = {what!r}
+
+
+def regression(data):
+    fit = sm.OLS(data[response], sm.add_constant(data[predictors])).fit()
+    influence = OLSInfluence(fit)
+    return fit, influence.resid_studentized_internal, influence.cooks_distance[0]
+
+
+{finite_rows("data", "df", [r.response, *r.predictors])}
+fit, studentized, cooks = regression(data)
+n = int(fit.nobs)
+report(f"rows in the {{what}}", n)
+report(f"R^2 of the {{what}}", fit.rsquared)
+report(f"adjusted R^2 of the {{what}}", fit.rsquared_adj)
+report(f"residual standard error of the {{what}}", np.sqrt(fit.scale))
+report(f"F-test p-value of the {{what}}", fit.f_pvalue)
+for term in ["const", *predictors]:
+    report(f"coefficient {{term}} of the {{what}}", fit.params[term])
+    report(f"standard uncertainty of coefficient {{term}} of the {{what}}", fit.bse[term])
+    report(f"t of coefficient {{term}}", fit.tvalues[term])
+    report(f"p-value of coefficient {{term}}", fit.pvalues[term])
+# Rows flagged, never dropped from this fit: studentized residual beyond 2.5
+# or Cook's distance above 4/n (row numbers counted from 1).
+flagged = data.index[(np.abs(studentized) > 2.5) | (cooks > 4 / n)]
+for row, r_i, d_i in zip(flagged, studentized[data.index.isin(flagged)], cooks[data.index.isin(flagged)]):
+    report("row number (1-based) of a flagged row", row + 1)
+    report(f"studentized residual of row {{row + 1}}", r_i)
+    report(f"Cook's distance of row {{row + 1}}", d_i)
+if len(flagged) and n - len(flagged) >= len(predictors) + 3:
+    refit, _, _ = regression(data.drop(index=flagged))
+    report(f"rows in the {{what}} without the flagged rows", int(refit.nobs))
+    report(f"R^2 of the {{what}} without the flagged rows", refit.rsquared)
+    report(f"residual standard error of the {{what}} without the flagged rows", np.sqrt(refit.scale))
+    for term in ["const", *predictors]:
+        report(f"coefficient {{term}} of the {{what}} without the flagged rows", refit.params[term])
+"""
+    imports = (
+        "import numpy as np",
+        "import statsmodels.api as sm",
+        "from statsmodels.stats.outliers_influence import OLSInfluence",
+    )
+    return KindScript(imports, code)

@@ -14,6 +14,7 @@ from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure, unit_text
+from labwright.agent.offline.writers.script import KindScript, read_table
 from labwright.analysis.analyses.repeated import RepeatedBinding
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
@@ -57,3 +58,22 @@ def figures(a: RepeatedAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePl
     spec = {"panels": [p1, p2], "ncols": 2, "size": [8.0, 3.2]}
     cap = phrase(lang, "cap_repeated", y=src_text(col.name), file=src_file(a.source))
     return [plan_figure(key, b, spec, cap, a)]
+
+
+def script(a: RepeatedAnalysis) -> KindScript:
+    col = a.binding.column.name
+    code = f"""{read_table(a.binding.dataset)}
+readings = df[{col!r}].to_numpy(dtype=float)
+readings = readings[np.isfinite(readings)]
+n = readings.size
+mean = readings.mean()
+sd = readings.std(ddof=1)
+se = sd / np.sqrt(n)
+report("number of readings", n)
+report("mean", mean)
+report("sample standard deviation (ddof=1)", sd)
+report("standard error of the mean", se)
+report("mean of the readings (best estimate)", mean)
+report("standard uncertainty of mean of the readings (best estimate)", se)
+"""
+    return KindScript(("import numpy as np",), code)

@@ -26,6 +26,7 @@ from labwright.agent.offline.writers.common import (
     small_multiples,
     unit_text,
 )
+from labwright.agent.offline.writers.script import KindScript, read_table
 from labwright.analysis.analyses.series import SeriesBinding
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
@@ -251,3 +252,57 @@ def _series_appendix(a: SeriesAnalysis, next_key: KeyMaker, lang: str) -> list[F
                      x=src_text(s.x or phrase(lang, "axis_row")), y=src_text(s.y))  # fmt: skip
         plans.append(plan_figure(key, b, spec, cap, a))
     return plans
+
+
+def script(a: SeriesAnalysis) -> KindScript:
+    from labwright.agent.offline.writers.generic_fit import FIT_MODEL, IMPORTS
+
+    s = a.result
+    fs = s.series
+    files = [(ds.source, fs.parameters[i]) for i, ds in enumerate(fs.datasets)]
+    lines = [f"files = {files!r}", "per_file = []"]
+    if s.mode == "fit" and s.model_key:
+        lines += [
+            "for file, parameter in files:",
+            "    " + read_table(fs.datasets[0], file="file"),
+            f"    params, errors, _, _, _ = fit_model({s.model_key!r}, df[{s.x!r}], df[{s.y!r}])",
+            f"    for q, value, error in zip({list(s.quantities)!r}, params, errors):",
+            '        report(f"{q} of {file}", value)',
+            '        report(f"standard uncertainty of {q} of {file}", error)',
+            "    per_file.append(params)",
+        ]
+    else:
+        lines += [
+            "for file, parameter in files:",
+            "    " + read_table(fs.datasets[0], file="file"),
+            f"    values = df[{s.y!r}].to_numpy(dtype=float)",
+            "    values = values[np.isfinite(values)]",
+            "    mean, se = values.mean(), values.std(ddof=1) / np.sqrt(values.size)",
+            '    report(f"mean of {file}", mean)',
+            '    report(f"standard uncertainty of mean of {file}", se)',
+            "    per_file.append([mean])",
+        ]
+    lines += ["per_file = np.array(per_file)", "parameters = np.array([p for _, p in files])"]
+    if fs.parameter_name != "run number":
+        for j, q in enumerate(s.quantities):
+            fit = s.across[j] if j < len(s.across) else None
+            what = f"fit of {q} against {fs.parameter_name} over the files of {fs.pattern}"
+            if fit is not None:
+                _, symbols = _primed(fit.model.formula, fit.model.params)
+                lines += [
+                    f"what = {what!r}",
+                    f"params, errors, r2, n, _ = fit_model({fit.model.key!r}, parameters, per_file[:, {j}])",
+                    'report(f"points in the {what}", n)',
+                    'report(f"R^2 of the {what}", r2)',
+                    f"for sym, value, error in zip({symbols!r}, params, errors):",
+                    '    report(f"parameter {sym} of the {what}", value)',
+                    '    report(f"standard uncertainty of parameter {sym} of the {what}", error)',
+                ]
+            else:
+                mean_what = f"mean of {q} over the files of {fs.pattern}"
+                lines += [
+                    f"column = per_file[:, {j}][np.isfinite(per_file[:, {j}])]",
+                    f"report({mean_what!r}, column.mean())",
+                    f"report({'standard uncertainty of ' + mean_what!r}, column.std(ddof=1) / np.sqrt(column.size))",
+                ]
+    return KindScript(IMPORTS, "\n".join(lines) + "\n", {"fit_model": FIT_MODEL})

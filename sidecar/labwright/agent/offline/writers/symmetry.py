@@ -14,6 +14,7 @@ from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plain_label, plan_figure
+from labwright.agent.offline.writers.script import KindScript
 from labwright.analysis.analyses.symmetry import SymmetryBinding
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.symmetry import SymmetryResult
@@ -75,3 +76,51 @@ def figures(a: SymmetryAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePl
     spec = {"panels": [p1, p2, p3], "ncols": 3, "size": [10.0, 3.0]}
     cap = phrase(lang, "cap_symmetry", name=src_text(r.name), file=src_file(a.source))
     return [plan_figure(key, b, spec, cap, a)]
+
+
+_SYMMETRY = '''def mirror_check(m, flipped, sigma, axis):
+    """The map against its mirror image: RMS of the difference, against the
+    noise (each pair counted once; a centre line is its own mirror)."""
+    d = m - flipped
+    half = d[:, : m.shape[1] // 2] if axis == "left-right" else d[: m.shape[0] // 2, :]
+    v = half[np.isfinite(half)]
+    rms = np.sqrt(np.mean(v**2))
+    chi2 = np.sum(v**2) / (2 * sigma**2)
+    return rms, rms / (np.sqrt(2) * sigma), chi2, v.size, stats.chi2.sf(chi2, v.size)
+'''
+
+
+def script(a: SymmetryAnalysis) -> KindScript:
+    from labwright.agent.offline.writers.script import read_matrix
+
+    r = a.result
+    what = f"symmetry check of {r.name}"
+    code = f"""{read_matrix(a.binding.dataset)}
+m = np.asarray(m, dtype=float)
+what = {what!r}
+# Pixel noise from second differences along the rows (white noise: variance 6 sigma^2).
+d2 = np.diff(m, 2, axis=1).ravel()
+d2 = d2[np.isfinite(d2)]
+sigma = 1.4826 * np.median(np.abs(d2 - np.median(d2))) / np.sqrt(6.0)
+border = np.concatenate([m[0], m[-1], m[1:-1, 0], m[1:-1, -1]])
+background = np.nanmedian(border)
+w = np.clip(np.where(np.isfinite(m), m - background, 0.0), 0.0, None)
+rows, cols = np.indices(m.shape, dtype=float)
+cx, cy = (w * cols).sum() / w.sum(), (w * rows).sum() / w.sum()
+on = w > 0
+report(f"background (median of the border), {{what}}", background)
+report(f"pixel noise from second differences, {{what}}", sigma)
+report(f"centroid column above the background, {{what}}", cx)
+report(f"standard uncertainty of centroid column above the background, {{what}}", sigma * np.sqrt(((cols - cx) ** 2)[on].sum()) / w.sum())
+report(f"centroid row above the background, {{what}}", cy)
+report(f"standard uncertainty of centroid row above the background, {{what}}", sigma * np.sqrt(((rows - cy) ** 2)[on].sum()) / w.sum())
+for axis, flipped in (("left-right", m[:, ::-1]), ("up-down", m[::-1, :])):
+    rms, ratio, chi2, dof, p = mirror_check(m, flipped, sigma, axis)
+    report(f"RMS of the map minus its {{axis}} mirror", rms)
+    report(f"{{axis}} mirror RMS over sqrt(2) x noise", ratio)
+    report(f"chi-square of the {{axis}} mirror difference", chi2)
+    report(f"independent pixel pairs, {{axis}} mirror", dof)
+    report(f"chi-square p-value, {{axis}} mirror", p)
+"""
+    imports = ("import numpy as np", "from scipy import stats")
+    return KindScript(imports, code, {"mirror_check": _SYMMETRY})

@@ -20,6 +20,7 @@ from labwright.agent.offline.writers.common import (
     small_multiples,
     thin,
 )
+from labwright.agent.offline.writers.script import KindScript, no_script
 from labwright.analysis.analyses.wide import WideBinding
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.wide import WideLayout
@@ -70,3 +71,7 @@ def figures(a: WideAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan]:
             plan_figure(key, b, spec, phrase(lang, "cap_wide", file=src_file(a.source)), a)
         )
     return plans
+
+
+def script(a: WideAnalysis) -> KindScript:
+    return no_script(f"{a.source}: every measurement column against its row number")

@@ -12,11 +12,15 @@ from __future__ import annotations
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_text
+from labwright.agent.offline.writers.script import KindScript, read_table
+from labwright.analysis.analyses.xy import XYBinding, XYTable
 from labwright.analysis.expected import RCQuestion
 from labwright.analysis.fits import FitResult
+from labwright.analysis.jobs import Analysis
 from labwright.analysis.plan import FolderAnalysis
 from labwright.ingest.types import Column
 
+XYAnalysis = Analysis[XYBinding, XYTable]
 _TIME_PREFIX = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9}
 
 
@@ -97,3 +101,34 @@ def coefficient_sentences(
             unit=src_text(ask.unit),
         ))  # fmt: skip
     return out
+
+
+def script(a: XYAnalysis) -> KindScript:
+    from labwright.agent.offline.writers.generic_fit import CHOOSE_MODEL, FIT_MODEL, IMPORTS
+
+    if not a.uses.x:
+        return KindScript(
+            code=f"# {a.source}: no sorted measurement to serve as x; nothing fitted.\n"
+        )
+    x = a.uses.x[0].name
+    groups: dict[str, list[str]] = {}
+    for c in a.uses.y:  # the figure path draws at most four curves per unit
+        groups.setdefault(c.unit or "", []).append(c.name)
+    ys = [name for names in groups.values() for name in names[:4]]
+    code = f"""{read_table(a.binding.dataset)}
+xname = {x!r}
+x = df[xname].to_numpy(dtype=float)
+for name in {ys!r}:
+    y = df[name].to_numpy(dtype=float)
+    chosen = choose_model(x, y)
+    if chosen is None:
+        continue  # no model explains y(x): shown without a fit
+    key, params, errors, r2, n = chosen
+    what = f"{{key}} least-squares fit of {{name}} against {{xname}}"
+    report(f"points in the {{what}}", n)
+    report(f"coefficient of determination of the {{what}}", r2)
+    for sym, value, error in zip(SYMBOLS[key], params, errors):
+        report(f"parameter {{sym}} of the {{what}}", value)
+        report(f"standard uncertainty of parameter {{sym}} of the {{what}}", error)
+"""
+    return KindScript(IMPORTS, code, {"fit_model": FIT_MODEL, "choose_model": CHOOSE_MODEL})

@@ -1,0 +1,70 @@
+"""The lines of the exported compendium that recompute one analysis (issue 23).
+
+Each kind's writer offers `script(analysis) -> KindScript`: plain Python a
+careful scientist would write, with the field's libraries only (numpy,
+pandas, scipy, statsmodels, lmfit) and no Labwright import. The compendium
+puts the blocks in the report's order, ships the raw files in `data/`, and
+defines the two names every block relies on:
+
+- `table(file, part=None)` -> `pandas.DataFrame`: the table as the report read
+  it (columns named as the report names them, numbers as floats; a date or
+  time column the reader turned into seconds holds seconds since the origin
+  the block states); `part` is the sheet (Excel) or variable (MATLAB, .npz);
+  `matrix(file, part=None)` -> a 2-D `numpy` array, likewise;
+- `report(computation, value)`: states one recomputed value; `computation` is
+  exactly the text the report's ledger records for the printed number
+  (`provenance.json`, `numbers[].computation`), so the compendium prints it
+  beside the report's number and can compare them at the printed precision.
+
+`helpers` are small functions a block calls (one definition per compendium,
+keyed by name, so two blocks needing the same helper share it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from labwright.ingest.types import Dataset
+
+
+@dataclass(frozen=True)
+class KindScript:
+    imports: tuple[str, ...] = ()
+    code: str = ""
+    helpers: dict[str, str] = field(default_factory=dict)
+
+    def source(self) -> str:
+        """The block as one runnable piece (imports, helpers, code)."""
+        parts = ["\n".join(sorted(set(self.imports)))] if self.imports else []
+        parts += list(self.helpers.values())
+        parts.append(self.code)
+        return "\n\n".join(p.strip("\n") for p in parts if p.strip()) + "\n"
+
+
+def read_table(ds: Dataset, var: str = "df", file: str | None = None) -> str:
+    """The line that reads `ds` through the compendium's `table()`; `file`,
+    an expression for the file name (a loop variable) instead of its literal."""
+    prov = ds.provenance
+    part = prov.sheet or prov.variable if prov is not None else None
+    args = (file or repr(ds.source)) + (f", {part!r}" if part else "")
+    return f"{var} = table({args})"
+
+
+def read_matrix(ds: Dataset, var: str = "m") -> str:
+    prov = ds.provenance
+    part = prov.sheet or prov.variable if prov is not None else None
+    args = repr(ds.source) + (f", {part!r}" if part else "")
+    return f"{var} = matrix({args})"
+
+
+def finite_rows(target: str, source: str, columns: list[str]) -> str:
+    """`target` = the rows of `source` where every named column is a finite number."""
+    cols = ", ".join(repr(c) for c in dict.fromkeys(columns))
+    return (
+        f"{target} = {source}[[{cols}]].astype(float).replace([np.inf, -np.inf], np.nan).dropna()"
+    )
+
+
+def no_script(what: str) -> KindScript:
+    """A kind whose report prints no number it computed (a layout of panels)."""
+    return KindScript(code=f"# {what}: drawn as it is; nothing is computed.\n")
