@@ -241,6 +241,35 @@ def test_provenance_accounts_for_every_number(
 
 @needs_tex
 @pytest.mark.smoke
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_traced_number_is_a_link_over_that_number(
+    built: dict[str, tuple[Done, Path]], name: str
+) -> None:
+    """What the window reads (issue 21): one link annotation named
+    `lwnum.<id>` per tag the writer emitted, each over the number it prints,
+    each id an entry of the record; no link for anything else."""
+    from collections import Counter
+
+    from labwright.verify.tags import find_tags
+    from tests.pdf_links import covered_text, digits, number_links, words
+
+    done, build_dir = built[name]
+    assert done.pdf_path is not None
+    tex = (build_dir / "main.tex").read_text(encoding="utf-8")
+    record = json.loads((build_dir / "provenance.json").read_text(encoding="utf-8"))
+    printed = {e["id"]: e["printed"] for e in record["numbers"]}
+    tags = find_tags(tex)
+    assert tags and {t.id for t in tags} <= set(printed)
+    links = number_links(Path(done.pdf_path))
+    assert Counter(link.id for link in links) == Counter(t.id for t in tags)
+    all_words = words(Path(done.pdf_path))
+    for link in links:
+        mantissa = printed[link.id].split("\\times")[0]
+        assert digits(mantissa) in digits(covered_text(link, all_words)), (link, mantissa)
+
+
+@needs_tex
+@pytest.mark.smoke
 def test_pendulum_fit_is_physical(built: dict[str, tuple[Done, Path]]) -> None:
     """T^2 against L is linear with slope 4 pi^2 / g (g = 9.81 in the generator):
     the notes' law is tested and g is reported from its slope."""

@@ -13,6 +13,7 @@ from labwright.agent.offline.provenance import (
     unsourced_numbers,
 )
 from labwright.ingest.types import Provenance
+from labwright.verify.tags import find_tags, untag
 
 
 @pytest.mark.parametrize(
@@ -50,7 +51,9 @@ def test_ledger_records_every_printed_number(tmp_path) -> None:  # type: ignore[
     ledger = Ledger()
     prov = Provenance(file="a.csv", column="T")
     text = ledger.measured(2.0032, 0.0046, prov, "fit parameter a")
-    assert text == "2.0032 \\pm 0.0046"
+    assert untag(text) == "2.0032 \\pm 0.0046"
+    ids = [t.id for t in find_tags(text)]
+    assert len(ids) == 2 and ids[0] != ids[1]
     ledger.count(9, prov, "rows")
     ledger.quote("notes.md", "Aim: 10 swings")
     out = tmp_path / "provenance.json"
@@ -58,6 +61,7 @@ def test_ledger_records_every_printed_number(tmp_path) -> None:  # type: ignore[
     data = json.loads(out.read_text(encoding="utf-8"))
     printed = [e["printed"] for e in data["numbers"]]
     assert printed == ["2.0032", "0.0046", "9"]
+    assert [e["id"] for e in data["numbers"][:2]] == ids
     assert data["numbers"][0]["file"] == "a.csv" and data["numbers"][0]["column"] == "T"
     assert data["quotes"] == [{"file": "notes.md", "text": "Aim: 10 swings"}]
 

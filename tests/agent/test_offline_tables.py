@@ -7,6 +7,7 @@ import numpy as np
 from labwright.agent.offline.provenance import Ledger, unsourced_numbers
 from labwright.agent.offline.tables import stats, summary_table
 from labwright.ingest.types import Column, Dataset, Provenance
+from labwright.verify.tags import untag
 
 
 def _ds(name: str, values: np.ndarray, unit: str | None = "s") -> Dataset:
@@ -29,7 +30,7 @@ def test_table_numbers_are_in_the_ledger_with_the_column_provenance() -> None:
     ledger = Ledger()
     tex = summary_table(_ds("t_10", np.array([14.1, 14.3, 14.2])), ledger, "en")
     assert "\\begin{table}[H]" in tex and "\\toprule" in tex
-    assert "$14.20$" in tex  # the mean, 4 significant figures
+    assert "$14.20$" in untag(tex)  # the mean, 4 significant figures
     means = [e for e in ledger.entries if e.computation == "mean"]
     assert means and means[0].file == "r_1.csv" and means[0].column == "t_10"
     doc = "\\begin{document}\n" + tex

@@ -298,6 +298,35 @@ def test_unsourced_number_in_the_draft_is_reported(
     assert "123.456" in check["unsourced"]
 
 
+def test_the_draft_keeps_copied_number_tags_and_loses_forged_ones(
+    pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
+) -> None:
+    """The number-tag gate on the model's draft: copied tags of the default
+    report survive (the PDF links them); a tag for an invented number, or one
+    whose digits the model changed, is removed before any version is saved."""
+    import re
+
+    from labwright.verify.tags import find_tags
+
+    def draft(messages: list[dict[str, Any]], n: int) -> str:
+        report = default_report(messages)
+        first = find_tags(report)[0]
+        return report.replace(
+            "\\end{document}",
+            f"Forged $\\lwnum{{00ff00ff00}}{{123.456}}$ and altered "
+            f"$\\lwnum{{{first.id}}}{{{first.printed}9}}$.\n\\end{{document}}",
+        )
+
+    lab.overrides["draft"] = draft
+    _, versions = run(pendulum, tmp_path / "out", client, reflect_rounds=0)
+    record = json.loads((tmp_path / "out" / "provenance.json").read_text(encoding="utf-8"))
+    known = {e["id"]: e["printed"] for e in record["numbers"]}
+    for _summary, content in versions:
+        found = find_tags(content)
+        assert found and all(known.get(t.id) == t.printed for t in found)
+        assert "00ff00ff00" not in content and re.search(r"Forged \$123\.456\$", content)
+
+
 def test_cancelling_mid_draft_stops_the_stream_and_ends_the_run(
     pendulum: Path, tmp_path: Path, client: Any, lab: ScriptedLab
 ) -> None:

@@ -381,6 +381,7 @@ def test_times_are_written_as_the_data_resolve_them(tmp_path: Path) -> None:
     a series ending on `May-1-2016` "ended in April 2016"."""
     from labwright.agent.offline.provenance import Ledger
     from labwright.agent.offline.writers.timeseries import text as timeseries_text
+    from labwright.verify.tags import untag
 
     rng = np.random.default_rng(8)
     n = 40
@@ -391,7 +392,7 @@ def test_times_are_written_as_the_data_resolve_them(tmp_path: Path) -> None:
         {"q.csv": "\n".join(lines) + "\n", "notes.txt": "Trend per year and seasonal cycle.\n"},
     )  # fmt: skip
     (a,) = analyse_folder(read_folder(folder)).analyses
-    text = timeseries_text(a, Ledger(), "en")
+    text = untag(timeseries_text(a, Ledger(), "en"))
     assert "1974 Q1" in text and "1983 Q4" in text
     assert "highest in Q1" in text and "lowest in Q3" in text
     assert "February" not in text
@@ -401,7 +402,7 @@ def test_times_are_written_as_the_data_resolve_them(tmp_path: Path) -> None:
     rows = [f"{months[i % 12]}-1-{2014 + i // 12},{v[i]:.2f}" for i in range(v.size)]
     folder = _write(tmp_path, "m", {"m.csv": "DATE,orders\n" + "\n".join(rows) + "\n"})
     (a,) = analyse_folder(read_folder(folder)).analyses
-    text = timeseries_text(a, Ledger(), "en")
+    text = untag(timeseries_text(a, Ledger(), "en"))
     assert "from January 2014 to May 2016" in text
 
 

@@ -305,3 +305,59 @@ def test_one_repair_turn_feeds_the_refusal_back_and_can_succeed(
     steps = [e.step for e in events if isinstance(e, UsageRecorded)]
     assert steps == ["edit", "edit-repair"]
     assert "0.2" in store.get_proposal(made.proposal_id).new_text
+
+
+def _tagged_session(store: Store, tmp_path: Path) -> tuple[int, str]:
+    from labwright.verify.tags import tag
+
+    g = tag("ab12cd34ef", "9.79")
+    content = EN.replace("The value agrees", f"The value $g = {g}$ agrees")
+    assert content != EN
+    return _session(store, tmp_path, content), g
+
+
+def _record(_version: Any) -> dict[str, Any]:
+    return {
+        "numbers": [{"id": "ab12cd34ef", "printed": "9.79", "value": 9.7912, "computation": "g"}]
+    }
+
+
+def test_a_model_fragment_cannot_make_a_number_look_traced(
+    store: Store, tmp_path: Path, fake_llm: FakeOpenAI, llm_client: LLMClient
+) -> None:
+    """The number-tag gate: the model's copy of a traced number keeps its tag;
+    a tag it invents, or one whose number it changed, is removed."""
+    from labwright.verify.tags import find_tags
+
+    sid, g = _tagged_session(store, tmp_path)
+    fake_llm.script(
+        "```latex\n\\section{Discussion}\n"
+        f"We keep $g = {g}$, invent $h = \\lwnum{{ffff0000aa}}{{1.23}}$ and "
+        "alter $g = \\lwnum{ab12cd34ef}{9.95}$ and round it to $\\lwnum{ab12cd34ef}{9.8}$.\n```"
+    )
+    turn = ChatTurn(
+        store, sid, "Make the discussion more specific.", ClientModel(llm_client), record=_record
+    )
+    events = list(chat_turn(turn))
+    (made,) = [e for e in events if isinstance(e, ProposalMade)]
+    text = store.get_proposal(made.proposal_id).new_text
+    assert [(t.id, t.printed) for t in find_tags(text)] == [
+        ("ab12cd34ef", "9.79"),
+        ("ab12cd34ef", "9.8"),
+    ]
+    assert "$h = 1.23$" in text and "$g = 9.95$" in text
+    gate = next(e for e in events if isinstance(e, GateDecision) and e.gate == "number_tags")
+    assert gate.reasons and "1.23" in gate.reasons[0] and "9.95" in gate.reasons[0]
+
+
+def test_a_tag_the_model_dropped_is_put_back_on_its_unchanged_number(
+    store: Store, tmp_path: Path, fake_llm: FakeOpenAI, llm_client: LLMClient
+) -> None:
+    sid, g = _tagged_session(store, tmp_path)
+    fake_llm.script("```latex\n\\section{Discussion}\nOur $g = 9.79$ agrees; 2.5 is new.\n```")
+    turn = ChatTurn(
+        store, sid, "Make the discussion more specific.", ClientModel(llm_client), record=_record
+    )
+    (made,) = [e for e in chat_turn(turn) if isinstance(e, ProposalMade)]
+    text = store.get_proposal(made.proposal_id).new_text
+    assert f"$g = {g}$" in text and "2.5 is new" in text

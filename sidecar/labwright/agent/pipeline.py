@@ -324,14 +324,25 @@ def _draft(ctx: AgentContext) -> Iterator[Event]:
             # Every computed figure and table, and the template's preamble,
             # survive whatever the model wrote (agent/figure_gate.py).
             gated = enforce_figures(ctx.draft, offline.tex, ctx.out_dir)
-            ctx.draft = gated.text
-            for note in gated.messages():
+            ctx.draft, number_notes = _gate_numbers(ctx, gated.text)
+            for note in gated.messages() + number_notes:
                 yield Step(stage="draft", message=note)
             ctx.save(ctx.draft, "First draft", "generated")
     if outcome.text is None:
         ctx.problems.append(say("llm.draft_contract"))
         yield Warning_(message=ctx.problems[-1])
         yield from _offline_draft(ctx)
+
+
+def _gate_numbers(ctx: AgentContext, text: str) -> tuple[str, list[str]]:
+    """The number-tag gate (verify/tags.py) against the offline writer's
+    ledger: the model keeps the tags of the numbers it copies; a tag it
+    wrote or altered for a number the ledger does not vouch for is removed."""
+    from labwright.verify import tags
+
+    known = tags.known_from_record(ctx.offline_report().ledger.to_dict())
+    gated = tags.gate(text, known)
+    return gated.text, gated.notes()
 
 
 def _offline_draft(ctx: AgentContext) -> Iterator[Event]:
@@ -360,6 +371,9 @@ def _reflect_round(round_no: int) -> Callable[[AgentContext], Iterator[Event]]:
         if result.gate is not None and result.gate.accepted:
             ctx.draft = sanitize(result.draft, graphics_root=ctx.out_dir).text
             ctx.draft = enforce_figures(ctx.draft, ctx.offline_report().tex, ctx.out_dir).text
+            ctx.draft, number_notes = _gate_numbers(ctx, ctx.draft)
+            for note in number_notes:
+                yield Step(stage="reflect", message=note)
             ctx.save(ctx.draft, f"Reflection round {round_no}", "generated")
         if result.stop:
             ctx.reflect_stopped = True
@@ -445,6 +459,7 @@ def _compile(ctx: AgentContext) -> Iterator[Event]:
         max_rounds=ctx.options.max_repair_rounds,
         wall_budget_s=ctx.options.compile_budget_s,
         cancel=ctx.cancel,
+        gate=lambda text: _gate_numbers(ctx, text)[0],
     )
     yield from _compiled(ctx)
 

@@ -48,7 +48,10 @@ def compile_and_repair(
     max_rounds: int = MAX_ROUNDS,
     wall_budget_s: float = WALL_BUDGET_S,
     cancel: threading.Event | None = None,
+    gate: Callable[[str], str] | None = None,
 ) -> Iterator[Event]:
+    """`gate`: applied to every repaired document before it is compiled (the
+    number-tag gate: a repair may not make a number look traced)."""
     started = time.monotonic()
     result = compile_source(draft, files=files, build_root=build_root)
     best_draft, best = draft, result
@@ -89,6 +92,8 @@ def compile_and_repair(
             yield GateDecision(gate="repair", accepted=False, reasons=problems)
             continue
         current = extract_document(answer.content or "")
+        if gate is not None:
+            current = gate(current)
         result = compile_source(current, files=files, build_root=build_root)
         yield Step(
             stage="compile",

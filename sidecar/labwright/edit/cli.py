@@ -16,7 +16,7 @@ import difflib
 import sys
 import tempfile
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 EXIT_OK, EXIT_NOTHING, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -57,11 +57,14 @@ def run_edit(
     args: argparse.Namespace, *, out: TextIO | None = None, stdin: TextIO | None = None
 ) -> int:
     from labwright.agent.events import Error, ProposalMade, Reply, UsageRecorded
+    from labwright.config import data_dir
     from labwright.edit.material import folder_digest
     from labwright.edit.model import ClientModel
     from labwright.edit.service import ChatTurn, chat_turn
     from labwright.store import Store
+    from labwright.store.artifacts import record_for
     from labwright.store.errors import ConflictError, NotFoundError
+    from labwright.store.models import Version
 
     out = out or sys.stdout
     stdin = stdin or sys.stdin
@@ -79,12 +82,19 @@ def run_edit(
 
             client = client_from_settings()
         model = ClientModel(client) if client is not None else None
+        data = data_dir()
+
+        def record(version: Version) -> dict[str, Any] | None:
+            found = record_for(store, data, version)
+            return found.data if found is not None else None
+
         turn = ChatTurn(
             store,
             session.id,
             args.request,
             model,
             digest=lambda: folder_digest(Path(session.source_path)),
+            record=record,
         )
         proposals: list[int] = []
         try:
@@ -140,12 +150,19 @@ def _compile(store: object, version: object, output: Path, out: TextIO) -> int:
     from labwright.config import data_dir
     from labwright.edit.locate import document_language
     from labwright.edit.recompile import compile_build, prepare_build
-    from labwright.store.artifacts import build_dir_for
+    from labwright.store.artifacts import build_dir_for, record_for
 
     content: str = version.content  # type: ignore[attr-defined]
     ancestor = build_dir_for(store, data_dir(), version)  # type: ignore[arg-type]
+    record = record_for(store, data_dir(), version)  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory(prefix="labwright-edit-") as tmp:
-        main = prepare_build(content, ancestor, Path(tmp), document_language(content) or "en")
+        main = prepare_build(
+            content,
+            ancestor,
+            Path(tmp),
+            document_language(content) or "en",
+            record=record.path if record else None,
+        )
         published: list[Path] = []
 
         def publish(pdf: Path) -> Path:

@@ -25,6 +25,7 @@ from labwright.edit.say import ReplyLang, reply_lang, say
 from labwright.latex.mask import mask
 from labwright.latex.sectionizer import Node, sectionize
 from labwright.latex.template import latex_escape
+from labwright.verify.tags import hide_ids
 
 _I = re.IGNORECASE
 _Q = r"[\"“”'‘’「」『』《》]"  # quote characters around names
@@ -186,11 +187,13 @@ def _table_text(m: re.Match[str], content: str, lang: ReplyLang) -> EditOutcome:
     edge = r"(?<![A-Za-z])" if old[:1].isascii() and old[:1].isalpha() else ""
     tail = r"(?![A-Za-z])" if old[-1:].isascii() and old[-1:].isalpha() else ""
     pattern = re.compile(edge + re.escape(old) + tail)
-    # Only the cells: the caption and the label keep their text.
+    # Only the cells: the caption and the label keep their text. A number
+    # tag's id is not cell text (a unit "cd" must not rewrite an id).
     cells = re.search(r"\\begin\{tabular\*?\}.*?\\end\{tabular\*?\}", text, re.S)
-    if cells is None or not pattern.search(cells.group()):
+    hidden, restore = hide_ids(cells.group()) if cells is not None else ("", str)
+    if cells is None or not pattern.search(hidden):
         return EditOutcome(reply=say(lang, "no_cell", n=number, old=old))
-    new_cells = pattern.sub(lambda _: new, cells.group())
+    new_cells = restore(pattern.sub(lambda _: new, hidden))
     summary = say(lang, "cell_summary", n=number, old=old, new=new)
     change = Change(
         span.start + cells.start(),

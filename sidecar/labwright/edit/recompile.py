@@ -6,6 +6,11 @@ build directory is never followed), the document is sanitized against what is
 actually there (an accepted fragment came from a model: exec primitives are
 stripped here as in every build), and XeLaTeX compiles it in that directory.
 The version's stored text is not changed by the sanitizer; only the PDF is.
+
+The number record that speaks for the version (its nearest ancestor's
+provenance.json, store/artifacts.record_for) is copied in too, so the new
+build keeps the sources of the numbers it still prints: the record lists
+what was computed, the version's tags say which of it it prints.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from labwright.latex.sanitize import sanitize
 from labwright.latex.template import template_files
 from labwright.messages import say
 from labwright.safety import is_regular_file
+from labwright.store.artifacts import PROVENANCE_JSON
 
 MAIN_TEX = "main.tex"
 _SUPPORT_SUFFIXES = (".cls", ".bib", ".sty", ".bst")
@@ -46,11 +52,17 @@ def _copy_inputs(ancestor: Path, out_dir: Path) -> int:
     return copied
 
 
-def prepare_build(content: str, ancestor: Path | None, out_dir: Path, lang: str) -> Path:
-    """Write the build directory of an accepted version; returns its main .tex."""
+def prepare_build(
+    content: str, ancestor: Path | None, out_dir: Path, lang: str, *, record: Path | None = None
+) -> Path:
+    """Write the build directory of an accepted version; returns its main .tex.
+    `record`: the provenance.json that speaks for it (copied beside main.tex)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     if ancestor is not None and ancestor.is_dir() and ancestor.resolve() != out_dir.resolve():
         _copy_inputs(ancestor, out_dir)
+    target = out_dir / PROVENANCE_JSON
+    if record is not None and is_regular_file(record) and record.resolve() != target.resolve():
+        shutil.copyfile(record, target)
     for path in template_files("zh" if lang == "zh" else "en"):
         if not (out_dir / path.name).exists():
             shutil.copyfile(path, out_dir / path.name)

@@ -9,8 +9,11 @@ Order of the turn (each step deterministic unless it says otherwise):
    names it; one cheap routing call when not);
 4. the target's edit path asks the model for the smallest fragment, and its
    gate either yields changes or one sentence saying why not;
-5. each change becomes a pending proposal on the base; the reply is recorded
-   as the assistant's message, and `Done` ends the turn.
+5. each change passes the number-tag gate (verify/tags.py: a tag survives
+   only as a true trace of the base's record; a tag the change dropped is
+   put back on its unchanged number), then becomes a pending proposal on
+   the base; the reply is recorded as the assistant's message, and `Done`
+   ends the turn.
 
 The events are the same kinds a run yields, so the server stores and streams
 them like a run's (resumable), and the CLI prints them.
@@ -18,8 +21,9 @@ them like a run's (resumable), and the CLI prints them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
 
 from labwright.agent.events import Done, Event, GateDecision, ProposalMade, Reply, Routed
 from labwright.edit.change import EditOutcome
@@ -34,6 +38,8 @@ from labwright.llm.errors import LLMCancelled, LLMError
 from labwright.llm.model import Message
 from labwright.llm.prompts import Lang
 from labwright.store import Store
+from labwright.store.models import Version
+from labwright.verify import tags
 
 #: Messages of earlier turns re-sent with an edit (folded by the LLM layer).
 HISTORY_TURNS = 12
@@ -47,6 +53,8 @@ class ChatTurn:
     model: EditModel | None = None
     #: The session's material digest, computed only when an edit needs it.
     digest: Callable[[], str] | None = None
+    #: The number record (provenance.json) that speaks for a version, if any.
+    record: Callable[[Version], Mapping[str, Any] | None] | None = None
 
 
 def _lang(content: str, fallback: str) -> Lang:
@@ -82,6 +90,26 @@ def _model_edit(turn: ChatTurn, target: Target, content: str, lang: Lang) -> Edi
     return edit_section(
         model, turn.message, content, node, digest=digest, history=history, lang=lang
     )
+
+
+def _gate_numbers(
+    turn: ChatTurn, base: Version, outcome: EditOutcome
+) -> tuple[EditOutcome, list[str]]:
+    """Every change through the number-tag gate, against the base's record
+    (and the base's own tags, which were gated when it was made)."""
+    known = tags.known_from_text(base.content)
+    record = turn.record(base) if turn.record is not None else None
+    known.update(tags.known_from_record(record))
+    notes: list[str] = []
+    changes = []
+    for change in outcome.changes:
+        if change.scope == "bib":  # a .bib entry prints no numbers of ours
+            changes.append(change)
+            continue
+        gated = tags.gate(change.new_text, known, replaced=base.content[change.start : change.end])
+        notes += gated.notes()
+        changes.append(replace(change, new_text=gated.text))
+    return replace(outcome, changes=tuple(changes)), notes
 
 
 def _routed(decision: Route) -> Routed:
@@ -137,6 +165,9 @@ def chat_turn(turn: ChatTurn) -> Iterator[Event]:
         )
     if outcome.problems:
         yield GateDecision(gate="edit_fragment", accepted=False, reasons=list(outcome.problems))
+    outcome, number_notes = _gate_numbers(turn, base, outcome)
+    if number_notes:
+        yield GateDecision(gate="number_tags", accepted=True, reasons=number_notes)
     first_id: int | None = None
     for change in outcome.changes:
         proposal = store.propose_edit(

@@ -13,17 +13,23 @@ symlink placed in a build directory is never followed.
 
 from __future__ import annotations
 
+import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from labwright.config import DataDir
-from labwright.safety import is_real_dir, is_regular_file
+from labwright.safety import is_real_dir, is_regular_file, read_regular_whole
 from labwright.store import Store
 from labwright.store.models import VersionInfo
 
 PDF_NAME = "report.pdf"
 PDF_OWNER = "report.version"  # the id of the version the PDF shows
 FIGURES_DIR = "figures"
+#: The number record a build wrote (agent/offline/provenance.py).
+PROVENANCE_JSON = "provenance.json"
+_RECORD_LIMIT = 16 << 20
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".pdf", ".svg", ".eps"})
 _MAX_ANCESTORS = 1000
 
@@ -72,6 +78,47 @@ def build_dir_for(store: Store, data: DataDir, version: VersionInfo) -> Path | N
         candidate = version_dir(data, current)
         if candidate is not None and is_real_dir(candidate):
             return candidate
+        current = store.get_version(current.parent_id) if current.parent_id else None
+    return None
+
+
+@dataclass(frozen=True)
+class NumberRecord:
+    """A build's provenance.json, and the version whose build wrote it."""
+
+    data: dict[str, Any]
+    path: Path
+    version_no: int
+
+
+def _read_record(path: Path) -> dict[str, Any] | None:
+    raw = read_regular_whole(path, _RECORD_LIMIT)
+    if raw is None:
+        return None
+    try:
+        loaded = json.loads(raw)
+    except ValueError:
+        return None
+    return loaded if isinstance(loaded, dict) else None
+
+
+def record_for(store: Store, data: DataDir, version: VersionInfo) -> NumberRecord | None:
+    """The number record that speaks for `version`: its own build's, else
+    that of its nearest ancestor whose build has one. A record lists what was
+    computed; which of it a version prints is read from the version's own
+    tags (verify/trace.py), so an edit, a restore or an edit made on the
+    command line (no build of its own) is traced against the record it came
+    from, never shown as having no numbers at all."""
+    current: VersionInfo | None = version
+    for _ in range(_MAX_ANCESTORS):
+        if current is None:
+            return None
+        build = version_dir(data, current)
+        if build is not None and is_real_dir(build):
+            path = build / PROVENANCE_JSON
+            record = _read_record(path)
+            if record is not None:
+                return NumberRecord(record, path, current.version_no)
         current = store.get_version(current.parent_id) if current.parent_id else None
     return None
 

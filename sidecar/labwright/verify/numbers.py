@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from labwright.verify import tags
 from labwright.verify.texts import strip_comments
 
 _SCALES = (1.0, 1e3, 1e-3, 1e6, 1e-6, 100.0, 0.01)
@@ -71,7 +72,7 @@ def extract_numbers(tex: str) -> list[PrintedNumber]:
     """Numbers a reader sees in the document body, in order."""
     start = tex.find("\\begin{document}")
     body = tex[start:] if start >= 0 else tex
-    body = strip_comments(body)
+    body = tags.untag(strip_comments(body))  # a tag's id is not a number of the text
     body = _NON_QUANTITY_ARGS.sub(" ", body)
     body = _LENGTH.sub(" ", body)
     found: list[PrintedNumber] = []

@@ -6,18 +6,27 @@ the file, sheet/variable and column, and the computation. The ledger is saved
 as provenance.json next to the report, so a reader (or a test) can trace each
 printed number back to data. Formatting and recording in one place is the
 point: a number cannot be printed without leaving a trace.
+
+What the ledger hands back is the number wrapped in its tag,
+`\\lwnum{ID}{printed}` (verify/tags.py): the id is the entry's, a hash of
+what it records, so the same number from the same computation has the same
+id in every build. The class turns the tag into a link named `lwnum.ID`;
+the check below and the window read the tags, not the digits.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from labwright.ingest.types import Provenance
+from labwright.verify import tags
+from labwright.verify.trace import Trace, trace_numbers
 
 # Plain decimal notation inside this magnitude range, scientific outside it.
 _SCI_LOW = 1e-3
@@ -35,6 +44,16 @@ class Entry:
     sheet: str | None = None
     variable: str | None = None
     column: str | None = None
+    #: Stable id: a hash of the fields above (`lwnum.ID` in the PDF).
+    id: str = ""
+
+
+def _entry_id(e: Entry) -> str:
+    key = "\x1f".join(
+        [e.file or "", e.sheet or "", e.variable or "", e.column or "", e.computation]
+        + [repr(e.value), e.printed]
+    )
+    return hashlib.sha1(key.encode("utf-8")).hexdigest()[:10]
 
 
 @dataclass(frozen=True)
@@ -52,6 +71,7 @@ class Ledger:
     # What the analyst decided (column roles with reasons, the question, the
     # analyses chosen), recorded beside the numbers it produced.
     analysis: dict[str, Any] = field(default_factory=dict)
+    _by_id: dict[str, Entry] = field(default_factory=dict, repr=False, compare=False)
 
     # -- formatting + recording -------------------------------------------------
     def num(
@@ -106,18 +126,29 @@ class Ledger:
         self, printed: str, value: float, source: Provenance | None, computation: str
     ) -> str:
         src = source or Provenance(file="")
-        self.entries.append(
-            Entry(
-                printed=printed,
-                value=float(value),
-                computation=computation,
-                file=src.file or None,
-                sheet=src.sheet,
-                variable=src.variable,
-                column=src.column,
-            )
+        entry = Entry(
+            printed=printed,
+            value=float(value),
+            computation=computation,
+            file=src.file or None,
+            sheet=src.sheet,
+            variable=src.variable,
+            column=src.column,
         )
-        return printed
+        base = _entry_id(entry)
+        entry_id, n = base, 1
+        while entry_id in self._by_id:
+            if _same(self._by_id[entry_id], entry):  # printed again: one entry, two places
+                return tags.tag(entry_id, printed)
+            n += 1
+            entry_id = f"{base}-{n}"
+        entry = replace(entry, id=entry_id)
+        self._by_id[entry_id] = entry
+        self.entries.append(entry)
+        return tags.tag(entry_id, printed)
+
+    def by_id(self, entry_id: str) -> Entry | None:
+        return self._by_id.get(entry_id)
 
     # -- output -------------------------------------------------------------------
     def printed_set(self) -> set[str]:
@@ -142,6 +173,11 @@ class Ledger:
         path.write_text(
             json.dumps(self.to_dict(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
         )
+
+
+def _same(a: Entry, b: Entry) -> bool:
+    same_value = a.value == b.value or (math.isnan(a.value) and math.isnan(b.value))
+    return same_value and replace(a, id="", value=0.0) == replace(b, id="", value=0.0)
 
 
 def _sci(mantissa: str, exponent: int) -> str:
@@ -193,15 +229,13 @@ def format_with_uncertainty(value: float, sigma: float) -> tuple[str, str]:
 
 # --- checking a document against its ledger ------------------------------------------
 
-#: A number as the formatter prints it (optionally in scientific form).
-NUMBER_TOKEN = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:\\times10\^\{-?\d+\})?")
 _QUOTED_MACROS = ("\\lwfile{", "\\lwtext{")
 _QUOTE_ENV = re.compile(r"\\begin\{quote\}\n(.*?)\n\\end\{quote\}", re.S)
 _STRUCTURAL = re.compile(
     r"\\includegraphics\s*\[[^\]]*\]\s*\{[^{}]*\}"  # file names and sizes
     r"|\\begin\{tabular\}\{[^{}]*\}"  # column specs
     r"|[\d.]+\\(?:linewidth|textheight|textwidth)"  # lengths
-    r"|R\^2"
+    r"|R\^2|\\chi\^2"  # the names of the statistics, not numbers
 )
 
 
@@ -227,17 +261,16 @@ def _drop_braced(text: str, opener: str) -> str:
         i = k
 
 
-def unsourced_numbers(
+def quantity_text(
     tex: str, record: dict[str, Any], fixed_text: tuple[str, ...] = ()
-) -> list[str]:
-    """Numbers in the document body that the provenance record does not account for.
+) -> tuple[str, list[str]]:
+    """The document body with everything that is not a quantity set aside,
+    and a "quote:..." for each quote the record does not hold verbatim.
 
-    Quoted material is set aside first: \\lwfile/\\lwtext arguments (names
-    from the folder) and quote environments, each of which must be a quote the
-    record holds verbatim. `fixed_text` lists code constants to ignore (the
-    model formulas, whose exponents are not measurements). Returns the
-    offending tokens, plus "quote:..." for a quote the record lacks.
-    """
+    Set aside: comments, \\lwfile/\\lwtext arguments (names from the
+    folder), quote environments, `fixed_text` (code constants such as the
+    model formulas, whose exponents are not measurements) and structure
+    (figure sizes, column specs)."""
     from labwright.agent.offline.escape import escape_text
     from labwright.verify.texts import strip_comments
 
@@ -257,7 +290,27 @@ def unsourced_numbers(
         body = _drop_braced(body, opener)
     for text in fixed_text:
         body = body.replace(text, " ")
-    body = _STRUCTURAL.sub(" ", body)
-    printed = {e["printed"] for e in record.get("numbers", [])}
-    bad += [tok for tok in NUMBER_TOKEN.findall(body) if tok not in printed]
-    return bad
+    return _STRUCTURAL.sub(" ", body), bad
+
+
+def trace_document(
+    tex: str, record: dict[str, Any], fixed_text: tuple[str, ...] = ()
+) -> tuple[Trace, list[str]]:
+    """Each number of the document with its state (verify/trace.py), and the
+    quotes the record lacks."""
+    body, bad_quotes = quantity_text(tex, record, fixed_text)
+    return trace_numbers(body, record), bad_quotes
+
+
+def unsourced_numbers(
+    tex: str, record: dict[str, Any], fixed_text: tuple[str, ...] = ()
+) -> list[str]:
+    """Numbers in the document body that the provenance record does not account for.
+
+    In a tagged document a number is accounted for only by its tag (a bare
+    number is not, whatever its digits); an untagged, older document is
+    compared by printed strings. Returns the offending printed texts, plus
+    "quote:..." for a quote the record lacks.
+    """
+    trace, bad = trace_document(tex, record, fixed_text)
+    return bad + trace.unsourced

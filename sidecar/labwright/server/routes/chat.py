@@ -42,6 +42,11 @@ def _chat_pipeline(ctx: Any, session_id: int, message: str) -> Any:
         from labwright.edit.model import ClientModel
         from labwright.edit.service import ChatTurn, chat_turn
         from labwright.llm import client_from_settings
+        from labwright.store.artifacts import record_for
+
+        def record(version: Any) -> Any:
+            found = record_for(ctx.store, ctx.data, version)
+            return found.data if found is not None else None
 
         client = client_from_settings()
         try:
@@ -52,6 +57,7 @@ def _chat_pipeline(ctx: Any, session_id: int, message: str) -> Any:
                 message,
                 model,
                 digest=lambda: folder_digest(Path(request.folder)),
+                record=record,
             )
             yield from chat_turn(turn)
         finally:

@@ -14,7 +14,7 @@ from labwright.server.context import AppContext, Ctx
 from labwright.server.routes.versions import version_out
 from labwright.server.schemas import ErrorBody, Id, ProposalOut, VersionOut
 from labwright.server.settings import Pipeline, PipelineRequest
-from labwright.store.artifacts import PDF_NAME, PDF_OWNER, build_dir_for, run_dir
+from labwright.store.artifacts import PDF_NAME, PDF_OWNER, build_dir_for, record_for, run_dir
 from labwright.store.errors import DecidedError, StaleBaseError
 from labwright.store.models import Proposal, Run, Version
 
@@ -90,9 +90,12 @@ def _recompile(ctx: AppContext, version: Version, run: Run) -> Pipeline:
 
     parent = ctx.store.get_version(version.parent_id) if version.parent_id else None
     ancestor = build_dir_for(ctx.store, ctx.data, parent) if parent else None
+    record = record_for(ctx.store, ctx.data, parent) if parent else None
     out = run_dir(ctx.data, version.session_id, run.id)
     lang = document_language(version.content) or ctx.store.get_session(version.session_id).language
-    main = prepare_build(version.content, ancestor, out, lang)
+    main = prepare_build(
+        version.content, ancestor, out, lang, record=record.path if record else None
+    )
 
     def publish(pdf: Path) -> Path:
         target = out / PDF_NAME

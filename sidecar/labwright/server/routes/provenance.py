@@ -1,11 +1,16 @@
 """The trust record of a version: each printed number with its source, the
 numbers without one, and every reference's verdict.
 
-Read from the build's provenance.json (written by the pipeline in the same call
-that formats each number), its citations.json (the citation check's verdicts,
-agent/citation_check.py) and its .bib files; the unsourced numbers are
-recomputed against the version's own text, so an edited or restored version is
-checked as it reads now.
+Read from the number record (provenance.json, written by the pipeline in the
+same call that formats each number) of the version's build, or of its
+nearest ancestor's when the version has none (an accepted edit, a restore),
+and the build's citations.json (the citation check's verdicts,
+agent/citation_check.py) and .bib files. Which recorded numbers a version
+prints, and in what state, is read from the version's own text (its
+`\\lwnum` tags, verify/trace.py), so an edited or restored version is traced
+as it reads now: a number an edit did not touch keeps its source, a changed
+one is re-traced or listed as not traced. docs/window-contract.md is the
+contract.
 """
 
 from __future__ import annotations
@@ -20,27 +25,39 @@ from pydantic import BaseModel
 
 from labwright.agent.bibliography import UNVERIFIED_NOTE
 from labwright.agent.citation_check import CITATIONS_JSON
-from labwright.agent.offline.provenance import unsourced_numbers
+from labwright.agent.offline.provenance import trace_document
 from labwright.safety import is_real_dir
 from labwright.server.context import Ctx
 from labwright.server.exports import read_regular
 from labwright.server.schemas import ErrorBody, Id
-from labwright.store.artifacts import build_dir_for
+from labwright.store.artifacts import PROVENANCE_JSON, build_dir_for, record_for
+from labwright.verify.trace import Trace
+
+__all__ = ["PROVENANCE_JSON", "router"]
 
 router = APIRouter(prefix="/sessions/{session_id}/versions/{version_no}", tags=["files"])
 
-PROVENANCE_JSON = "provenance.json"
 _LIMIT = 16 << 20
 
 
 class ProvenanceNumber(BaseModel):
+    #: The record entry's id; the PDF link of this number is named `lwnum.<id>`.
+    id: str | None = None
+    #: As this version prints it (for a re-traced number, not the recorded text).
     printed: str
+    #: The full-precision value the record holds.
     value: float | str
     computation: str
     file: str | None = None
     sheet: str | None = None
     variable: str | None = None
     column: str | None = None
+    #: traced: as recorded; retraced: the recorded value at another precision
+    #: (an edit changed it); not_traced: the record does not vouch for it.
+    #: None for a version without tags (matched by printed text, by="strings").
+    status: Literal["traced", "retraced", "not_traced"] | None = None
+    #: The recorded text, when the version prints it otherwise.
+    recorded_printed: str | None = None
 
 
 class ProvenanceQuote(BaseModel):
@@ -86,25 +103,22 @@ class CitationVerdict(BaseModel):
 
 
 class ProvenanceOut(BaseModel):
+    #: False: no number record speaks for this version; nothing is known
+    #: about its numbers (not "every number has a source").
     recorded: bool
+    #: How numbers were matched: "tags" (each traced number is tagged in the
+    #: text), "strings" (an untagged older version: by printed text), "none".
+    by: Literal["tags", "strings", "none"] = "none"
+    #: The version whose build wrote the record (an edit's is its ancestor's).
+    record_version: int | None = None
+    #: by="tags": each tagged number of this version, once per id, in text
+    #: order, with its status; by="strings": every recorded number.
     numbers: list[ProvenanceNumber]
     quotes: list[ProvenanceQuote]
+    #: Printed numbers nothing traces (not-traced tags, untagged numbers).
     unsourced: list[str]
     unverified_citations: list[str]
     citations: list[CitationVerdict] = []
-
-
-def _record(build: Path | None) -> dict[str, Any] | None:
-    if build is None:
-        return None
-    data = read_regular(build / PROVENANCE_JSON, _LIMIT)
-    if data is None:
-        return None
-    try:
-        loaded = json.loads(data)
-    except ValueError:
-        return None
-    return loaded if isinstance(loaded, dict) else None
 
 
 def _unverified(build: Path | None) -> list[str]:
@@ -148,15 +162,42 @@ def _numbers(record: dict[str, Any]) -> list[ProvenanceNumber]:
     return out
 
 
+def _traced(trace: Trace) -> list[ProvenanceNumber]:
+    out: list[ProvenanceNumber] = []
+    seen: set[str] = set()
+    for n in trace.numbers:
+        if n.id in seen:
+            continue
+        seen.add(n.id)
+        entry = dict(n.entry or {})
+        recorded = entry.get("printed")
+        fields = {k: entry.get(k) for k in ("file", "sheet", "variable", "column")}
+        try:
+            out.append(
+                ProvenanceNumber(
+                    id=n.id,
+                    printed=n.printed,
+                    value=entry.get("value", "nan"),
+                    computation=str(entry.get("computation", "")),
+                    status=n.status,
+                    recorded_printed=recorded if recorded != n.printed else None,
+                    **fields,
+                )
+            )
+        except ValueError:
+            continue
+    return out
+
+
 @router.get("/provenance", response_model=ProvenanceOut, responses={404: {"model": ErrorBody}})
 def version_provenance(session_id: Id, version_no: Id, ctx: Ctx) -> ProvenanceOut:
     version = ctx.store.get_version_by_no(session_id, version_no)
     build = build_dir_for(ctx.store, ctx.data, version)
-    record = _record(build)
     citations = _citations(build)
     doubtful = [c.key for c in citations if c.cited and c.verdict in ("not_found", "unverifiable")]
     unverified = sorted(set(_unverified(build)) | set(doubtful))
-    if record is None:
+    found = record_for(ctx.store, ctx.data, version)
+    if found is None:
         return ProvenanceOut(
             recorded=False,
             numbers=[],
@@ -165,17 +206,20 @@ def version_provenance(session_id: Id, version_no: Id, ctx: Ctx) -> ProvenanceOu
             unverified_citations=unverified,
             citations=citations,
         )
+    record = found.data
     quotes = [
         ProvenanceQuote.model_validate(q)
         for q in record.get("quotes", [])
         if isinstance(q, dict) and isinstance(q.get("file"), str) and isinstance(q.get("text"), str)
     ]
-    unsourced = list(dict.fromkeys(unsourced_numbers(version.content, record)))
+    trace, bad_quotes = trace_document(version.content, record)
     return ProvenanceOut(
         recorded=True,
-        numbers=_numbers(record),
+        by=trace.by,
+        record_version=found.version_no,
+        numbers=_traced(trace) if trace.by == "tags" else _numbers(record),
         quotes=quotes,
-        unsourced=unsourced,
+        unsourced=list(dict.fromkeys(bad_quotes + trace.unsourced)),
         unverified_citations=unverified,
         citations=citations,
     )
