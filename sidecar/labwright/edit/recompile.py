@@ -20,6 +20,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from labwright.agent.citation_check import CITATIONS_JSON
 from labwright.agent.events import Done, Error, Event, Milestone, Step, Warning_
 from labwright.latex.sanitize import sanitize
 from labwright.latex.template import template_files
@@ -29,6 +30,10 @@ from labwright.store.artifacts import PROVENANCE_JSON
 
 MAIN_TEX = "main.tex"
 _SUPPORT_SUFFIXES = (".cls", ".bib", ".sty", ".bst")
+#: What the trust panel reads from a build besides the numbers' record: the
+#: citation check's verdicts on the .bib that is copied with them (without
+#: it an accepted edit showed no verdicts, as it showed no number sources).
+_RECORDS = (CITATIONS_JSON,)
 _FIGURES = "figures"
 
 
@@ -37,7 +42,8 @@ def _copy_inputs(ancestor: Path, out_dir: Path) -> int:
     with os.scandir(ancestor) as entries:
         for entry in entries:
             path = Path(entry.path)
-            if path.suffix.lower() in _SUPPORT_SUFFIXES and is_regular_file(path):
+            wanted = path.suffix.lower() in _SUPPORT_SUFFIXES or entry.name in _RECORDS
+            if wanted and is_regular_file(path):
                 shutil.copyfile(path, out_dir / entry.name)
                 copied += 1
     figures = ancestor / _FIGURES

@@ -27,4 +27,21 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "报告中的数值 {token} 没有来源记录。",
     ),
     "tex.sanitized": ("{rule}: {detail}", "{rule}：{detail}"),
+    # The number-tag gate (verify/tags.py) on model text.
+    "tags.untagged.one": (
+        "1 number is not traced to the data: {numbers}.",
+        "1 个数字未追溯到数据：{numbers}。",
+    ),
+    "tags.untagged.many": (
+        "{count} numbers are not traced to the data: {numbers}.",
+        "{count} 个数字未追溯到数据：{numbers}。",
+    ),
+    "tags.retraced.one": (
+        "1 number is traced again at a new precision.",
+        "1 个数字以新的精度重新追溯。",
+    ),
+    "tags.retraced.many": (
+        "{count} numbers are traced again at a new precision.",
+        "{count} 个数字以新的精度重新追溯。",
+    ),
 }

@@ -194,14 +194,15 @@ class Gated:
     retagged: list[str] = field(default_factory=list)
 
     def notes(self) -> list[str]:
-        out = []
+        """One sentence each for what lost its tag and what was re-traced."""
+        from labwright.messages import say_count
+
+        out: list[str] = []
         if self.untagged:
-            out.append(
-                f"{len(self.untagged)} number(s) are not traced to the data: "
-                + ", ".join(self.untagged[:8])
-            )
+            shown = ", ".join(self.untagged[:8]) + (", …" if len(self.untagged) > 8 else "")
+            out.append(say_count("tags.untagged", len(self.untagged), numbers=shown))
         if self.retraced:
-            out.append(f"{len(self.retraced)} number(s) re-traced at a new precision.")
+            out.append(say_count("tags.retraced", len(self.retraced)))
         return out
 
 

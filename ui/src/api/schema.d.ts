@@ -1205,10 +1205,16 @@ export interface components {
             computation: string;
             /** File */
             file?: string | null;
+            /** Id */
+            id?: string | null;
             /** Printed */
             printed: string;
+            /** Recorded Printed */
+            recorded_printed?: string | null;
             /** Sheet */
             sheet?: string | null;
+            /** Status */
+            status?: ("traced" | "retraced" | "not_traced") | null;
             /** Value */
             value: number | string;
             /** Variable */
@@ -1216,6 +1222,12 @@ export interface components {
         };
         /** ProvenanceOut */
         ProvenanceOut: {
+            /**
+             * By
+             * @default none
+             * @enum {string}
+             */
+            by: "tags" | "strings" | "none";
             /**
              * Citations
              * @default []
@@ -1225,6 +1237,8 @@ export interface components {
             numbers: components["schemas"]["ProvenanceNumber"][];
             /** Quotes */
             quotes: components["schemas"]["ProvenanceQuote"][];
+            /** Record Version */
+            record_version?: number | null;
             /** Recorded */
             recorded: boolean;
             /** Unsourced */
