@@ -22,6 +22,7 @@ from pathlib import Path
 
 from labwright.agent.citation_check import CITATIONS_JSON
 from labwright.agent.events import Done, Error, Event, Milestone, Step, Warning_
+from labwright.latex.bibfile import write_bibliography
 from labwright.latex.sanitize import sanitize
 from labwright.latex.template import template_files
 from labwright.messages import say
@@ -59,13 +60,23 @@ def _copy_inputs(ancestor: Path, out_dir: Path) -> int:
 
 
 def prepare_build(
-    content: str, ancestor: Path | None, out_dir: Path, lang: str, *, record: Path | None = None
+    content: str,
+    ancestor: Path | None,
+    out_dir: Path,
+    lang: str,
+    bibliography: str | None = None,
+    *,
+    record: Path | None = None,
 ) -> Path:
     """Write the build directory of an accepted version; returns its main .tex.
-    `record`: the provenance.json that speaks for it (copied beside main.tex)."""
+    `record`: the provenance.json that speaks for it (copied beside main.tex).
+    `bibliography`: the version's own .bib (it replaces the ancestor's copy);
+    None for a version made before bibliographies were versioned."""
     out_dir.mkdir(parents=True, exist_ok=True)
     if ancestor is not None and ancestor.is_dir() and ancestor.resolve() != out_dir.resolve():
         _copy_inputs(ancestor, out_dir)
+    if bibliography is not None:
+        write_bibliography(content, bibliography, out_dir)
     target = out_dir / PROVENANCE_JSON
     if record is not None and is_regular_file(record) and record.resolve() != target.resolve():
         shutil.copyfile(record, target)

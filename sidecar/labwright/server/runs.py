@@ -22,6 +22,7 @@ from pathlib import Path
 
 from labwright.agent.events import Done, Error, Event, UsageRecorded
 from labwright.config import DataDir
+from labwright.latex.bibfile import read_bibliography
 from labwright.messages import Message, say
 from labwright.safety import is_regular_file
 from labwright.server.live import LiveHub
@@ -222,8 +223,14 @@ class RunManager:
 
         def save_version(content: str, summary: str, origin: str) -> object:
             known = origin if origin in VERSION_ORIGINS else "generated"
+            # The run's .bib, once its bibliography step wrote one, is part of the version.
             return self.store.add_version(
-                session_id, content, summary=summary, origin=known, run_id=run_id
+                session_id,
+                content,
+                summary=summary,
+                origin=known,
+                run_id=run_id,
+                bibliography=read_bibliography(content, out_dir),
             )
 
         request = PipelineRequest(
@@ -299,9 +306,17 @@ class RunManager:
         if not done.tex_path:
             return done
         content = Path(done.tex_path).read_text(encoding="utf-8")
+        bibliography = read_bibliography(content, Path(done.tex_path).parent)
+        if bibliography is None:
+            bibliography = read_bibliography(content, out_dir)
         latest = self.store.latest_version(session_id)
-        if latest is not None and latest.run_id == run_id and latest.content == content:
-            version = latest  # the pipeline saved this final text itself
+        if (
+            latest is not None
+            and latest.run_id == run_id
+            and latest.content == content
+            and latest.bibliography == bibliography
+        ):
+            version = latest  # the pipeline saved this final text (and .bib) itself
         else:
             version = self.store.add_version(
                 session_id,
@@ -309,6 +324,7 @@ class RunManager:
                 origin="generated",
                 summary="Report generated from the data folder.",
                 run_id=run_id,
+                bibliography=bibliography,
             )
         pdf: Path | None = None
         if done.pdf_path and is_regular_file(Path(done.pdf_path)):

@@ -172,6 +172,8 @@ class VersionSummary(_FromStore):
 
 class VersionOut(VersionSummary):
     content: str
+    #: The .bib the version cites from (null for versions made before it was versioned).
+    bibliography: str | None = None
 
 
 class ProposalOut(_FromStore):
@@ -189,6 +191,9 @@ class ProposalOut(_FromStore):
     created_at: datetime
     decided_at: datetime | None
     result_version_id: int | None
+    #: The version's bibliography before and after (both null: the proposal leaves it alone).
+    bib_old: str | None = None
+    bib_new: str | None = None
 
 
 class MessageOut(_FromStore):

@@ -184,12 +184,33 @@ def m005_report_language_auto(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE sessions SET language = 'auto' WHERE language = 'en'")
 
 
+def m006_versioned_bibliography(conn: sqlite3.Connection) -> None:
+    """The bibliography is part of a version, and a proposal can change it.
+
+    A version's .bib (NULL for versions made before) with its own checksum, so a
+    damaged one is reported like damaged content. A proposal's `bib_old` /
+    `bib_new` (NULL: it does not touch the bibliography) are frozen like its
+    text: a citation request is one proposal, the cite and its entry.
+    """
+    _run(
+        conn,
+        "ALTER TABLE versions ADD COLUMN bibliography TEXT",
+        "ALTER TABLE versions ADD COLUMN bib_sha256 TEXT",
+        "ALTER TABLE proposals ADD COLUMN bib_old TEXT",
+        "ALTER TABLE proposals ADD COLUMN bib_new TEXT",
+        """CREATE TRIGGER proposals_bib_frozen BEFORE UPDATE ON proposals
+        WHEN NEW.bib_old IS NOT OLD.bib_old OR NEW.bib_new IS NOT OLD.bib_new
+        BEGIN SELECT RAISE(ABORT, 'a proposal and its text are final'); END""",
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_initial,
     m002_messages_and_usage,
     m003_immutability_guards,
     m004_usage_priced,
     m005_report_language_auto,
+    m006_versioned_bibliography,
 )
 
 

@@ -55,6 +55,9 @@ class VersionInfo:
 @dataclass(frozen=True)
 class Version(VersionInfo):
     content: str = field(default="", repr=False)
+    #: The .bib the report cites from, part of the version (None: a version made
+    #: before bibliographies were versioned, or one whose build had none yet).
+    bibliography: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,10 @@ class Proposal:
     created_at: datetime
     decided_at: datetime | None
     result_version_id: int | None  # the version an accept produced
+    #: The base's bibliography and what the proposal makes of it (both None: it
+    #: leaves the bibliography as it is). Accepting needs the base's to be `bib_old`.
+    bib_old: str | None = None
+    bib_new: str | None = None
 
 
 @dataclass(frozen=True)

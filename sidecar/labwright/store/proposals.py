@@ -108,12 +108,16 @@ class ProposalsMixin(StoreBase):
         scope: str = "section",
         target: str = "",
         summary: str = "",
+        bibliography: str | None = None,
     ) -> Proposal:
         """Record a pending edit of base_version[char_start:char_end].
 
         `old_text` defaults to the base's text at the range; when given it must
         equal it (RangeMismatchError otherwise), which catches an edit computed
-        against different content than the caller believes.
+        against different content than the caller believes. `bibliography`: the
+        base's .bib as the proposal leaves it (a new entry, a corrected one);
+        None leaves it alone. An empty range with no new text and a bibliography
+        is a change of the bibliography alone.
         """
         if scope not in PROPOSAL_SCOPES:
             raise ValueError(f"unknown proposal scope {scope!r}; use one of {PROPOSAL_SCOPES}")
@@ -128,10 +132,11 @@ class ProposalsMixin(StoreBase):
             _check_range(base.content, char_start, char_end, old_text)
             if old_text is None:
                 old_text = base.content[char_start:char_end]
+            bib_old = None if bibliography is None else (base.bibliography or "")
             cur = conn.execute(
                 "INSERT INTO proposals (session_id, base_version_id, char_start, char_end,"
-                " old_text, new_text, scope, target, summary, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                " old_text, new_text, scope, target, summary, created_at, bib_old, bib_new)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 (
                     session_id,
                     base_version_id,
@@ -143,6 +148,8 @@ class ProposalsMixin(StoreBase):
                     target,
                     summary,
                     now(),
+                    bib_old,
+                    bibliography,
                 ),
             )
             return row_to_proposal(cur.fetchone())
@@ -197,6 +204,14 @@ class ProposalsMixin(StoreBase):
             base = select_version(conn, base_id)
             start, end = proposal.char_start + shift, proposal.char_end + shift
             _check_range(base.content, start, end, proposal.old_text)
+            bibliography = base.bibliography
+            if proposal.bib_new is not None:
+                if (base.bibliography or "") != proposal.bib_old:
+                    raise StaleBaseError(
+                        f"Proposal {proposal.id} was made for an older bibliography."
+                        " Ask for the edit again on the current version."
+                    )
+                bibliography = proposal.bib_new
             version = insert_version(
                 conn,
                 proposal.session_id,
@@ -205,6 +220,7 @@ class ProposalsMixin(StoreBase):
                 parent_id=base.id,
                 origin="accepted",
                 run_id=run_id,
+                bibliography=bibliography,
             )
             conn.execute(
                 "UPDATE proposals SET status = 'accepted', decided_at = ?, result_version_id = ?"

@@ -21,14 +21,19 @@ _INFO_COLUMNS = (
 )
 
 
+_CONTENT_COLUMNS = "content, bibliography, bib_sha256"
+
+
 def content_sha256(content: str) -> str:
     return hashlib.sha256(content.encode("utf-8")).hexdigest()
 
 
 def row_to_version(row: sqlite3.Row) -> Version:
     content = row["content"]
+    bibliography = row["bibliography"]
     # Verified on every read: a damaged version is reported, never shown as if whole.
-    if content_sha256(content) != row["sha256"]:
+    damaged_bib = bibliography is not None and content_sha256(bibliography) != row["bib_sha256"]
+    if content_sha256(content) != row["sha256"] or damaged_bib:
         raise CorruptVersionError(
             f"Version {row['version_no']} of session {row['session_id']} is damaged."
             " Restore an earlier version."
@@ -42,7 +47,7 @@ def row_to_info(row: sqlite3.Row) -> VersionInfo:
 
 def select_version(conn: sqlite3.Connection, version_id: int) -> Version:
     row = conn.execute(
-        f"SELECT {_INFO_COLUMNS}, content FROM versions WHERE id = ?", (version_id,)
+        f"SELECT {_INFO_COLUMNS}, {_CONTENT_COLUMNS} FROM versions WHERE id = ?", (version_id,)
     ).fetchone()
     if row is None:
         raise NotFoundError(
@@ -68,6 +73,7 @@ def insert_version(
     parent_id: int | None,
     origin: str,
     run_id: int | None,
+    bibliography: str | None = None,
 ) -> Version:
     """Append a version inside the caller's write transaction.
 
@@ -76,6 +82,8 @@ def insert_version(
     """
     if not isinstance(content, str):
         raise TypeError("version content must be str")
+    if bibliography is not None and not isinstance(bibliography, str):
+        raise TypeError("a version's bibliography must be str or None")
     if origin not in VERSION_ORIGINS:
         raise ValueError(f"unknown version origin {origin!r}; use one of {VERSION_ORIGINS}")
     require_session(conn, session_id)
@@ -98,8 +106,9 @@ def insert_version(
     ).fetchone()[0]
     cur = conn.execute(
         "INSERT INTO versions (session_id, version_no, content, sha256, change_summary,"
-        " parent_id, origin, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        f" RETURNING {_INFO_COLUMNS}, content",
+        " parent_id, origin, run_id, created_at, bibliography, bib_sha256)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        f" RETURNING {_INFO_COLUMNS}, {_CONTENT_COLUMNS}",
         (
             session_id,
             next_no,
@@ -110,6 +119,8 @@ def insert_version(
             origin,
             run_id,
             now(),
+            bibliography,
+            None if bibliography is None else content_sha256(bibliography),
         ),
     )
     return row_to_version(cur.fetchone())
@@ -125,8 +136,9 @@ class VersionsMixin(StoreBase):
         origin: str = "generated",
         parent_id: int | None = None,
         run_id: int | None = None,
+        bibliography: str | None = None,
     ) -> Version:
-        """Append a new latest version.
+        """Append a new latest version (with the .bib it cites from, when it has one).
 
         `parent_id` defaults to the session's latest version at the moment of
         the append (None for the first one).
@@ -142,6 +154,7 @@ class VersionsMixin(StoreBase):
                 parent_id=parent_id,
                 origin=origin,
                 run_id=run_id,
+                bibliography=bibliography,
             )
 
     def get_version(self, version_id: int) -> Version:
@@ -191,4 +204,5 @@ class VersionsMixin(StoreBase):
                 parent_id=source.id,
                 origin="restored",
                 run_id=None,
+                bibliography=source.bibliography,
             )

@@ -216,6 +216,9 @@ class FakeScholar:
         latency: Latency | None = None,
         seed: int = 0,
         rate_limit: tuple[int, str] = (10, "1s"),
+        list_limit: int = 3,
+        crossref_concurrency: int = 3,
+        enforce: bool = True,
     ) -> None:
         self.corpus = corpus
         crossref, openalex = _work_records(corpus)
@@ -223,6 +226,13 @@ class FakeScholar:
         self._openalex_records = openalex + [openalex_record(w) for w in openalex_records]
         self.latency = latency or Latency()
         self.rate_limit = rate_limit
+        #: Crossref's published polite-pool limits: lists a second, requests in flight.
+        self.list_limit = list_limit
+        self.crossref_concurrency = crossref_concurrency
+        #: Answer 429 to a request over the limits (else only count it).
+        self.enforce = enforce
+        self.violations = {"crossref": 0, "openalex": 0}
+        self._arrivals: dict[tuple[str, str], deque[float]] = {}
         self._random = random.Random(seed)
         self._lock = threading.Lock()
         self._faults: dict[str, deque[Fault]] = {"crossref": deque(), "openalex": deque()}
@@ -272,6 +282,8 @@ class FakeScholar:
             def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
                 parts = urlsplit(self.path)
                 query = parse_qs(parts.query)
+                arrived = time.monotonic()
+                done = False
                 with fake._lock:
                     fake.requests.append((service, parts.path, query))
                     fake.in_flight[service] += 1
@@ -294,19 +306,33 @@ class FakeScholar:
                     if fault is not None and fault.status:
                         self._send(fault.status, {"message": "scripted fault"}, fault.headers)
                         return
+                    kind = "single" if single else "list"
+                    polite = "mailto" in query
+                    limit = fake._limit(service, kind, polite)
+                    if fake._over(service, kind, arrived, limit):
+                        with fake._lock:
+                            fake.in_flight[service] -= 1
+                            done = True
+                        self._send(429, {"message": "rate limit exceeded"}, {"Retry-After": "1"})
+                        return
                     status, body = fake._answer(service, unquote(parts.path), query)
                     headers = {}
                     if service == "crossref":
-                        polite = "mailto" in query
                         headers = {
-                            "x-rate-limit-limit": str(fake.rate_limit[0]),
+                            "x-rate-limit-limit": str(limit),
                             "x-rate-limit-interval": fake.rate_limit[1],
                             "x-api-pool": "polite" if polite else "public",
                         }
-                    self._send(status, body, headers)
-                finally:
+                    # Out of flight before the answer leaves: the client may send
+                    # its next request the moment it has read this one.
                     with fake._lock:
                         fake.in_flight[service] -= 1
+                        done = True
+                    self._send(status, body, headers)
+                finally:
+                    if not done:
+                        with fake._lock:
+                            fake.in_flight[service] -= 1
 
             def _send(self, status: int, body: Any, headers: dict[str, str]) -> None:
                 if isinstance(body, str):
@@ -325,6 +351,30 @@ class FakeScholar:
                     return
 
         return Handler
+
+    def _limit(self, service: str, kind: str, polite: bool) -> int:
+        """The published limit for this kind of request (per `rate_limit[1]`)."""
+        if service == "openalex":
+            return 100
+        if kind == "single":
+            return self.rate_limit[0] if polite else max(1, self.rate_limit[0] // 2)
+        return self.list_limit if polite else 1
+
+    def _over(self, service: str, kind: str, arrived: float, limit: int) -> bool:
+        """More requests of this kind than the limit within one interval, or more in
+        flight than Crossref allows: counted in `violations`, answered 429."""
+        interval = float(self.rate_limit[1].rstrip("s") or 1)
+        with self._lock:
+            window = self._arrivals.setdefault((service, kind), deque())
+            while window and arrived - window[0] >= interval:
+                window.popleft()
+            window.append(arrived)
+            over = len(window) > limit
+            if service == "crossref" and self.in_flight[service] > self.crossref_concurrency:
+                over = True
+            if over:
+                self.violations[service] += 1
+            return over and self.enforce
 
     def _take_fault(self, service: str, path: str) -> Fault | None:
         queue = self._faults[service]

@@ -11,6 +11,7 @@ to live, and offline the cache alone answers.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +34,11 @@ _OPENALEX_SELECT = (
     "biblio,type,type_crossref,locations,language,ids"
 )
 ROWS = 5
+#: DOIs per batched lookup (OpenAlex ORs at most 100 values in one filter).
+BATCH = 50
+#: Fewer DOIs than this are asked one by one (single records are free at OpenAlex
+#: and have Crossref's higher limit; a list request is dearer at both).
+BATCH_FROM = 3
 
 
 @dataclass(frozen=True)
@@ -62,8 +68,34 @@ class Indexes:
         self.crossref = crossref
         self.openalex = openalex
         self.offline_reason = offline_reason
+        # One request per question at a time: two entries with the same title
+        # (a typo'd copy of a reference) share the first one's answer.
+        self._asking: dict[str, threading.Event] = {}
+        self._asking_lock = threading.Lock()
 
     def _ask(
+        self,
+        key: str,
+        service: Service | None,
+        fetch: Callable[[Service, float], list[WorkRecord]],
+        deadline: float,
+    ) -> Answer:
+        with self._asking_lock:
+            pending = self._asking.get(key)
+            mine = pending is None
+            if mine:
+                self._asking[key] = threading.Event()
+        if not mine:
+            assert pending is not None
+            pending.wait(timeout=max(0.0, deadline - time.monotonic()))
+        try:
+            return self._ask_now(key, service, fetch, deadline)
+        finally:
+            if mine:
+                with self._asking_lock:
+                    self._asking.pop(key).set()
+
+    def _ask_now(
         self,
         key: str,
         service: Service | None,
@@ -102,7 +134,7 @@ class Indexes:
     def crossref_isbn(self, isbn: str, deadline: float) -> Answer:
         def fetch(service: Service, until: float) -> list[WorkRecord]:
             params = {"filter": f"isbn:{isbn}", "rows": str(ROWS), "select": _CROSSREF_SELECT}
-            return _crossref_items(service.get("/works", params, deadline=until))
+            return _crossref_items(service.get("/works", params, deadline=until, kind="list"))
 
         return self._ask(f"crossref:isbn:{isbn}", self.crossref, fetch, deadline)
 
@@ -115,7 +147,7 @@ class Indexes:
             }
             if author:
                 params["query.author"] = author
-            return _crossref_items(service.get("/works", params, deadline=until))
+            return _crossref_items(service.get("/works", params, deadline=until, kind="list"))
 
         key = f"crossref:title:{normalized_title(title)}"
         return self._ask(key, self.crossref, fetch, deadline)
@@ -142,12 +174,73 @@ class Indexes:
                 "per-page": str(ROWS),
                 "select": _OPENALEX_SELECT,
             }
-            data = service.get("/works", params, deadline=until)
+            data = service.get("/works", params, deadline=until, kind="list")
             results = data.get("results") if isinstance(data, dict) else None
             return [from_openalex(w) for w in results or [] if isinstance(w, dict)]
 
         key = f"openalex:title:{normalized_title(title)}"
         return self._ask(key, self.openalex, fetch, deadline)
+
+    # -- batches -----------------------------------------------------------------
+
+    def prefetch_jobs(self, dois: list[str], deadline: float) -> list[Callable[[], None]]:
+        """Many DOIs in one request, each answer cached as if asked alone: one job per
+        chunk, to run in parallel.
+
+        OpenAlex ``filter=doi:a|b|…`` (it holds Crossref's DOIs and arXiv's): one
+        list request instead of one per entry. Crossref is asked only for the DOIs
+        OpenAlex does not return, one single record each: Crossref allows more
+        single records than lists a second, and its lists are kept for the
+        searches only it can answer. A DOI a batch does not return is cached as
+        not held by that index; a failed batch is left to the per-entry
+        questions.
+        """
+        wanted = [d for d in dict.fromkeys(d for d in dois if d) if not self._fresh("openalex", d)]
+        if len(wanted) < BATCH_FROM or self.openalex is None:
+            return []  # single records are the cheaper question for a few
+        return [
+            lambda c=chunk: self._batch("openalex", self.openalex, c, deadline)  # type: ignore[misc]
+            for chunk in _chunks([d for d in wanted if "|" not in d])
+        ]
+
+    def _fresh(self, index: str, doi: str) -> bool:
+        return self.knows(f"{index}:doi:{doi}")
+
+    def _batch(self, index: str, service: Service | None, dois: list[str], deadline: float) -> None:
+        if service is None or service.down or not dois:
+            return
+        try:
+            if index == "crossref":
+                params = {
+                    "filter": ",".join(f"doi:{d}" for d in dois),
+                    "rows": str(len(dois)),
+                    "select": _CROSSREF_SELECT,
+                }
+                records = _crossref_items(
+                    service.get("/works", params, deadline=deadline, kind="list")
+                )
+            else:
+                params = {
+                    "filter": "doi:" + "|".join(f"https://doi.org/{d}" for d in dois),
+                    "per-page": str(len(dois)),
+                    "select": _OPENALEX_SELECT,
+                }
+                data = service.get("/works", params, deadline=deadline, kind="list")
+                results = data.get("results") if isinstance(data, dict) else None
+                records = [from_openalex(w) for w in results or [] if isinstance(w, dict)]
+        except Unavailable:
+            return
+        now = time.time()
+        by_doi: dict[str, list[WorkRecord]] = {}
+        for record in records:
+            by_doi.setdefault(record.doi, []).append(record)
+        for doi in dois:
+            found = by_doi.get(doi, [])
+            self.cache.put(f"{index}:doi:{doi}", {"records": [r.to_json() for r in found]}, now=now)
+
+
+def _chunks(items: list[str]) -> list[list[str]]:
+    return [items[i : i + BATCH] for i in range(0, len(items), BATCH)]
 
 
 def _message(data: Any) -> bool:

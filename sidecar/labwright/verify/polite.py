@@ -3,8 +3,10 @@
 * Polite pool: a ``mailto`` parameter and a User-Agent naming it.
 * Rate limits: a token bucket sized from the index's own
   ``x-rate-limit-limit`` / ``x-rate-limit-interval`` headers (Crossref sends
-  them on every answer), and a cap on requests in flight (Crossref's polite
-  pool allows three at once, its public pool one).
+  them on every answer, for the kind of request it answered: single records
+  and lists are limited apart, so each kind has its bucket), and a cap on
+  requests in flight (Crossref's polite pool allows three at once, its public
+  pool one).
 * ``Retry-After`` on 429/503: the whole service waits that long (seconds or
   an HTTP date), when it fits the caller's deadline; otherwise the request is
   given up, never waited out past the build's budget.
@@ -21,6 +23,7 @@ import logging
 import random
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,37 +47,41 @@ class ServiceLimits:
     #: Requests per `interval_s` until the service says otherwise.
     rate: float
     interval_s: float = 1.0
+    #: List requests (searches, filters) per `interval_s`, where the service limits
+    #: them apart from single records (Crossref); 0: the same bucket as singles.
+    list_rate: float = 0.0
     connect_timeout_s: float = 2.0
     read_timeout_s: float = 6.0
 
 
 class _Bucket:
-    """Token bucket: `limit` requests per `interval`, refilled continuously."""
+    """At most `limit` requests in any window of `interval` (a sliding window, not a
+    token bucket: a full bucket plus its refill would send twice the limit within
+    one interval). A small margin absorbs the network's jitter between our send
+    and the service's count."""
+
+    MARGIN = 1.05
 
     def __init__(self, limit: float, interval_s: float) -> None:
         self.limit, self.interval_s = max(limit, 1.0), max(interval_s, 0.001)
-        self.tokens = self.limit
-        self.stamp = time.monotonic()
+        self.sent: deque[float] = deque()
         self.lock = threading.Lock()
 
     def reset(self, limit: float, interval_s: float) -> None:
         with self.lock:
-            if (limit, interval_s) != (self.limit, self.interval_s):
-                self.limit, self.interval_s = max(limit, 1.0), max(interval_s, 0.001)
-                self.tokens = min(self.tokens, self.limit)
+            self.limit, self.interval_s = max(limit, 1.0), max(interval_s, 0.001)
 
     def take(self, deadline: float) -> bool:
         while True:
             with self.lock:
                 now = time.monotonic()
-                self.tokens = min(
-                    self.limit, self.tokens + (now - self.stamp) * self.limit / self.interval_s
-                )
-                self.stamp = now
-                if self.tokens >= 1.0:
-                    self.tokens -= 1.0
+                window = self.interval_s * self.MARGIN
+                while self.sent and now - self.sent[0] >= window:
+                    self.sent.popleft()
+                if len(self.sent) < int(self.limit):
+                    self.sent.append(now)
                     return True
-                wait = (1.0 - self.tokens) * self.interval_s / self.limit
+                wait = self.sent[0] + window - now
             if now + wait > deadline:
                 return False
             time.sleep(wait)
@@ -91,8 +98,11 @@ class Service:
         *,
         contact: str = "",
         transport: httpx.BaseTransport | None = None,
+        params: dict[str, str] | None = None,
     ) -> None:
         self.name = name
+        #: Sent with every request (OpenAlex's api_key).
+        self.params = dict(params or {})
         self.base_url = base_url.rstrip("/")
         self.limits = limits
         self.contact = contact
@@ -109,6 +119,9 @@ class Service:
         )
         self._slots = threading.BoundedSemaphore(limits.concurrency)
         self._bucket = _Bucket(limits.rate, limits.interval_s)
+        self._list_bucket = (
+            _Bucket(limits.list_rate, limits.interval_s) if limits.list_rate else self._bucket
+        )
         self._pause_until = 0.0
         self._lock = threading.Lock()
         #: Set when a connection could not be made: no further request this run.
@@ -124,18 +137,30 @@ class Service:
         with self._lock:
             return self.limits.concurrency - self._in_flight
 
+    @property
+    def list_rate(self) -> float:
+        """List requests a second it allows now (a router's measure of capacity)."""
+        bucket = self._list_bucket
+        return bucket.limit / bucket.interval_s
+
     def close(self) -> None:
         self._client.close()
 
-    def get(self, path: str, params: dict[str, str], *, deadline: float) -> Any | None:
-        """The JSON answer; None for "no such record" (404). Raises Unavailable."""
+    def get(
+        self, path: str, params: dict[str, str], *, deadline: float, kind: str = "single"
+    ) -> Any | None:
+        """The JSON answer; None for "no such record" (404). Raises Unavailable.
+
+        `kind`: "single" (one record by its id) or "list" (a search or filter),
+        which some services limit separately."""
         if self.down:
             raise Unavailable(self.down)
-        query = dict(params)
+        query = {**self.params, **params}
         if self.contact:
             query["mailto"] = self.contact
+        bucket = self._list_bucket if kind == "list" else self._bucket
         for attempt in range(_MAX_RETRIES + 1):
-            response = self._send(path, query, deadline)
+            response = self._send(path, query, deadline, bucket)
             status = response.status_code
             if status == 200:
                 try:
@@ -158,7 +183,9 @@ class Service:
             raise Unavailable(f"{self.name} answered HTTP {status}")
         raise Unavailable(f"{self.name} did not answer")  # pragma: no cover - loop returns
 
-    def _send(self, path: str, query: dict[str, str], deadline: float) -> httpx.Response:
+    def _send(
+        self, path: str, query: dict[str, str], deadline: float, bucket: _Bucket
+    ) -> httpx.Response:
         for attempt in range(_MAX_RETRIES + 1):
             self._wait_pause(deadline)
             remaining = deadline - time.monotonic()
@@ -169,7 +196,7 @@ class Service:
             try:
                 if self.down:  # another thread found the index unreachable while this one waited
                     raise Unavailable(self.down)
-                if not self._bucket.take(deadline):
+                if not bucket.take(deadline):
                     raise Unavailable(f"{self.name} did not answer in time")
                 remaining = max(0.05, deadline - time.monotonic())
                 timeout = httpx.Timeout(
@@ -194,7 +221,7 @@ class Service:
                 with self._lock:
                     self._in_flight -= 1
                 self._slots.release()
-            self._learn_limits(response)
+            self._learn_limits(response, bucket)
             return response
         raise Unavailable(f"{self.name} did not answer")  # pragma: no cover
 
@@ -215,14 +242,14 @@ class Service:
         if wait > 0:
             time.sleep(wait)
 
-    def _learn_limits(self, response: httpx.Response) -> None:
+    def _learn_limits(self, response: httpx.Response, bucket: _Bucket) -> None:
         limit = response.headers.get("x-rate-limit-limit")
         interval = response.headers.get("x-rate-limit-interval")
         if not limit:
             return
         try:
             seconds = float(interval.rstrip("s")) if interval else 1.0
-            self._bucket.reset(float(limit), seconds)
+            bucket.reset(float(limit), seconds)
         except ValueError:
             return
 

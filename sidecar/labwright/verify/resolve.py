@@ -17,7 +17,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,12 +42,15 @@ _ARXIV_URL = re.compile(
 _DOI_IN_TEXT = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}]+)", re.I)
 _ISBN = re.compile(r"^(?:97[89])?\d{9}[\dX]$", re.I)
 
-#: Crossref's polite pool: three requests in flight, ten a second (its public
-#: pool: one and five); OpenAlex allows far more, but its searches cost its
-#: daily budget, so they come last.
-CROSSREF_POLITE = ServiceLimits(concurrency=3, rate=10.0)
-CROSSREF_PUBLIC = ServiceLimits(concurrency=1, rate=5.0)
-OPENALEX = ServiceLimits(concurrency=5, rate=10.0)
+#: Crossref's published limits (from December 2025): polite pool three requests
+#: in flight, ten single records and three lists (searches, filters) a second;
+#: public pool one in flight, five and one. OpenAlex allows 100 requests a second
+#: and prices them from a daily budget (single records free, lists and
+#: searches not; a free API key raises the budget a hundredfold), so without a
+#: key its searches come last and with one they share the load.
+CROSSREF_POLITE = ServiceLimits(concurrency=3, rate=10.0, list_rate=3.0)
+CROSSREF_PUBLIC = ServiceLimits(concurrency=1, rate=5.0, list_rate=1.0)
+OPENALEX = ServiceLimits(concurrency=20, rate=20.0)
 #: A work both indexes hold, for `Resolver.probe` (single-work lookups are free).
 PROBE_DOI = "10.1038/nature14539"
 
@@ -149,6 +152,7 @@ class Resolver:
             openalex_limits or OPENALEX,
             contact=contact,
             transport=transport,
+            params={"api_key": settings.openalex_api_key} if settings.openalex_api_key else None,
         )
         return cls(Indexes(cache, crossref, openalex))
 
@@ -200,9 +204,29 @@ class Resolver:
         deadline = time.monotonic() + deadline_s
         if not entries:
             return []
-        with ThreadPoolExecutor(max_workers=max(1, min(self.workers, len(entries)))) as pool:
+        found = [identifiers(e) for e in entries]
+        dois = [i.doi for i in found] + [f"10.48550/arxiv.{i.arxiv}" for i in found if i.arxiv]
+        jobs = self.indexes.prefetch_jobs(dois, deadline) if self.online else []
+        workers = max(1, min(self.workers, len(entries))) + len(jobs)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            batches = [pool.submit(job) for job in jobs]
+
+            def batched() -> None:
+                # Entries with an identifier ask after the batched lookups answered
+                # (then from the cache); the others search at once.
+                wait(batches, timeout=max(0.0, deadline - time.monotonic()))
+
             futures = [
-                pool.submit(self.check_one, e, deadline, origin, source, file) for e in entries
+                pool.submit(
+                    self.check_one,
+                    e,
+                    deadline,
+                    origin,
+                    source,
+                    file,
+                    batched if (i.doi or i.arxiv) else None,
+                )
+                for e, i in zip(entries, found, strict=True)
             ]
             return [f.result() for f in futures]
 
@@ -213,8 +237,11 @@ class Resolver:
         origin: Origin = "user",
         source: BibFile | None = None,
         file: str = "",
+        batched: Callable[[], None] | None = None,
     ) -> Verdict:
         ids = identifiers(entry)
+        if batched is not None:
+            batched()
         title = entry.get("title") or entry.get("booktitle")
         base = {"key": entry.key, "origin": origin, "file": file}
         if not (ids.doi or ids.arxiv or ids.isbn or title):
@@ -292,7 +319,7 @@ class Resolver:
             ("openalex", lambda: idx.openalex_search(query, deadline)),
         ]
         key = normalized_title(title)
-        with self._route(f"crossref:title:{key}", f"openalex:title:{key}") as flip:
+        with self._route(f"crossref:title:{key}", f"openalex:title:{key}", search=True) as flip:
             if flip:
                 searches.reverse()
             answer = self._ask(search, searches[0][0], searches[0][1])
@@ -301,7 +328,9 @@ class Resolver:
         self._consider(entry, search, self._ask(search, searches[1][0], searches[1][1]), "search")
 
     @contextmanager
-    def _route(self, crossref_key: str, openalex_key: str) -> Iterator[bool]:
+    def _route(
+        self, crossref_key: str, openalex_key: str, *, search: bool = False
+    ) -> Iterator[bool]:
         """Which index a step asks first (True: OpenAlex). The one whose answer is
         cached; else Crossref while its polite pool has room (three at once), then
         OpenAlex while it has, then the less loaded. Steps are counted until they
@@ -317,9 +346,17 @@ class Resolver:
             yield False
             return
         with self._route_lock:
-            c_load = self._steps["crossref"] / crossref.limits.concurrency
-            o_load = self._steps["openalex"] / openalex.limits.concurrency
-            first = "crossref" if c_load < 1 or c_load <= o_load or openalex.down else "openalex"
+            if openalex.down:
+                first = "crossref"
+            elif search and "api_key" in openalex.params:
+                # With a key OpenAlex searches come from a budget that covers
+                # them, at many a second; Crossref allows three lists a second,
+                # kept for what OpenAlex does not find.
+                first = "openalex"
+            else:
+                c_load = self._steps["crossref"] / crossref.limits.concurrency
+                o_load = self._steps["openalex"] / openalex.limits.concurrency
+                first = "crossref" if c_load < 1 or c_load <= o_load else "openalex"
             self._steps[first] += 1
         try:
             yield first == "openalex"

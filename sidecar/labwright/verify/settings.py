@@ -32,6 +32,9 @@ class CitationSettings(BaseModel):
     network: bool = True
     contact_email: str = ""
     cache_days: float = 30.0
+    #: OpenAlex's free API key (openalex.org/settings/api): without one its daily
+    #: budget allows only a handful of searches.
+    openalex_api_key: str = ""
     crossref_url: str = CROSSREF_URL
     openalex_url: str = OPENALEX_URL
 

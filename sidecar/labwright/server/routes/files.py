@@ -119,7 +119,9 @@ def export_pdf(session_id: Id, version_no: Id, ctx: Ctx) -> Response:
 def export_zip(session_id: Id, version_no: Id, ctx: Ctx) -> Response:
     version = _version(ctx, session_id, version_no)
     try:
-        data = overleaf_zip(version.content, build_dir_for(ctx.store, ctx.data, version))
+        data = overleaf_zip(
+            version.content, build_dir_for(ctx.store, ctx.data, version), version.bibliography
+        )
     except ExportError as exc:
         raise HTTPException(409, f"{exc} Rebuild the report, then export again.") from None
     name = f"labwright-session{session_id}-v{version_no}.zip"

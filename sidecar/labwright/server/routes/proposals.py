@@ -94,7 +94,12 @@ def _recompile(ctx: AppContext, version: Version, run: Run) -> Pipeline:
     out = run_dir(ctx.data, version.session_id, run.id)
     lang = document_language(version.content) or ctx.store.get_session(version.session_id).language
     main = prepare_build(
-        version.content, ancestor, out, lang, record=record.path if record else None
+        version.content,
+        ancestor,
+        out,
+        lang,
+        version.bibliography,
+        record=record.path if record else None,
     )
 
     def publish(pdf: Path) -> Path:
