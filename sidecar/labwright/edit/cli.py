@@ -58,6 +58,7 @@ def run_edit(
 ) -> int:
     from labwright.agent.events import Error, ProposalMade, Reply, UsageRecorded
     from labwright.config import data_dir
+    from labwright.edit.citations import resolver_check
     from labwright.edit.material import folder_digest
     from labwright.edit.model import ClientModel
     from labwright.edit.service import ChatTurn, chat_turn
@@ -95,6 +96,7 @@ def run_edit(
             model,
             digest=lambda: folder_digest(Path(session.source_path)),
             record=record,
+            check_references=None if args.offline else resolver_check(data_dir().root),
         )
         proposals: list[int] = []
         try:
@@ -162,6 +164,7 @@ def _compile(store: object, version: object, output: Path, out: TextIO) -> int:
             Path(tmp),
             document_language(content) or "en",
             record=record.path if record else None,
+            bibliography=getattr(version, "bibliography", None),
         )
         published: list[Path] = []
 

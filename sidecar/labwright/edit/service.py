@@ -27,6 +27,7 @@ from typing import Any
 
 from labwright.agent.events import Done, Event, GateDecision, ProposalMade, Reply, Routed
 from labwright.edit.change import EditOutcome
+from labwright.edit.citations import Check, complete_citations
 from labwright.edit.deterministic import deterministic_edit, needs_model
 from labwright.edit.locate import document_language
 from labwright.edit.model import EditModel
@@ -55,6 +56,9 @@ class ChatTurn:
     digest: Callable[[], str] | None = None
     #: The number record (provenance.json) that speaks for a version, if any.
     record: Callable[[Version], Mapping[str, Any] | None] | None = None
+    #: Checks references against Crossref/OpenAlex (verify.resolve); None: cannot check,
+    #: so a citation the edit adds is not added (the reply says so).
+    check_references: Check | None = None
 
 
 def _lang(content: str, fallback: str) -> Lang:
@@ -136,6 +140,8 @@ def chat_turn(turn: ChatTurn) -> Iterator[Event]:
     content = base.content
     lang = _lang(content, store.get_session(sid).language)
     outcome = deterministic_edit(turn.message, content)
+    bibliography: str | None = None
+    carrier = -1
     try:
         if outcome is not None:
             yield Routed(target="", label="", by="deterministic", used_tokens=False)
@@ -155,6 +161,20 @@ def chat_turn(turn: ChatTurn) -> Iterator[Event]:
             else:
                 outcome = _model_edit(turn, decision.target, content, lang)
                 yield from model.drain_usage()
+                completed = complete_citations(
+                    outcome,
+                    content,
+                    base.bibliography or "",
+                    model,
+                    turn.check_references,
+                    turn.message,
+                )
+                outcome, bibliography, carrier = (
+                    completed.outcome,
+                    completed.bibliography,
+                    completed.carrier,
+                )
+                yield from model.drain_usage()
     except LLMCancelled:
         outcome = EditOutcome(reply=say(reply_lang(turn.message), "cancelled"))
     except LLMError as exc:
@@ -169,7 +189,7 @@ def chat_turn(turn: ChatTurn) -> Iterator[Event]:
     if number_notes:
         yield GateDecision(gate="number_tags", accepted=True, reasons=number_notes)
     first_id: int | None = None
-    for change in outcome.changes:
+    for n, change in enumerate(outcome.changes):
         proposal = store.propose_edit(
             sid,
             base.id,
@@ -179,6 +199,8 @@ def chat_turn(turn: ChatTurn) -> Iterator[Event]:
             scope=change.scope,
             target=change.target,
             summary=change.summary,
+            # The new entries travel with the change that cites them: one proposal.
+            bibliography=bibliography if n == carrier else None,
         )
         first_id = first_id or proposal.id
         yield ProposalMade(

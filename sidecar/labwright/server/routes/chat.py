@@ -38,6 +38,7 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
 
 def _chat_pipeline(ctx: Any, session_id: int, message: str) -> Any:
     def run(request: PipelineRequest) -> Iterator[Event]:
+        from labwright.edit.citations import resolver_check
         from labwright.edit.material import folder_digest
         from labwright.edit.model import ClientModel
         from labwright.edit.service import ChatTurn, chat_turn
@@ -58,6 +59,7 @@ def _chat_pipeline(ctx: Any, session_id: int, message: str) -> Any:
                 model,
                 digest=lambda: folder_digest(Path(request.folder)),
                 record=record,
+                check_references=resolver_check(ctx.data.root),
             )
             yield from chat_turn(turn)
         finally:
