@@ -44,7 +44,7 @@ def test_labelled_set_whichever_index_answers_first(
     index: FakeScholar, cases: tuple[Case, ...], first: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     @contextmanager
-    def route(self: Resolver, crossref_key: str, openalex_key: str) -> Iterator[bool]:
+    def route(self: Resolver, crossref_key: str, openalex_key: str, **_: object) -> Iterator[bool]:
         yield first == "openalex"
 
     monkeypatch.setattr(Resolver, "_route", route)

@@ -227,7 +227,7 @@ def test_a_preprint_found_in_openalex_is_followed_to_its_article_through_crossre
     from contextlib import contextmanager
 
     @contextmanager
-    def openalex_first(self: Resolver, a: str, b: str) -> Iterator[bool]:
+    def openalex_first(self: Resolver, a: str, b: str, **_: object) -> Iterator[bool]:
         yield True
 
     monkeypatch.setattr(Resolver, "_route", openalex_first)

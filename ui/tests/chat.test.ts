@@ -20,6 +20,8 @@ const proposal = (id: number, over: Partial<ProposalOut> = {}): ProposalOut => (
   created_at: "2026-11-30T00:00:00Z",
   decided_at: null,
   result_version_id: null,
+  bib_old: null,
+  bib_new: null,
   ...over,
 });
 

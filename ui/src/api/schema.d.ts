@@ -1167,6 +1167,10 @@ export interface components {
         ProposalOut: {
             /** Base Version Id */
             base_version_id: number;
+            /** Bib New */
+            bib_new: string | null;
+            /** Bib Old */
+            bib_old: string | null;
             /** Char End */
             char_end: number;
             /** Char Start */
@@ -1613,6 +1617,8 @@ export interface components {
         };
         /** VersionOut */
         VersionOut: {
+            /** Bibliography */
+            bibliography: string | null;
             /** Change Summary */
             change_summary: string;
             /** Content */
