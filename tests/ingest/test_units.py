@@ -23,6 +23,10 @@ from labwright.ingest.units import (
         ("a (m/s^2)", "a", "m/s^2"),
         ("time", "time", None),
         ("Trial (2)", "Trial (2)", None),
+        # A force in newtons is a unit; a count "(n)" is not.
+        ("F (N)", "F", "N"),
+        ("Force [N]", "Force", "N"),
+        ("Trial (n)", "Trial (n)", None),
         ("x/y ratio of the two", "x/y ratio of the two", None),
         ("", "", None),
     ],

@@ -16,7 +16,11 @@ _BRACKETED = re.compile(
 )
 _SLASH = re.compile(r"^(?P<name>[^/]+?)\s*/\s*(?P<unit>[A-Za-zµμ°Ω%‰][^\s/]{0,11})$")
 # A bracket that holds a plain word or a number is a note, not a unit: "Trial (2)".
-_NOT_UNIT = re.compile(r"^\d+$|^(?:run|trial|sample|no|n|mean|avg|std|sd|raw|fit)\.?\s*\d*$", re.I)
+# "(n)" is a count, but "F (N)" is a force in newtons: the single letter is
+# compared with its case.
+_NOT_UNIT = re.compile(
+    r"^\d+$|^(?i:run|trial|sample|no|mean|avg|std|sd|raw|fit)\.?\s*\d*$|^n\.?\s*\d*$"
+)
 
 
 def split_unit(header: str) -> tuple[str, str | None]:

@@ -34,9 +34,10 @@ from labwright.analysis.request_rules.words import symbol_key
 
 _QUANTITY: frozenset[TermKind] = frozenset({"quantity"})
 _VARIABLE: frozenset[TermKind] = frozenset({"variable"})
+_MODEL: frozenset[TermKind] = frozenset({"model"})
 _LIST_BEFORE = re.compile(
     r"(?:\b(?:find|determine|calculate|compute|estimate|obtain|get|report|give|extract|"
-    r"deduce|derive|evaluate|want|need|and|or|value of|values of|the|both|also|plus)"
+    r"deduce|derive|evaluate|want|need|and|or|value of|values of)"
     r"|[,;:、，；：(（&]|求出?|计算|得到|确定|估计|给出|和|与|及|以及)\s*$",
     re.I,
 )
@@ -56,6 +57,7 @@ class Mention:
     quote: str
     cue: str
     candidates: tuple[tuple[str, str], ...]  # (model key, quantity key)
+    generic: bool = False  # only a word several laws share ("amplitude"): needs its law named
 
 
 def _one_letter(h: Hit) -> bool:
@@ -63,15 +65,37 @@ def _one_letter(h: Hit) -> bool:
     return h.term.is_symbol and len(key) == 1 and bool(_LATIN_LETTER.fullmatch(key))
 
 
+_NEXT_IN_LIST = re.compile(r"\s*(?:,|;|&|\band\b|\bor\b|和|与|及|、|，|\(|（)?\s*", re.I)
+# One-letter symbols that are also words: "a", "A" and "I" are symbols only
+# in a list of symbols or right after their quantity's name.
+_WORDS_TOO = frozenset({"a", "A", "I"})
+
+
 def _listed(clause: Clause, h: Hit, accepted: list[Hit]) -> bool:
     """A one-letter symbol after an asking verb or a separator, or right
     after the quantity's own name ("the activation energy Ea")."""
-    before = clause.text[: h.start]
-    if _LIST_BEFORE.search(before):
+    after_accepted = any(
+        a.end <= h.start and _NEXT_IN_LIST.fullmatch(clause.text[a.end : h.start]) for a in accepted
+    )
+    if symbol_key(h.term.phrase) in _WORDS_TOO or clause.text[h.start : h.end] in _WORDS_TOO:
+        return after_accepted
+    return after_accepted or bool(_LIST_BEFORE.search(clause.text[: h.start]))
+
+
+def _part_of_name(clause: Clause, h: Hit, law: Hit) -> bool:
+    """The quantity's word is inside a law's name, or the word right before
+    it ("second-order kinetics", "the RC low-pass filter", "gamma
+    attenuation"); a name that is the quantity's own phrase ("Young's
+    modulus", "carrying capacity") still asks for it."""
+    if (h.start, h.end) == (law.start, law.end):
+        return False
+    if law.start <= h.start and h.end <= law.end:
         return True
-    return any(
-        a.end <= h.start and clause.text[a.end : h.start].strip() in {"", "(", "（"}
-        for a in accepted
+    one_word = " " not in clause.text[h.start : h.end].strip()
+    return (
+        h.end <= law.start
+        and one_word
+        and re.fullmatch(r"[\s-]*", clause.text[h.end : law.start]) is not None
     )
 
 
@@ -91,11 +115,17 @@ def mentions(
         if not hits:
             continue
         spans = list(excluded.get(clause.index, []))
+        own = {(h.term.model, h.start, h.end) for h in hits}
         spans += [
             (v.start, v.end)
             for v in vocab.hits(clause, _VARIABLE)
-            if v.term.model in named and not v.term.is_symbol
+            if v.term.model in named
+            and (not v.term.is_symbol or clause.text[v.start : v.end] == v.term.phrase)
+            # "amplitude" is a sinusoid's signal and its A: the quantity wins.
+            and (v.term.model, v.start, v.end) not in own
         ]
+        names = [law for law in vocab.hits(clause, _MODEL) if law.term.how == "name"]
+        hits = [h for h in hits if not any(_part_of_name(clause, h, law) for law in names)]
         hits = [h for h in hits if not any(a <= h.start and h.end <= b for a, b in spans)]
         if not hits:
             continue
@@ -122,7 +152,8 @@ def mentions(
             groups.setdefault((h.start, h.end), []).append(h)
         for (start, end), group in groups.items():
             cands = tuple(dict.fromkeys((h.term.model, h.term.name) for h in group))
-            out.append(Mention(clause, start, end, group[0].quote, cue, cands))
+            generic = all(vocab.is_generic(h.term) for h in group)
+            out.append(Mention(clause, start, end, group[0].quote, cue, cands, generic))
     return out
 
 
@@ -170,9 +201,17 @@ def resolve(
         models = list(dict.fromkeys(k for k, _ in m.candidates))
         quantity_of = {k: q for k, q in m.candidates}
         in_named = [k for k in models if k in named_keys]
+        if len(in_named) > 1:
+            # Two named laws have it (the photoelectric effect by frequency
+            # and by wavelength): the one the notes' words fit, if one does.
+            scored = sorted(((score(k), k) for k in in_named), reverse=True)
+            if scored[0][0] > scored[1][0]:
+                in_named = [scored[0][1]]
         if in_named:
             for k in in_named:
                 add(m, k, quantity_of[k], "a quantity of the law the notes name")
+        elif m.generic:
+            undecided.append(m)
         elif len(models) == 1:
             k = models[0]
             add(m, k, quantity_of[k], "the only law in the catalogue with this quantity")
@@ -188,6 +227,8 @@ def resolve(
             k = in_implied[0]
             add(m, k, quantity_of[k], "a quantity of the law the other asked quantities imply")
             continue
+        if m.generic:
+            continue  # "the amplitude" of no law the notes name: not a request read by rules
         scored = sorted(((score(k), k) for k in models), reverse=True)
         best, second = scored[0], scored[1]
         if best[0] > 0 and best[0] > second[0]:

@@ -92,7 +92,7 @@ def score(v: Variable, col: FolderColumn) -> Scored | None:
                 if is_chinese(phrase)
                 else find_words(phrase_stems(phrase), words, toks)
             )
-            if hit is not None:
+            if hit:
                 total += 2
                 where = (
                     "the notes' description"

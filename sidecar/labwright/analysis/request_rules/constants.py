@@ -170,6 +170,29 @@ def given_values(notes: Notes, vocab: Vocabulary, models: Sequence[str]) -> Give
                         ),
                     )
                 )
+            elif kind == "quantity" and not st.expected:
+                # A plain value of a derived quantity is a given value (a
+                # component: "C = 100 µF" of an RC circuit, whose τ is then
+                # compared with RC); of a fitted parameter, without saying it
+                # is a reference, it is not read (a start value, a guess).
+                entry = vocab.entry(key)
+                derived = entry is not None and any(d.key == name for d in entry.derived)
+                if derived and name not in seen:
+                    seen.add(name)
+                    law = entry.name.en if entry else key
+                    constants.append(
+                        GivenConstant(
+                            symbol=name,
+                            value=m.value,
+                            uncertainty=m.uncertainty,
+                            unit=m.unit,
+                            evidence=ev.model_copy(
+                                update={
+                                    "reason": f"a value of the {law} law's {name}, given in the notes"
+                                }
+                            ),
+                        )
+                    )
             elif kind == "quantity":
                 if f"{key}.{name}" in seen:
                     continue

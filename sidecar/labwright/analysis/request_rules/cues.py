@@ -17,7 +17,7 @@ from labwright.analysis.request_rules.text import Clause
 
 _ASK_EN = re.compile(
     r"\b(?:find|determine|measure|calculate|compute|estimate|obtain|extract|deduce|derive|"
-    r"evaluate|report|give|quantify|work out|get|want|wanted|need|needed|fit|identify|"
+    r"evaluate|report|give|quantify|work out|get|want|wanted|need|fit|identify|extrapolate|"
     r"locate|predict|infer|compare|check|verify|test|examine|investigate|study|"
     r"finding|determining|measuring|calculating|computing|estimating|obtaining|extracting|"
     r"deriving|evaluating|reporting|fitting|predicting|comparing|"
@@ -30,7 +30,7 @@ _ASK_EN = re.compile(
     re.I,
 )
 _ASK_ZH = re.compile(
-    r"求|测定|测出|测算|计算|算出|得到|得出|确定|估计|估算|拟合|给出|"
+    r"求|测定|测出|测算|测量(?!了)|计算|算出|得到|得出|确定|估计|估算|拟合|给出|"
     r"要求|目标|目的|任务|需要|多少|多大|分析|比较|验证|检验|研究|预测|报告"
 )
 _QUESTION = re.compile(r"[?？]")
@@ -62,10 +62,13 @@ def negated_before(clause: Clause, position: int) -> bool:
 
 def is_list_of_terms(clause: Clause, spans: list[tuple[int, int]]) -> bool:
     """A clause that is nothing but the terms found ("Km, Vmax?", "t½ and
-    λ"), with separators and at most a few glue words around them."""
+    λ"), with separators and at most a few glue words around them. One term
+    alone is a title ("Background"), not a list, unless it is a question."""
+    if len(set(spans)) < 2 and "?" not in clause.text and "？" not in clause.text:
+        return False
     rest = clause.text
-    for start, end in sorted(spans, reverse=True):
-        rest = rest[:start] + " " + rest[end:]
+    for start, end in set(spans):
+        rest = rest[:start] + " " * (end - start) + rest[end:]  # same length: spans stay valid
     rest = re.sub(
         r"(?i)\b(?:and|or|the|with|its|their|plus)\b|[,;:.?!()\[\]/&+、，；：。？和与及\s-]",
         "",
@@ -77,10 +80,11 @@ def is_list_of_terms(clause: Clause, spans: list[tuple[int, int]]) -> bool:
 # What a request is computed from, not what it asks: "find Ea from the rate
 # constants", "using the period", "由速率常数求活化能".
 _SOURCE_EN = re.compile(
-    r"\b(?:from|using|with|by means of|based on|given|out of|via|through|against|versus|vs\.?)\b",
+    r"\b(?:from|using|with|by means of|based on|given|out of|via|through|against|versus|vs\.?|"
+    r"subtract(?:ing)?|correct(?:ing|ed)? for|remove|removing|after removing)\b",
     re.I,
 )
-_SOURCE_ZH = re.compile(r"由|根据|从|利用|通过|用|依据")
+_SOURCE_ZH = re.compile(r"由|根据|从|利用|通过|用|依据|减去|扣除|去除")
 
 
 def source_spans(clause: Clause) -> list[tuple[int, int]]:

@@ -15,15 +15,24 @@ from labwright.analysis.request_rules.text import Notes
 from labwright.analysis.request_rules.vocabulary import Hit, TermKind, Vocabulary
 
 _MODEL: frozenset[TermKind] = frozenset({"model"})
+_QUANTITY: frozenset[TermKind] = frozenset({"quantity"})
 
 
 def model_hits(notes: Notes, vocab: Vocabulary) -> list[Hit]:
-    return [
-        h
-        for clause in notes.clauses
-        for h in vocab.hits(clause, _MODEL)
-        if not negated_before(clause, h.start)
-    ]
+    """Names of laws in the notes. A law's `asks` phrase that is also a
+    quantity's phrase ("half-life" asks for radioactive decay, but a
+    first-order reaction has a half-life too) names the quantity, not the
+    law: which law it belongs to is decided with the other quantities."""
+    out: list[Hit] = []
+    for clause in notes.clauses:
+        quantities = [(q.start, q.end) for q in vocab.hits(clause, _QUANTITY)]
+        for h in vocab.hits(clause, _MODEL):
+            if negated_before(clause, h.start):
+                continue
+            if h.term.how == "asks" and any(a < h.end and h.start < b for a, b in quantities):
+                continue
+            out.append(h)
+    return out
 
 
 def named_models(notes: Notes, vocab: Vocabulary) -> list[NamedModel]:

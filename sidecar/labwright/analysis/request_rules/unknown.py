@@ -19,17 +19,40 @@ from labwright.analysis.request_rules.cues import negated_before
 from labwright.analysis.request_rules.text import Notes
 from labwright.analysis.request_rules.vocabulary import Vocabulary
 
+_VERB_WORD = re.compile(
+    r"\b(?:find|determine|calculate|compute|estimate|obtain|measure|report|deduce|derive|"
+    r"evaluate|extract|work out|what is)\b",
+    re.I,
+)
 _VERB = re.compile(
     r"\b(?:find|determine|calculate|compute|estimate|obtain|measure|report|deduce|derive|"
     r"evaluate|extract|work out|what is)\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?"
     r"(?P<obj>[A-Za-z][A-Za-z'’ -]{2,60})",
     re.I,
 )
-_SPLIT = re.compile(
-    r"\s*(?:,|\band\b|\bfrom\b|\bof\b|\busing\b|\bfor\b|\bby\b|\bwith\b|\bat\b|\bin\b|\bon\b|"
-    r"\bvia\b|\bto\b|\bas\b|\bthat\b|\bwhich\b)\s*",
+# The object ends where what it is computed from begins ("the viscosity
+# from the terminal speeds"); its items are split at "and" and commas.
+_END = re.compile(
+    r"\s(?:from|using|for|by|with|at|in|on|via|to|as|that|which|against|versus|vs|when|if|"
+    r"where|after|before|during|between)\b.*$",
     re.I,
 )
+_SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b)\s*", re.I)
+_OF_TAIL = re.compile(r"\s+of\s+(?:(?!\bof\b)[A-Za-z'’ -])+$", re.I)
+
+
+def _quantity_noun(words: str) -> str | None:
+    """ "surface tension of water" -> "surface tension"; "moment of inertia of
+    the wheel" -> "moment of inertia": the owner after "of" goes until the
+    phrase ends in a quantity noun."""
+    while words and not _HEAD.search(words):
+        shorter = _OF_TAIL.sub("", words)
+        if shorter == words:
+            return None
+        words = shorter
+    return words or None
+
+
 _HEAD = re.compile(
     r"\b(?:constant|coefficient|modulus|energy|frequency|ratio|rate|period|length|mass|"
     r"concentration|volume|capacity|capacitance|inductance|resistance|resistivity|conductivity|"
@@ -60,21 +83,41 @@ def unknown_requests(notes: Notes, vocab: Vocabulary) -> list[Unanswered]:
     out: list[Unanswered] = []
     seen: set[str] = set()
     for clause in notes.clauses:
-        covered = [(h.start, h.end) for h in vocab.hits(clause)]
+        # Known when a (specific) quantity of the catalogue is in it, or it is
+        # a variable's word as a whole ("the lengths"); a variable's or a
+        # generic word inside it ("tension" in "surface tension") is not.
+        hits = vocab.hits(clause, frozenset({"quantity", "variable", "input"}))
+        covered = [
+            (h.start, h.end)
+            for h in hits
+            if h.term.kind == "quantity" and not vocab.is_generic(h.term)
+        ]
+        whole = {clause.text[h.start : h.end].lower() for h in hits}
         text = clause.text
+        starts = [v.start() for v in _VERB_WORD.finditer(text)]
         for m in _VERB.finditer(text):
             if negated_before(clause, m.start()):
                 continue
             offset = m.start("obj")
-            for part in _SPLIT.split(m.group("obj")):
+            # The object ends where the next request begins ("measure the
+            # angles ... and find the wavelength").
+            obj = m.group("obj")
+            later = [s for s in starts if offset < s < m.end("obj")]
+            if later:
+                obj = text[offset : later[0]]
+            for part in _SPLIT.split(_END.sub("", obj)):
                 words = re.sub(r"^(?:the|a|an|its|their|each|all)\s+", "", part.strip(), flags=re.I)
-                if not words or len(words.split()) > 4 or not _HEAD.search(words):
+                found = _quantity_noun(words)
+                if found is None or len(found.split()) > 4:
                     continue
+                words = found
                 if _GENERIC.match(words):
                     continue
                 start = text.find(words, offset)
                 end = start + len(words)
                 if start < 0 or any(a < end and start < b for a, b in covered):
+                    continue
+                if words.lower() in whole:
                     continue
                 if words.lower() not in seen:
                     seen.add(words.lower())
@@ -87,7 +130,7 @@ def unknown_requests(notes: Notes, vocab: Vocabulary) -> list[Unanswered]:
                 if len(obj) < 2 or start < 0 or not _HEAD_ZH.search(obj):
                     continue
                 at = start + len(obj)
-                if any(a < start + len(obj) and start < b for a, b in covered):
+                if any(a < start + len(obj) and start < b for a, b in covered) or obj in whole:
                     continue
                 if obj not in seen:
                     seen.add(obj)

@@ -11,6 +11,7 @@ code.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -29,6 +30,7 @@ from labwright.analysis.request_rules.words import (
     tokens,
 )
 
+GENERIC_LAWS = 3  # a one-word phrase of this many laws names no quantity alone
 TermKind = Literal["model", "quantity", "variable", "input", "constant"]
 # How a term names its thing: a name or alias (strong), an `asks` phrase, a
 # label (the quantity's display name), a symbol.
@@ -54,6 +56,7 @@ class Hit:
     clause: Clause
     start: int
     end: int
+    contiguous: bool = True  # a phrase as written, not found inverted or across a list
 
     @property
     def quote(self) -> str:
@@ -78,6 +81,29 @@ def _latex_symbol(latex: str) -> str | None:
     return s
 
 
+_SYMBOL_LIKE = re.compile(r"[A-Za-zΑ-Ωα-ω][A-Za-z0-9_{}^/½]*")
+
+
+def _how(phrase: str, symbols: Iterable[str], default: TermHow) -> TermHow:
+    """An `asks` phrase or label written as a symbol ("Km", "a", "EC50",
+    "V_max", "FWHM") is matched as a symbol, never as a word: "a" is not the
+    article."""
+    p = phrase.strip()
+    if not _SYMBOL_LIKE.fullmatch(p) or is_chinese(p):
+        return default
+    if len(p) >= 4 and p.isalpha() and p.islower():
+        return default  # a word ("bandwidth"; "kcat" reads as a word too)
+    if any(same_symbol(p, s) for s in symbols):
+        return "symbol"
+    if (
+        len(p) <= 3
+        or any(ch.isdigit() or ch == "_" for ch in p)
+        or any(ch.isupper() for ch in p[1:])
+    ):
+        return "symbol"
+    return default
+
+
 def _terms(entry: ModelEntry) -> Iterator[Term]:
     key = entry.key
     for phrase in _labels(entry.name):
@@ -87,17 +113,19 @@ def _terms(entry: ModelEntry) -> Iterator[Term]:
     for phrase in _phrases(entry.asks):
         yield Term("model", key, "", phrase, "asks")
     for p in entry.parameters:
+        own = (p.name, p.latex)
         for phrase in _phrases(p.asks):
-            yield Term("quantity", key, p.name, phrase, "asks")
+            yield Term("quantity", key, p.name, phrase, _how(phrase, own, "asks"))
         for phrase in _labels(p.label):
-            yield Term("quantity", key, p.name, phrase, "label")
+            yield Term("quantity", key, p.name, phrase, _how(phrase, own, "label"))
         for sym in {p.name, _latex_symbol(p.latex) or p.name}:
             yield Term("quantity", key, p.name, sym, "symbol")
     for d in entry.derived:
+        own = (d.key, d.latex)
         for phrase in _phrases(d.asks):
-            yield Term("quantity", key, d.key, phrase, "asks")
+            yield Term("quantity", key, d.key, phrase, _how(phrase, own, "asks"))
         for phrase in _labels(d.label):
-            yield Term("quantity", key, d.key, phrase, "label")
+            yield Term("quantity", key, d.key, phrase, _how(phrase, own, "label"))
         for sym in {d.key, _latex_symbol(d.latex) or d.key}:
             yield Term("quantity", key, d.key, sym, "symbol")
     for v in entry.variables:
@@ -147,10 +175,41 @@ class Vocabulary:
                     if stems:
                         compiled.append(_Compiled(term, stems, False, ""))
         self._compiled = tuple(compiled)
+        # One-word phrases that many laws use for a quantity ("amplitude",
+        # "frequency", "constant", "振幅"): alone they say which quantity
+        # only once the law is known.
+        # A one-word phrase that is also how a law names a *variable*
+        # ("wavelength", "order", "power") is as ambiguous.
+        laws_of: dict[str, set[str]] = {}
+        variable_words: set[str] = set()
+        for c in compiled:
+            if c.term.is_symbol:
+                continue
+            key = c.stems[0] if len(c.stems) == 1 else (c.term.phrase if c.chinese else "")
+            if not key or not (len(c.stems) == 1 or len(c.term.phrase) <= 2):
+                continue
+            if c.term.kind == "quantity":
+                laws_of.setdefault(key, set()).add(c.term.model)
+            elif c.term.kind in ("variable", "input"):
+                variable_words.add(key)
+        self._generic = {
+            k for k, laws in laws_of.items() if len(laws) >= GENERIC_LAWS or k in variable_words
+        }
         self._by_symbol: dict[str, list[_Compiled]] = {}
         for c in compiled:
             if c.symbol:
                 self._by_symbol.setdefault(c.symbol[:1], []).append(c)
+
+    def is_generic(self, term: Term) -> bool:
+        """A one-word quantity phrase that several laws share."""
+        if term.kind != "quantity" or term.is_symbol:
+            return False
+        if is_chinese(term.phrase):
+            # Two characters ("系数", "周期") sit inside longer words
+            # ("表面张力系数"): never enough alone.
+            return len(term.phrase.strip()) <= 2 or term.phrase in self._generic
+        stems = phrase_stems(term.phrase)
+        return len(stems) == 1 and stems[0] in self._generic
 
     def entry(self, key: str) -> ModelEntry | None:
         return self.entries.get(key)
@@ -166,21 +225,22 @@ class Vocabulary:
         for c in self._compiled:
             if kinds is not None and c.term.kind not in kinds:
                 continue
-            span: Span | None = None
+            spans: list[Span] = []
             if c.chinese:
-                span = find_chinese(c.term.phrase, text)
+                spans = find_chinese(c.term.phrase, text)
             elif c.stems:
                 if not set(c.stems) <= present:
                     continue
                 if len(c.stems) == 1 and len(c.term.phrase) <= 3 and c.term.how != "label":
                     # A short alias ("MM", "RC") only as written, in capitals.
-                    span = _exact(c.term.phrase, text)
+                    spans = _exact(c.term.phrase, text)
                 else:
-                    span = find_words(c.stems, text, toks)
-            if span is not None:
-                found.append(Hit(c.term, clause, span.start, span.end))
+                    spans = find_words(c.stems, text, toks)
+            found.extend(Hit(c.term, clause, sp.start, sp.end, sp.contiguous) for sp in spans)
         for m in SYMBOL_IN_TEXT.finditer(text):
             raw = m.group(1)
+            if re.search(r"\d\s?$", text[: m.start(1)]):
+                continue  # "2.000 m", "50 W": a unit after its number, not a symbol
             key = symbol_key(raw)
             for c in self._by_symbol.get(key[:1], ()):
                 if kinds is not None and c.term.kind not in kinds:
@@ -206,23 +266,22 @@ class Vocabulary:
         return [k for k, e in self.entries.items() if quantity in e.quantity_keys()]
 
 
-def _exact(phrase: str, text: str) -> Span | None:
-    import re
-
-    m = re.search(r"(?<![A-Za-z0-9])" + re.escape(phrase) + r"(?![A-Za-z0-9])", text)
-    return Span(m.start(), m.end()) if m else None
+def _exact(phrase: str, text: str) -> list[Span]:
+    pattern = r"(?<![A-Za-z0-9])" + re.escape(phrase) + r"(?![A-Za-z0-9])"
+    return [Span(m.start(), m.end()) for m in re.finditer(pattern, text)]
 
 
 def _outermost(hits: list[Hit]) -> list[Hit]:
+    """Hits not inside a longer hit of the same kind: "constant" inside "rate
+    constant", "frequency" inside "resonance frequency" name nothing of their
+    own. Inside a phrase found across a list ("peak centres, widths and
+    areas" for "peak area") the other items stay: they are other quantities."""
     out: list[Hit] = []
     for h in hits:
-        # "rate constant" inside "second-order rate constant" is the same
-        # quantity named more precisely; "peak area" inside "peak centres,
-        # widths and areas" is another quantity and stays.
         inside = any(
             o is not h
             and o.term.kind == h.term.kind
-            and o.term.name == h.term.name
+            and (o.contiguous or o.term.name == h.term.name)
             and o.start <= h.start
             and h.end <= o.end
             and (o.end - o.start) > (h.end - h.start)

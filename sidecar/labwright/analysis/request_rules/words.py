@@ -58,7 +58,13 @@ class Tokens:
     spans: tuple[tuple[int, int], ...]
 
 
+_POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b|(?<=s)['’](?=\s|$)")
+
+
 def tokens(text: str) -> Tokens:
+    # "the spring's mass", "the unknowns' concentrations": the possessive is
+    # no word (blanked, so offsets stay).
+    text = _POSSESSIVE.sub(lambda m: " " * len(m.group(0)), text)
     found = [(m.group(0), m.span()) for m in _TOKEN.finditer(text)]
     return Tokens(tuple(stem(w) for w, _ in found), tuple(s for _, s in found))
 
@@ -67,17 +73,44 @@ def phrase_stems(phrase: str) -> tuple[str, ...]:
     return tokens(phrase).stems
 
 
-# Between the two words of a coordinated phrase: a list of single words
-# ("peak centres, widths and areas"; "centre, width and area of each peak").
-_LIST_GAP = re.compile(r"(?:\s*(?:,|&|/|\band\b|\bor\b)\s*|\s*[A-Za-z]+\s*)*", re.I)
-_SEPARATOR = re.compile(r",|&|/|\band\b|\bor\b", re.I)
+# Between the two words of a coordinated phrase: a list of single words,
+# each followed by a separator ("peak centres, widths and areas";
+# "centre, width and area of each peak"), never a list of phrases ("natural
+# frequency and damping ratio, and the Q factor" holds no "frequency factor").
+_GAP_TOKEN = re.compile(r"\s*(,|&|/|\band\b|\bor\b|[A-Za-z]+)\s*", re.I)
+_SEPARATORS = frozenset({",", "&", "/", "and", "or"})
+_ARTICLES = frozenset({"the", "its", "their"})
 
 
-def _list_gap(between: str) -> bool:
-    words = [w for w in re.findall(r"[A-Za-z]+", between) if w.lower() not in {"and", "or"}]
-    return (
-        bool(_LIST_GAP.fullmatch(between)) and bool(_SEPARATOR.search(between)) and len(words) <= 4
-    )
+def _list_gap(between: str, before_of: bool = False) -> bool:
+    """`before_of`: the gap between the first item and "of" (", width and
+    area" in "centre, width and area of each peak"), which ends in a word."""
+    parts: list[str] = []
+    pos = 0
+    while pos < len(between):
+        m = _GAP_TOKEN.match(between, pos)
+        if m is None or m.end() == pos:
+            return False
+        parts.append(m.group(1).lower())
+        pos = m.end()
+    while parts and parts[-1] in _ARTICLES:
+        parts.pop()  # "widths and the areas"
+    if before_of:
+        if not parts or parts[0] not in _SEPARATORS or parts[-1] in _SEPARATORS:
+            return False
+    elif not parts or parts[-1] not in _SEPARATORS:
+        return False
+    words = 0
+    previous_word = False
+    for part in parts:
+        if part in _SEPARATORS:
+            previous_word = False
+            continue
+        if previous_word:
+            return False  # two words in a row: a phrase, not a list of words
+        previous_word = True
+        words += 1
+    return 1 <= words <= 4
 
 
 _OF = frozenset({"of", "for", "at"})
@@ -88,9 +121,10 @@ _DETERMINERS = frozenset({"the", "a", "an", "each", "every", "all", "both", "thi
 class Span:
     start: int
     end: int
+    contiguous: bool = True  # False: found inverted or across a coordination
 
 
-def find_words(phrase: tuple[str, ...], text: str, toks: Tokens) -> Span | None:
+def _find_words(phrase: tuple[str, ...], text: str, toks: Tokens) -> Span | None:
     """The first occurrence of an English phrase (as stems) in `text`."""
     n = len(phrase)
     if n == 0:
@@ -109,7 +143,7 @@ def find_words(phrase: tuple[str, ...], text: str, toks: Tokens) -> Span | None:
                 if stems[j] == second:
                     between = text[toks.spans[i][1] : toks.spans[j][0]]
                     if _list_gap(between):
-                        return Span(toks.spans[i][0], toks.spans[j][1])
+                        return Span(toks.spans[i][0], toks.spans[j][1], False)
                     break
         # "energy of activation", "the area of each peak", "centres, widths
         # and areas of the peaks".
@@ -122,30 +156,45 @@ def find_words(phrase: tuple[str, ...], text: str, toks: Tokens) -> Span | None:
                 while k < len(stems) and stems[k] in _DETERMINERS:
                     k += 1
                 if k < len(stems) and stems[k] == first:
-                    return Span(toks.spans[j][0], toks.spans[k][1])
+                    return Span(toks.spans[j][0], toks.spans[k][1], False)
             # a list before "of": "widths and areas of the peaks"
             for k2 in range(j + 1, min(len(stems), j + 8)):
                 if stems[k2] in _OF:
                     between = text[toks.spans[j][1] : toks.spans[k2][0]]
-                    if not _list_gap(between):
+                    if not _list_gap(between, before_of=True):
                         break
                     k3 = k2 + 1
                     while k3 < len(stems) and stems[k3] in _DETERMINERS:
                         k3 += 1
                     if k3 < len(stems) and stems[k3] == first:
-                        return Span(toks.spans[j][0], toks.spans[k3][1])
+                        return Span(toks.spans[j][0], toks.spans[k3][1], False)
                     break
     return None
 
 
-def find_chinese(phrase: str, text: str) -> Span | None:
-    """A Chinese phrase as written; spaces in the text are ignored."""
+def find_words(phrase: tuple[str, ...], text: str, toks: Tokens) -> list[Span]:
+    """Every contiguous occurrence of an English phrase (as stems), or else
+    the first one found inverted or across a list."""
+    n = len(phrase)
+    stems = toks.stems
+    found = [
+        Span(toks.spans[i][0], toks.spans[i + n - 1][1])
+        for i in range(len(stems) - n + 1)
+        if n and stems[i : i + n] == phrase
+    ]
+    if found:
+        return found
+    other = _find_words(phrase, text, toks)
+    return [other] if other is not None else []
+
+
+def find_chinese(phrase: str, text: str) -> list[Span]:
+    """Every occurrence of a Chinese phrase as written; spaces in the text are ignored."""
     p = re.sub(r"\s+", "", phrase)
     if not p:
-        return None
+        return []
     pattern = r"\s*".join(re.escape(ch) for ch in p)
-    m = re.search(pattern, text)
-    return Span(m.start(), m.end()) if m else None
+    return [Span(m.start(), m.end()) for m in re.finditer(pattern, text)]
 
 
 def is_chinese(phrase: str) -> bool:
@@ -193,13 +242,15 @@ def same_symbol(a: str, b: str) -> bool:
     ka, kb = symbol_key(a), symbol_key(b)
     if ka == kb:
         return True
+    if len(ka) >= 3 and ka.lower() == kb.lower() and (ka.isupper() or kb.isupper()):
+        return True  # an acronym in any case: FWHM, fwhm; LOD, lod
     return len(ka) > 1 and len(kb) > 1 and ka[0] == kb[0] and ka[1:].lower() == kb[1:].lower()
 
 
 # A symbol as notes write one: a letter (Latin or Greek), then digits,
 # letters, a subscript (_x, _{...}, Unicode subscripts) or ½ / _1/2.
 SYMBOL_IN_TEXT = re.compile(
-    r"(?<![A-Za-z0-9_\\'])"
+    r"(?<![A-Za-z0-9_\\'°℃µμ])"
     r"((?:\\[A-Za-z]+|[A-Za-zΑ-Ωα-ωµ])"
     r"(?:[A-Za-z0-9]{0,5})"
     r"(?:_\{[^{}\s]{1,8}\}|_[A-Za-z0-9/]{1,6}|[₀-₉ₐ-ₜᵢ-ᵥ]{1,4}|½|_?1/2)?)"
