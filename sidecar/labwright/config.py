@@ -62,6 +62,11 @@ class DataDir:
         return self.root / "logs"
 
     @property
+    def cache_dir(self) -> Path:
+        """Disposable answers of outside services (store/answers.py); safe to delete."""
+        return self.root / "cache"
+
+    @property
     def locks_dir(self) -> Path:
         """Liveness locks of processes that own runs (see store.recovery)."""
         return self.root / "locks"

@@ -39,11 +39,16 @@ Chat and usage
                  step="", run_id=None) -> UsageRow
     list_usage / usage_totals / usage_by_step(*, session_id=None | run_id=None)
 
+Cache (a second, disposable file: store/answers.py)
+    AnswerCache.in_data_dir(home) -> AnswerCache;  get(key) -> (json_text, fetched_at) | None
+    put(key, json_text, fetched_at);  close()
+
 Errors: NotFoundError (404); ConflictError (409) and its kinds DecidedError,
 StaleBaseError, AlreadyRunningError, RunStateError; RangeMismatchError (a
 ValueError: 422); CorruptVersionError. No SQL exists outside this package.
 """
 
+from labwright.store.answers import AnswerCache
 from labwright.store.errors import (
     AlreadyRunningError,
     ConflictError,
@@ -78,6 +83,7 @@ __all__ = [
     "PROPOSAL_SCOPES",
     "VERSION_ORIGINS",
     "AlreadyRunningError",
+    "AnswerCache",
     "ConflictError",
     "CorruptVersionError",
     "DecidedError",

@@ -214,6 +214,26 @@ MIGRATIONS: tuple[Migration, ...] = (
 )
 
 
+# --- the cache database (store/answers.py) -------------------------------------------
+# A chain of its own: the cache is a separate, disposable file, so its schema
+# never waits on (or is entangled with) the user's store.
+
+
+def c001_answers(conn: sqlite3.Connection) -> None:
+    """One row per question asked of an outside service: its answer and when it came."""
+    _run(
+        conn,
+        """CREATE TABLE answers (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            fetched_at REAL NOT NULL
+        )""",
+    )
+
+
+CACHE_MIGRATIONS: tuple[Migration, ...] = (c001_answers,)
+
+
 def applied(conn: sqlite3.Connection) -> list[str]:
     """Names of the migrations recorded in this database, in order applied."""
     _ensure_table(conn)

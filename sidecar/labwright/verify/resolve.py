@@ -132,7 +132,7 @@ class Resolver:
                 data_root, found_ttl_s=ttl, absent_ttl_s=min(ttl, 3 * 86400.0)
             )
             if data_root is not None
-            else CitationCache(None)
+            else CitationCache()
         )
         if not settings.network:
             return cls(
