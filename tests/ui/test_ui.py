@@ -85,3 +85,29 @@ def test_e2e_in_chromium_against_a_real_server() -> None:
         },
     )
     assert "0 failed" in out
+
+
+def test_daily_use_e2e_in_chromium() -> None:
+    """ui/e2e/daily.mjs: a Chinese folder with the UI in 中文, three numbers
+    clicked in the PDF to their sources, a rename accepted and a number of the
+    new version clicked, a connection cut mid-run and resumed, the engine lost
+    for good; screenshots of each step in both languages and themes."""
+    _node_ready()
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip("chromium is not installed (scripts/test.sh installs Debian's chromium)")
+    if not (UI / "dist" / "index.html").is_file():
+        pytest.skip("the UI is not built: run scripts/test.sh (npm run build)")
+    for tool in ("xelatex", "pdftotext", "pdffonts"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is missing: the daily e2e builds and reads the report's PDF")
+    labwright = Path(sys.executable).with_name("labwright")
+    out = _run(
+        ["node", "e2e/daily.mjs", str(ROOT / "examples" / "plant-growth-zh")],
+        timeout=900,
+        env={
+            "LABWRIGHT_BIN": str(labwright),
+            "LABWRIGHT_PYTHON": sys.executable,
+            "CHROMIUM": CHROMIUM,
+        },
+    )
+    assert " 0 failed" in out and "FAIL" not in out

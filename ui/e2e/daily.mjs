@@ -130,7 +130,9 @@ async function clickNumber(link, label) {
   const lineBox = await line.boundingBox().catch(() => null);
   const texBox = await page.getByTestId("tex").boundingBox();
   const lineText = (await line.textContent().catch(() => "")) ?? "";
-  check(`${label}: the source line is highlighted and in view in the LaTeX pane`, inside(lineBox, texBox) && lineText.includes(id), lineText.slice(0, 100));
+  // The pane shows a tag as its printed number (a button carrying the id), not as \lwnum{id}{...}.
+  const tagged = (await line.locator(`[data-id="${id}"]`).count().catch(() => 0)) > 0;
+  check(`${label}: the source line is highlighted and in view in the LaTeX pane`, inside(lineBox, texBox) && inside(lineBox, viewport) && tagged, lineText.slice(0, 100));
   return id;
 }
 

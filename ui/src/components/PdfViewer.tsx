@@ -309,7 +309,18 @@ function Popover({
   useLayoutEffect(() => {
     const box = el.current;
     if (!box) return;
-    const visible = { left: scroller.scrollLeft, top: scroller.scrollTop, width: scroller.clientWidth, height: scroller.clientHeight };
+    // What of the pane is on screen: the pane may reach below the window's
+    // fold (a short window, a tall page), and a popover placed inside the pane
+    // but below the fold is a click that shows nothing.
+    const rect = scroller.getBoundingClientRect();
+    const hiddenAbove = Math.max(0, -rect.top);
+    const hiddenBelow = Math.max(0, rect.top + scroller.clientHeight - window.innerHeight);
+    const visible = {
+      left: scroller.scrollLeft,
+      top: scroller.scrollTop + hiddenAbove,
+      width: scroller.clientWidth,
+      height: Math.max(0, scroller.clientHeight - hiddenAbove - hiddenBelow),
+    };
     setPos(placePopover(anchor, { width: box.offsetWidth, height: box.offsetHeight }, visible));
   }, [anchor, scroller, children]);
   return (

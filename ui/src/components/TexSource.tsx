@@ -31,9 +31,14 @@ export function TexSource({
     const box = pane.current;
     const row = selectedLine ? box?.querySelector<HTMLElement>(`[data-line="${selectedLine}"]`) : null;
     if (!box || !row) return;
-    const top = row.offsetTop;
-    if (top < box.scrollTop + 8 || top + row.offsetHeight > box.scrollTop + box.clientHeight - 8) {
-      box.scrollTo({ top: Math.max(0, top - box.clientHeight / 3) });
+    // Positions from the layout boxes, not offsetTop: the rows' offset parent
+    // is not the pane, and the pane may reach below the window's fold, so
+    // "in view" is the part of the pane that is on screen.
+    const paneRect = box.getBoundingClientRect();
+    const top = row.getBoundingClientRect().top - paneRect.top + box.scrollTop;
+    const shown = Math.max(0, Math.min(box.clientHeight, window.innerHeight - paneRect.top));
+    if (top < box.scrollTop + 8 || top + row.offsetHeight > box.scrollTop + shown - 8) {
+      box.scrollTo({ top: Math.max(0, top - shown / 3) });
     }
   }, [selectedLine]);
 
