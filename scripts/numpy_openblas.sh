@@ -37,6 +37,11 @@ if ! { mkdir -p "$cache/wheels" 2>/dev/null && [ -w "$cache/wheels" ]; }; then
   mkdir -p "$cache/wheels"
 fi
 dest="$cache/wheels/$key"
+# Several set-ups at once (worktrees, a CI clone beside a developer's) share
+# the cache: the first builds, the others wait for its wheel instead of
+# building the same numpy again on the same cores.
+exec 9>"$cache/wheels/.$key.lock"
+flock 9
 wheel="$(find "$dest" -name 'numpy-*.whl' 2>/dev/null | head -1 || true)"
 
 if [ -z "$wheel" ]; then
