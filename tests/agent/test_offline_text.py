@@ -74,7 +74,8 @@ def test_without_notes_the_aim_and_method_are_author_boxes() -> None:
     assert fields["title"] == "Report on lab 1"
 
 
-def test_discussion_and_conclusion_are_boxes_not_prose() -> None:
+def test_without_an_analysis_discussion_and_conclusion_are_boxes() -> None:
+    # Nothing was analysed (no FolderAnalysis): nothing to discuss but the box.
     fields, _ = _report(_read("Aim: measure g."), "zh")
     body = fields["body"]
     for title in ("讨论", "结论"):

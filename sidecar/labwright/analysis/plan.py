@@ -157,11 +157,20 @@ def analysis_digest(record: dict[str, Any]) -> str:
             for c in table.get("columns", [])
         )
         lines.append(f"- {table['file']}: {cols}")
-    asked = record.get("question") or {}
-    lines.append(
-        "The notes ask for: "
-        + (", ".join(f'{g} ("{why}")' for g, why in asked.items()) or "nothing specific")
-    )
+    request = record.get("request") or {}
+    if request.get("asked"):
+        # The request read from the notes, not the shape-based goals.
+        lines.append("The notes ask for: " + "; ".join(
+            a["quantity"] + (f" of {a['model']}" if a.get("model") else "")
+            + f' ("{a["evidence"]["phrase"]}")'
+            for a in request["asked"]
+        ))  # fmt: skip
+    else:
+        asked = record.get("question") or {}
+        lines.append(
+            "The notes ask for: "
+            + (", ".join(f'{g} ("{why}")' for g, why in asked.items()) or "nothing specific")
+        )
     lines.append("Analyses run: " + "; ".join(
         f"{a['kind']} of {a['source']} ({a['reason']})" for a in record.get("analyses", [])
     ))  # fmt: skip

@@ -10,8 +10,11 @@ record and `benchmarks/analyst_eval.py` read them from there.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
+
+import numpy as np
 
 from labwright.analysis.catalogue.schema import Text
 from labwright.analysis.request import Unanswered
@@ -34,6 +37,72 @@ class Comparison:
 
 
 @dataclass(frozen=True)
+class FitQuality:
+    """How well the law an answer came from describes its data: what the
+    discussion says of the fit (the scatter against the stated uncertainties,
+    a pattern in the residuals). Built by `fit_quality` from the residuals."""
+
+    n: int  # points fitted
+    dof: int  # degrees of freedom (n minus the fitted parameters)
+    weighted: bool  # residuals divided by the data's stated uncertainties
+    reduced_chi2: float | None = None  # chi2/dof of the weighted residuals
+    chi2_p: float | None = None  # P(chi2 >= observed) for dof degrees of freedom
+    runs_p: float | None = None  # runs test of the residuals' signs (a pattern when small)
+    r2: float | None = None
+
+    def record(self) -> dict[str, object]:
+        return {
+            "n": self.n,
+            "dof": self.dof,
+            "weighted": self.weighted,
+            "reduced_chi2": self.reduced_chi2,
+            "chi2_p": self.chi2_p,
+            "runs_p": self.runs_p,
+            "r2": self.r2,
+        }
+
+
+def fit_quality(
+    residuals: Sequence[float] | np.ndarray[Any, Any],
+    n_params: int,
+    *,
+    sigma: Sequence[float] | np.ndarray[Any, Any] | None = None,
+    r2: float | None = None,
+) -> FitQuality:
+    """The quality of a fit from its residuals (data minus model). With
+    `sigma` (the data's standard uncertainties) the reduced chi-square and its
+    p-value say whether the scatter matches the stated uncertainties; without,
+    chi-square is the residual variance by construction and is not given. The
+    runs test (statsmodels, signs about zero) finds residuals that run in long
+    stretches of one sign: a model that misses a systematic trend."""
+    from scipy import stats
+    from statsmodels.sandbox.stats.runs import runstest_1samp
+
+    r = np.asarray(residuals, dtype=float)
+    keep = np.isfinite(r)
+    s = None if sigma is None else np.asarray(sigma, dtype=float)
+    if s is not None:
+        keep &= np.isfinite(s) & (s > 0)
+    r = r[keep]
+    n = int(r.size)
+    dof = n - int(n_params)
+    reduced = chi2_p = None
+    if s is not None and dof > 0:
+        chi2 = float(np.sum((r / s[keep]) ** 2))
+        reduced = chi2 / dof
+        chi2_p = float(stats.chi2.sf(chi2, dof))
+    runs_p = None
+    signs = r[r != 0]
+    if signs.size >= 10 and 0 < int(np.sum(signs > 0)) < signs.size:
+        _, p = runstest_1samp(signs, cutoff=0.0, correction=signs.size < 50)
+        runs_p = float(p) if math.isfinite(p) else None
+    return FitQuality(
+        n=n, dof=dof, weighted=s is not None, reduced_chi2=reduced, chi2_p=chi2_p,
+        runs_p=runs_p, r2=r2,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
 class Answer:
     """One asked (or customary) quantity, computed."""
 
@@ -49,6 +118,7 @@ class Answer:
     comparison: Comparison | None = None
     sources: tuple[Provenance, ...] = ()  # the columns it came from
     rows: str | None = None  # which rows ("all 12", "2-11")
+    fit: FitQuality | None = None  # the quality of the fit it came from, when one
 
     @property
     def z(self) -> float | None:
@@ -75,6 +145,7 @@ class Answer:
             "z": self.z,
             "sources": [s.describe() for s in self.sources],
             "rows": self.rows,
+            "fit": None if self.fit is None else self.fit.record(),
         }
 
 

@@ -473,3 +473,18 @@ PHRASES: dict[str, dict[str, str]] = {
 
 def phrase(lang: str, key: str, **values: str) -> str:
     return PHRASES[lang][key].format(**values)
+
+
+def _merge() -> None:
+    """The answers-first frames live in their own module; a key may not be
+    defined twice (one would silently replace the other)."""
+    from labwright.agent.offline.answer_phrases import ANSWER_PHRASES
+
+    for lang, frames in ANSWER_PHRASES.items():
+        twice = set(frames) & set(PHRASES[lang])
+        if twice:
+            raise KeyError(f"phrases defined twice: {sorted(twice)}")
+        PHRASES[lang].update(frames)
+
+
+_merge()

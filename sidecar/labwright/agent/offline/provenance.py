@@ -195,6 +195,9 @@ def format_sig(value: float, sig: int = 4) -> str:
     exponent = math.floor(math.log10(abs(value)))
     if _SCI_LOW <= abs(value) < _SCI_HIGH:
         decimals = max(sig - 1 - exponent, 0)
+        rounded = round(value, decimals)
+        if rounded != 0 and math.floor(math.log10(abs(rounded))) > exponent:
+            decimals = max(decimals - 1, 0)  # 0.99996 -> 1.000, not 1.0000 (sig 4)
         text = f"{round(value, decimals):.{decimals}f}"
         return "0" if float(text) == 0 else text
     mantissa = value / 10.0**exponent

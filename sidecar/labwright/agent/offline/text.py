@@ -2,8 +2,10 @@
 
 Aim and method are quoted verbatim from the folder's notes (the quotes are
 recorded in the ledger); the material list names every file that was read;
-results describe each table and figure with numbers from the ledger; the
-discussion and conclusion are author boxes, never generated prose. Anything
+results open with the table of answers (results_table.py) and describe
+each table and figure with numbers from the ledger; the discussion and
+conclusion are written from the answers (discussion.py), an author box only
+where nothing was computed. Anything
 taken from the folder (names, units, quotes) is LaTeX-escaped.
 """
 
@@ -80,7 +82,9 @@ def _aim(inp: ReportInput, ledger: Ledger) -> str:
         )
     out += phrase(inp.lang, "aim_quoted", file=src_file(aim.source)) + "\n"
     out += _quote(ledger, aim.source, aim.text)
-    if inp.analysis is not None:
+    if inp.analysis is not None and inp.analysis.request.is_empty:
+        # Without a request, the goals the notes' phrases suggest; with one,
+        # the method section states it (request_text.py).
         from labwright.agent.offline.analysis_text import question_text
 
         out += question_text(inp.analysis, ledger, inp.lang)
@@ -179,6 +183,10 @@ def _method(inp: ReportInput, ledger: Ledger) -> str:
         out += _quote(ledger, p.source, p.text)
     if not passages:
         out += f"\\begin{{authorbox}}\n{phrase(lang, 'method_missing')}\n\\end{{authorbox}}\n"
+    if inp.analysis is not None:
+        from labwright.agent.offline.request_text import request_text
+
+        out += request_text(inp.analysis.request, ledger, lang)
     return out
 
 
@@ -362,6 +370,13 @@ def _figure_text(inp: ReportInput, plan: FigurePlan, ledger: Ledger) -> str:
 def _results(inp: ReportInput, ledger: Ledger) -> str:
     lang = inp.lang
     out = f"\\section{{{phrase(lang, 'sec_results')}}}\n"
+    if inp.analysis is not None:
+        # Answers first: the asked quantities, then what could not be answered.
+        from labwright.agent.offline.request_text import unanswered_text
+        from labwright.agent.offline.results_table import results_table
+
+        out += results_table(inp.analysis.sheet, ledger, lang)
+        out += unanswered_text(inp.analysis.sheet.unanswered, lang)
     by_dataset: dict[int, list[FigurePlan]] = {}
     for plan in inp.plans:
         if plan.dataset is not None:
@@ -432,11 +447,20 @@ def _appendix(inp: ReportInput) -> str:
     return appendix_block(inp.analysis, inp.plans, inp.lang, lambda p: _figure_or_failure(inp, p))
 
 
-def _author_sections(lang: str) -> str:
+def _closing_sections(inp: ReportInput, ledger: Ledger) -> str:
+    """Discussion and conclusion written from the answers (discussion.py);
+    the author's box only where nothing was computed to speak of."""
+    from labwright.agent.offline.discussion import conclusion, discussion
+
+    lang = inp.lang
     out = ""
-    for sec, hint in (("sec_discussion", "discussion_hint"), ("sec_conclusion", "conclusion_hint")):
+    for sec, hint, write in (
+        ("sec_discussion", "discussion_hint", discussion),
+        ("sec_conclusion", "conclusion_hint", conclusion),
+    ):
         out += f"\\section{{{phrase(lang, sec)}}}\n"
-        out += f"\\begin{{authorbox}}\n{phrase(lang, hint)}\n\\end{{authorbox}}\n"
+        text = write(inp.analysis, ledger, lang)
+        out += text or f"\\begin{{authorbox}}\n{phrase(lang, hint)}\n\\end{{authorbox}}\n"
     return out
 
 
@@ -466,7 +490,7 @@ def assemble(inp: ReportInput, ledger: Ledger) -> dict[str, str]:
             _aim(inp, ledger),
             _method(inp, ledger),
             _results(inp, ledger),
-            _author_sections(inp.lang),
+            _closing_sections(inp, ledger),
             _appendix(inp),
             _unread(inp),
         ]

@@ -1,0 +1,218 @@
+"""The request in the method section: what the notes ask, as the analysis
+read it (`FolderAnalysis.request`), and what was asked and not answered.
+
+A reader checks the analysis against the notes: which quantities were
+asked (with the notes' own words and the file they are in), which law was
+used (named, written out, or implied by the quantity) with its formula,
+which column is which variable of the law and why, the constants and the
+values to compare with that the notes give, the files' roles. Each item
+quotes its evidence; the English report also gives the recorded reason
+(the reasons are written in English by the rules, so the Chinese report
+shows the notes' phrase instead).
+
+Names come from the catalogue (`analysis/catalogue`), never from the
+column headers alone; the notes' phrases and the folder's names are
+escaped as quoted material. Constants are numbers of the notes: printed
+through the ledger with the notes' file as their source, with the digits
+the notes gave.
+"""
+
+from __future__ import annotations
+
+import math
+
+from labwright.agent.offline.escape import escape_text
+from labwright.agent.offline.phrases import phrase
+from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.results_table import fixed, unit_tex
+from labwright.agent.offline.tables import src_file, src_text
+from labwright.analysis.catalogue.load import catalogue
+from labwright.analysis.catalogue.schema import ModelEntry, Text
+from labwright.analysis.request import (
+    AnalysisRequest,
+    AskedQuantity,
+    Binding,
+    Evidence,
+    NamedModel,
+    Unanswered,
+)
+from labwright.ingest.types import Provenance
+
+
+def _entry(key: str | None) -> ModelEntry | None:
+    return catalogue().get(key) if key else None
+
+
+def quantity_name(key: str, model: str | None, lang: str) -> str:
+    """A quantity's catalogue label and symbol ("Michaelis constant $K_m$"),
+    or its key when the catalogue does not know it."""
+    models = [e for e in [_entry(model)] if e is not None] or list(catalogue())
+    for entry in models:
+        for p in entry.parameters:
+            if p.name == key:
+                return _named(p.label, p.latex, lang)
+        for d in entry.derived:
+            if d.key == key:
+                return _named(d.label, d.latex, lang)
+    return src_text(key)
+
+
+def _named(label: Text, latex: str, lang: str) -> str:
+    name = fixed(escape_text(label(lang)))
+    return f"{name} {fixed(f'${latex}$')}" if latex else name
+
+
+def _quote(ev: Evidence) -> str:
+    return f"``{src_text(ev.phrase)}''" if ev.phrase else ""
+
+
+def _file(ev: Evidence) -> str:
+    return src_file(ev.source) if ev.source and ev.source != "columns" else src_text(ev.source)
+
+
+def _asked(a: AskedQuantity, lang: str) -> str:
+    name = quantity_name(a.quantity, a.model, lang)
+    if a.model is None and a.candidates:
+        names = ", ".join(
+            fixed(escape_text(e.name(lang))) for e in map(_entry, a.candidates) if e is not None
+        )
+        if names:
+            name += f" ({phrase(lang, 'rq_candidates', names=names)})"
+    return phrase(
+        lang, "rq_asked_item", name=name, quote=_quote(a.evidence), file=_file(a.evidence)
+    )
+
+
+def _model(m: NamedModel, lang: str) -> str:
+    entry = _entry(m.key)
+    ev = m.evidence
+    if entry is None:
+        formula = fixed(f"\\texttt{{{escape_text(m.formula or '')}}}")
+        return phrase(lang, "rq_model_formula", file=_file(ev), formula=formula)
+    key = {"name": "rq_model_name", "formula": "rq_model_name", "quantity": "rq_model_quantity",
+           "per_run": "rq_model_per_run"}[m.how]  # fmt: skip
+    return phrase(
+        lang, key, name=fixed(escape_text(entry.name(lang))), formula=fixed(entry.latex),
+        file=_file(ev), quote=_quote(ev),
+    )  # fmt: skip
+
+
+def _binding(b: Binding, lang: str) -> str:
+    entry = _entry(b.model)
+    variable = next((v for v in entry.variables if v.name == b.variable), None) if entry else None
+    label = fixed(escape_text(variable.label(lang))) if variable else src_text(b.variable)
+    var = fixed(f"${b.variable}$") if entry else src_text(b.variable)
+    unit = phrase(lang, "rq_unit", unit=unit_tex(b.unit)) if b.unit and unit_tex(b.unit) else ""
+    why = src_text(b.evidence.reason) if lang == "en" and b.evidence.reason else _quote(b.evidence)
+    file = src_file(b.file + (f" [{b.sheet}]" if b.sheet else ""))
+    key = {"column": "rq_binding", "file_names": "rq_binding_names",
+           "per_run": "rq_binding_per_run"}[b.source]  # fmt: skip
+    return phrase(
+        lang, key, var=var, label=label, column=src_text(b.column), file=file, unit=unit, why=why
+    )
+
+
+def given_number(ledger: Ledger, value: float, source: Provenance, what: str) -> str:
+    """A number the notes give, printed with the significant digits they
+    wrote (as far as a float keeps them: `repr` to 6 digits)."""
+    if not math.isfinite(value) or value == 0:
+        return ledger.num(value, source, what, sig=1)
+    mantissa = f"{abs(value):.6g}".split("e")[0].replace(".", "").lstrip("0")
+    return ledger.num(value, source, what, sig=max(len(mantissa.rstrip("0")), 1))
+
+
+def _constants(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
+    items = []
+    for c in req.constants:
+        prov = Provenance(file=c.evidence.source)
+        what = f"constant {c.symbol} given in the notes"
+        value = given_number(ledger, c.value, prov, what)
+        if c.uncertainty:
+            value += " \\pm " + given_number(
+                ledger, c.uncertainty, prov, f"standard uncertainty of the {what}"
+            )
+        unit = f"~{unit_tex(c.unit)}" if c.unit and unit_tex(c.unit) else ""
+        items.append(phrase(lang, "rq_constant", sym=src_text(c.symbol), value=f"${value}$",
+                            unit=unit, file=_file(c.evidence)))  # fmt: skip
+    return phrase(lang, "rq_constants", items="; ".join(items)) if items else ""
+
+
+def _expected(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
+    items = []
+    for e in req.expected:
+        prov = Provenance(file=e.evidence.source)
+        what = f"expected value of {e.quantity} given in the notes"
+        value = given_number(ledger, e.value, prov, what)
+        if e.uncertainty:
+            value += " \\pm " + given_number(
+                ledger, e.uncertainty, prov, f"standard uncertainty of the {what}"
+            )
+        unit = f"~{unit_tex(e.unit)}" if e.unit and unit_tex(e.unit) else ""
+        name = quantity_name(e.quantity, e.model, lang)
+        items.append(f"{name} = ${value}${unit} ({_file(e.evidence)})")
+    return phrase(lang, "rq_expected", items="; ".join(items)) if items else ""
+
+
+def _files(req: AnalysisRequest, lang: str) -> str:
+    # The default role ("data") says nothing; the others are what the
+    # analysis did differently with a file.
+    items = [
+        phrase(
+            lang,
+            "rq_file",
+            file=src_file(f.file + (f" [{f.sheet}]" if f.sheet else "")),
+            role=phrase(lang, f"frole_{f.role}"),
+        )  # fmt: skip
+        for f in req.files
+        if f.role not in ("data", "run")
+    ]
+    return phrase(lang, "rq_files", items="; ".join(items)) if items else ""
+
+
+def request_text(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
+    """The request as a paragraph and lists, or "" for an empty request."""
+    if req.is_empty:
+        return ""
+    lines: list[str] = []
+    if req.asked:
+        lines.append(phrase(lang, "rq_asked", what="; ".join(_asked(a, lang) for a in req.asked)))
+    lines += [_model(m, lang) for m in req.models]
+    if req.procedure is not None and req.procedure != "fit":
+        lines.append(phrase(lang, "rq_procedure", what=phrase(lang, f"proc_{req.procedure}")))
+    lines += [_constants(req, ledger, lang), _expected(req, ledger, lang), _files(req, lang)]
+    out = phrase(lang, "rq_intro") + "\n\\begin{itemize}\n"
+    out += "".join(f"\\item {line}\n" for line in lines if line)
+    out += "\\end{itemize}\n"
+    if req.bindings:
+        out += phrase(lang, "rq_bindings") + "\n\\begin{itemize}\n"
+        out += "".join(f"\\item {_binding(b, lang)}\n" for b in req.bindings)
+        out += "\\end{itemize}\n"
+    return out
+
+
+def unanswered_item(u: Unanswered, lang: str) -> tuple[str, str]:
+    """What was not answered and why, as LaTeX. The rules record both in
+    English; when the reason is a variable of a law that no column holds,
+    the Chinese report says it from the catalogue's names instead."""
+    entry = _entry(u.model)
+    variable = next((v for v in entry.variables if v.name == u.variable), None) if entry else None
+    if lang == "zh" and entry is not None and variable is not None:
+        what = f"{fixed(escape_text(entry.name.zh))}：{fixed(escape_text(variable.label.zh))}"
+        why = phrase(lang, "na_no_column", label=fixed(escape_text(variable.label.zh)),
+                     sym=fixed(f"${variable.name}$"))  # fmt: skip
+        return what, why
+    return src_text(u.what), src_text(u.why)
+
+
+def unanswered_text(unanswered: list[Unanswered], lang: str) -> str:
+    """ "Not answered: X --- why." for each request no result answers."""
+    if not unanswered:
+        return ""
+    items = ""
+    for u in unanswered:
+        what, why = unanswered_item(u, lang)
+        items += f"\\item {phrase(lang, 'na_item', what=what, why=why)}\n"
+    return (
+        f"\\subsection*{{{phrase(lang, 'na_title')}}}\n{phrase(lang, 'na_intro')}\n"
+        f"\\begin{{itemize}}\n{items}\\end{{itemize}}\n"
+    )

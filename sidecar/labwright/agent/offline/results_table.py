@@ -1,0 +1,173 @@
+"""The results table at the top of Results: every answer of the folder's
+`AnswerSheet`, one row each, before any table or figure.
+
+A reader of a lab report looks for the asked quantities first: what it is
+(its name and symbol), its value with the standard error, the unit, how it
+was found, and, when the notes or the catalogue give one, the expected
+value with its source and the difference in combined standard errors.
+
+Numbers go through the ledger with the answer's provenance, so each printed
+number is tagged (`\\lwnum`). The same call (`answer_numbers`) prints an
+answer's value wherever the report repeats it (discussion, conclusion), so
+the repeated number is one ledger entry. Rounding is the ledger's: the
+standard error to two significant digits and the value to the same decimal
+place (`provenance.format_with_uncertainty`), the rule every other writer
+of the report follows, so the table and the text never print one value two
+ways. Names, symbols, units and methods are the catalogue's and the
+analysis' fixed words, set aside from the number check by `\\lwtext`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from labwright.agent.offline.escape import escape_text
+from labwright.agent.offline.phrases import phrase
+from labwright.agent.offline.provenance import Ledger
+from labwright.analysis import quantities
+from labwright.analysis.results import Answer, AnswerSheet, Comparison
+from labwright.ingest.types import Provenance
+
+
+@dataclass(frozen=True)
+class AnswerNumbers:
+    """An answer's printed numbers (LaTeX math, tagged)."""
+
+    value: str  # "v \\pm s" or "v" without a standard error
+    expected: str | None  # the comparison's value (\\pm its uncertainty)
+    z: str | None  # the signed difference in combined standard errors
+
+
+def fixed(tex: str) -> str:
+    """Code's or the catalogue's fixed words (a symbol, a unit, a method),
+    set aside from the number check: their digits are not measurements."""
+    return f"\\lwtext{{{tex}}}"
+
+
+def symbol(a: Answer) -> str:
+    return fixed(f"${a.latex}$") if a.latex else ""
+
+
+def unit_tex(unit: str | None) -> str:
+    """The unit as upright math, or "" for a dimensionless result."""
+    if not unit:
+        return ""
+    # \mu inside \mathrm comes out empty with unicode-math's fonts; \upmu
+    # is the upright micro the class's math font has.
+    tex = quantities.latex(unit).replace("\\mu ", "\\upmu{}")
+    return fixed(f"${tex}$") if tex else ""
+
+
+def name_tex(a: Answer, lang: str) -> str:
+    """The quantity's label and symbol: "Michaelis constant $K_m$"."""
+    label = fixed(escape_text(a.label(lang)))
+    sym = symbol(a)
+    return f"{label} {sym}" if sym else label
+
+
+def _prov(a: Answer) -> Provenance | None:
+    return a.sources[0] if a.sources else None
+
+
+def _what(a: Answer) -> str:
+    return f"{a.label.en} ({a.quantity}{', ' + a.model if a.model else ''})"
+
+
+def answer_value(a: Answer, ledger: Ledger) -> str:
+    """`value \\pm se` (math source, tagged) with the ledger's rounding."""
+    what = f"{_what(a)}: {a.method.en}"
+    if a.se is not None and a.se > 0:
+        return ledger.measured(a.value, a.se, _prov(a), what)
+    return ledger.num(a.value, _prov(a), what, sig=4)
+
+
+def expected_value(a: Answer, c: Comparison, ledger: Ledger) -> str:
+    what = f"expected value of {_what(a)} ({c.source})"
+    prov = Provenance(file=c.source) if c.source else None
+    if c.uncertainty is not None and c.uncertainty > 0:
+        return ledger.measured(c.value, c.uncertainty, prov, what)
+    return ledger.num(c.value, prov, what, sig=4)
+
+
+def answer_numbers(a: Answer, ledger: Ledger) -> AnswerNumbers:
+    value = answer_value(a, ledger)
+    c, z = a.comparison, a.z
+    if c is None:
+        return AnswerNumbers(value, None, None)
+    z_text = (
+        None
+        if z is None
+        else ledger.num(
+            z,
+            _prov(a),
+            f"difference of {_what(a)} from {c.source} in combined standard errors",
+            sig=2,
+        )  # fmt: skip
+    )
+    return AnswerNumbers(value, expected_value(a, c, ledger), z_text)
+
+
+def source_text(source: str, lang: str) -> str:
+    """Where an expected value comes from: the notes (said in the report's
+    language) or the catalogue reference's source, as written there."""
+    return phrase(lang, "src_notes") if source == "the notes" else fixed(escape_text(source))
+
+
+def _expected_cell(a: Answer, nums: AnswerNumbers, lang: str) -> str:
+    c = a.comparison
+    if c is None or nums.expected is None:
+        return "---"
+    cell = f"${nums.expected}$"
+    if c.unit and c.unit != a.unit:
+        cell += f"~{unit_tex(c.unit)}"
+    return cell + f" ({source_text(c.source, lang)})" if c.source else cell
+
+
+# Rows end with \\tabularnewline: a ragged cell redefines \\\\ (no array
+# package in the class for >{\\raggedright\\arraybackslash}).
+_ROW_END = " \\tabularnewline"
+
+
+def _ragged(cell: str) -> str:
+    return "\\raggedright " + cell
+
+
+def results_table(sheet: AnswerSheet, ledger: Ledger, lang: str) -> str:
+    """The table of answers with its lead sentence, or "" without answers."""
+    if not sheet.answers:
+        return ""
+    compare = any(a.comparison is not None for a in sheet.answers)
+    customary = any(not a.asked for a in sheet.answers)
+    head = [phrase(lang, "rt_quantity"), phrase(lang, "rt_value"), phrase(lang, "rt_unit"),
+            phrase(lang, "rt_method")]  # fmt: skip
+    if compare:
+        head += [phrase(lang, "rt_expected"), "$z$"]
+    rows: list[str] = []
+    for a in sheet.answers:
+        nums = answer_numbers(a, ledger)
+        name = name_tex(a, lang) + ("$^{\\dagger}$" if not a.asked else "")
+        row = [_ragged(name), f"${nums.value}$", unit_tex(a.unit),
+               _ragged(fixed(escape_text(a.method(lang))))]  # fmt: skip
+        if compare:
+            row += [_ragged(_expected_cell(a, nums, lang)),
+                    f"${nums.z}$" if nums.z is not None else "---"]  # fmt: skip
+        rows.append(" & ".join(row) + _ROW_END)
+    spec = "p{0.22\\linewidth} l l p{0.26\\linewidth}"
+    if compare:
+        spec += " p{0.17\\linewidth} r"
+    notes = [phrase(lang, "rt_note_z")] if compare else []
+    if customary:
+        notes.append(phrase(lang, "rt_note_customary"))
+    caption = phrase(lang, "rt_caption")
+    out = phrase(lang, "rt_intro") + "\n"
+    out += (
+        "\\begin{table}[H]\n\\centering\\small\n"
+        f"\\caption{{{caption}}}\n"
+        f"\\begin{{tabular}}{{{spec}}}\n\\toprule\n"
+        + " & ".join(head) + _ROW_END + "\n\\midrule\n"
+        + "\n".join(rows)
+        + "\n\\bottomrule\n\\end{tabular}\n"
+    )  # fmt: skip
+    if notes:
+        out += "\\par\\smallskip\\footnotesize " + " ".join(notes) + "\n"
+    return out + "\\end{table}\n"
