@@ -13,7 +13,10 @@ provenance record and prints, per folder and in all:
   or an index; goal 0);
 - the time per folder.
 
-    python benchmarks/analyst_eval.py [--no-tex] [--keep DIR] [--json OUT] [NAME ...]
+    python benchmarks/analyst_eval.py [--set labset|real] [--no-tex] [--keep DIR] [--json OUT] [NAME ...]
+
+`--set real` runs the same scoring on real public data handed in as a
+student would (tests/realdata: R's data sets with published estimates).
 
 Exit status 0 when every goal is met, 1 otherwise.
 """
@@ -68,9 +71,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="keep the folders and builds here")
     ap.add_argument("--json", type=Path, help="write the per-folder scores here")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every truth")
+    ap.add_argument(
+        "--set", choices=("labset", "real"), default="labset",
+        help="the generated labelled set (default) or the real public data (tests/realdata)",
+    )  # fmt: skip
     args = ap.parse_args(argv)
 
-    folders = [f for f in all_folders() if not args.names or f.name in args.names]
+    if args.set == "real":
+        from tests.realdata import real_folders
+
+        candidates = real_folders()
+    else:
+        candidates = all_folders()
+    folders = [f for f in candidates if not args.names or f.name in args.names]
     experiments = {f.experiment for f in folders}
     shapes = Counter(s for f in folders for s in f.shapes)
     print(f"{len(folders)} folders, {len(experiments)} experiments, "

@@ -120,6 +120,31 @@ class HeaderInfo:
     preamble: list[str] = field(default_factory=list)
 
 
+def _factor_rows(rows: Sequence[Sequence[object]], decimal_comma: bool = False) -> list[bool]:
+    """Data rows of a table whose text columns outnumber its numbers.
+
+    A designed experiment writes one measurement beside its factors
+    ("26,A,L": breaks, wool, tension), so no row is half values and the
+    half-values rule of `is_data_row` found no data at all. Such a table is
+    still regular: the rows of its usual width have numbers in the same
+    columns. A row is data when it has that width and a number in every
+    column that holds a number in at least 80% of those rows; the header
+    above has names there instead."""
+    widths = [len(r) for r in rows]
+    if not widths:
+        return []
+    width = max(set(widths), key=widths.count)
+    body = [r for r in rows if len(r) == width]
+    numeric = [
+        j
+        for j in range(width)
+        if sum(is_number(r[j], decimal_comma) for r in body) >= 0.8 * len(body)
+    ]
+    if not numeric:
+        return [False] * len(rows)
+    return [len(r) == width and all(is_number(r[j], decimal_comma) for j in numeric) for r in rows]
+
+
 def locate_header(
     rows: Sequence[Sequence[object]], decimal_comma: bool = False
 ) -> HeaderInfo | None:
@@ -128,6 +153,8 @@ def locate_header(
     Returns None when the rows hold no data at all.
     """
     flags = [is_data_row(r, decimal_comma) for r in rows]
+    if not any(flags):
+        flags = _factor_rows(rows, decimal_comma)
     start = None
     for i, flag in enumerate(flags):
         # Two data rows in a row, or a last lone row, start the data; a single
