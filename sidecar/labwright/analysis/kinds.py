@@ -38,6 +38,7 @@ from labwright.analysis.analyses.timeseries import TIMESERIES
 from labwright.analysis.analyses.wide import WIDE
 from labwright.analysis.analyses.xy import XY
 from labwright.analysis.jobs import Analysis, AnalysisKind, BindContext, Explains, Job, Uses
+from labwright.analysis.procedures.titration import TITRATION
 
 __all__ = [
     "KINDS",
@@ -54,6 +55,7 @@ __all__ = [
 #: each taking the tables no earlier kind answered (the regression before
 #: the groups and time series, which may share a table with it).
 KINDS: tuple[AnalysisKind[Any, Any], ...] = (
+    TITRATION,
     SERIES,
     LAW,
     PEAKS,
@@ -67,7 +69,7 @@ KINDS: tuple[AnalysisKind[Any, Any], ...] = (
 )
 
 #: How the analyses of one table are presented, whatever order they were bound in.
-_PRESENTED = ("series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
+_PRESENTED = ("titration", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
               "wide", "symmetry", "xy")  # fmt: skip
 
 

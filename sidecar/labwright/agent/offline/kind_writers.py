@@ -26,6 +26,7 @@ from labwright.agent.offline.writers import (
     series,
     symmetry,
     timeseries,
+    titration,
     wide,
     xy,
 )
@@ -37,6 +38,7 @@ from labwright.analysis.analyses.xy import XYTable
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.law import LawFit
 from labwright.analysis.peaks import PeakResult
+from labwright.analysis.procedures.titration import TitrationResult
 from labwright.analysis.regression import RegressionResult
 from labwright.analysis.repeated import Repeated
 from labwright.analysis.series_summary import SeriesSummary
@@ -71,6 +73,7 @@ class KindWriter(Generic[R]):
 
 
 WRITERS: dict[str, KindWriter[Any]] = {
+    "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
     "series": KindWriter(SeriesSummary, series.text, series.figures, series.script),
     "law": KindWriter(LawFit, law.text, law.figures, law.script),
     "peaks": KindWriter(PeakResult, peaks.text, peaks.figures, peaks.script),

@@ -102,9 +102,13 @@ def plan_report(
     restricted to measurement columns."""
     del inventory
     if analysis is None:
+        from labwright.analysis.catalogue.load import catalogue
         from labwright.analysis.plan import analyse_folder
+        from labwright.analysis.request_rules import read_request
 
-        analysis = analyse_folder(read)
+        # What the notes ask, read by rules: the request-driven kinds
+        # (procedures, laws of the catalogue) bind from it.
+        analysis = analyse_folder(read, read_request(read, catalogue()))
     figures = plan_figures(
         read.datasets,
         read.images,
