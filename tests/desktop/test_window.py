@@ -137,7 +137,6 @@ def test_window_opens_a_folder_and_shows_the_first_page(
         _choose_in_native_dialog(app.display, folder, _app_processes(app.binary))
         _assert_one_session_for(app.state, folder)
         _show_first_page(app.session, 400)
-        app.session.screenshot(ARTIFACTS / "window-first-page.png")
         assert (ARTIFACTS / "window-first-page.png").stat().st_size > 10_000
 
 
@@ -237,26 +236,61 @@ def _wait_for_a_run(state: dict[str, Any], session_id: int) -> None:
     raise AssertionError(f"no run was started on session {session_id} after the drop")
 
 
-FIRST_PAGE = '[data-testid="pdf"]:not([data-pages="0"]) canvas[data-page="1"]'
+# What the viewer shows of page 1 (ui/src/components/PdfViewer.tsx, PdfPage.tsx):
+# the viewer's count of drawn pages (data-pages, what the Chromium suites wait
+# for), how much of page 1's canvas pdf.js painted (a canvas that exists but
+# stayed blank is no drawn page), the number buttons the writer's tags gave,
+# and the sentences the viewer shows when a layer fails (never swallowed).
+PAGE_STATE = """
+const viewer = document.querySelector('[data-testid="pdf"]');
+if (!viewer) return null;
+const canvas = viewer.querySelector('[data-testid="pdf-page"][data-page="1"] canvas');
+let inked = 0;
+if (canvas && canvas.width > 0 && canvas.height > 0) {
+  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  for (let i = 0; i < data.length; i += 4 * 7) {
+    if (data[i + 3] > 0 && data[i] + data[i + 1] + data[i + 2] < 600) inked++;
+  }
+}
+return {
+  drawn: Number(viewer.getAttribute('data-pages')),
+  inked: inked,
+  numbers: viewer.querySelectorAll('[data-testid="pdf-num"]').length,
+  problems: Array.from(viewer.querySelectorAll('[data-testid="pdf-problem"], [data-testid="pdf-error"]'),
+                       (p) => p.textContent),
+};
+"""
 
 
-def _show_first_page(session: Session, seconds: float) -> None:
-    """Wait for the build, open the report tab, and wait for pdf.js to draw page 1."""
+def _show_first_page(session: Session, seconds: float) -> dict[str, Any]:
+    """Wait for the build, open the report tab, and wait for pdf.js to draw
+    page 1: ink on its canvas and the number buttons over it; the page's state."""
     deadline = time.monotonic() + seconds
+    state: dict[str, Any] | None = None
     while time.monotonic() < deadline:
-        if session.find(FIRST_PAGE):
-            return
-        tab = session.find('[data-testid="tab-report"]')
-        if (
-            tab
-            and session.script("return !!document.querySelector('[data-testid=\"pdf\"]');") is False
+        state = session.script(PAGE_STATE)
+        if state is None:
+            tab = session.find('[data-testid="tab-report"]')
+            if tab:
+                session.click(tab)
+        elif state["problems"] or (
+            state["drawn"] >= 1 and state["inked"] > 0 and state["numbers"] > 0
         ):
-            session.click(tab)
+            break
         time.sleep(1.0)
-    raise AssertionError(
-        "the report's first page was not drawn: "
-        + str(session.script("return document.body.innerText.slice(0, 800);"))
+    shot = ARTIFACTS / "window-first-page.png"
+    session.screenshot(shot)
+    if state is None:
+        raise AssertionError(
+            "the report tab never showed the PDF viewer: "
+            + str(session.script("return document.body.innerText.slice(0, 800);"))
+        )
+    assert not state["problems"], f"the viewer reports a failure: {state['problems']}; see {shot}"
+    assert state["drawn"] >= 1 and state["inked"] > 0, (
+        f"the report's first page was not drawn ({state}); see {shot}"
     )
+    assert state["numbers"] > 0, f"no number of the report can be clicked ({state}); see {shot}"
+    return state
 
 
 def _app_processes(binary: Path) -> list[int]:

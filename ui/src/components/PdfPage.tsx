@@ -109,6 +109,7 @@ export function PdfPage({
   return (
     <div
       className="pdf-page"
+      data-testid="pdf-page"
       data-page={n}
       style={
         {
