@@ -21,7 +21,7 @@ from labwright.agent.events import Event, Step, Warning_
 from labwright.llm.model import ChatModel, Messages
 from labwright.messages import say
 from labwright.verify.citations import citation_closure, cite_keys, remove_citations
-from labwright.verify.verdict import Verdict
+from labwright.verify.verdict import NOT_CHECKED_IN_TIME, Verdict
 
 #: Written into entries by the bibliography step before citations were checked
 #: (builds made then still carry it; the trust panel still lists them).
@@ -74,7 +74,8 @@ def build_bibliography(
                 written.append(write_entry(entry.key, record.bibtex_type(), record.bibtex_fields()))
                 outcome.generated.append(entry.key)
             else:
-                outcome.dropped[entry.key] = verdict.verdict
+                late = verdict.reason == NOT_CHECKED_IN_TIME
+                outcome.dropped[entry.key] = "late" if late else verdict.verdict
         outcome.verdicts = [replace(v, cited=v.key in outcome.generated) for v in verdicts]
         if check is not None:
             check.record_model(outcome.verdicts)
@@ -100,7 +101,8 @@ def _report_model_entries(outcome: BibOutcome, verdicts: list[Verdict]) -> Itera
             f"in Crossref or OpenAlex and are cited{note}.",
         )
     invented = [k for k, v in outcome.dropped.items() if v == "not_found"]
-    unchecked = [k for k, v in outcome.dropped.items() if v != "not_found"]
+    late = [k for k, v in outcome.dropped.items() if v == "late"]
+    unchecked = [k for k, v in outcome.dropped.items() if v not in ("not_found", "late")]
     if invented:
         yield Warning_(
             message=f"{len(invented)} {_plural(len(invented), 'reference', 'references')} the model "
@@ -112,6 +114,13 @@ def _report_model_entries(outcome: BibOutcome, verdicts: list[Verdict]) -> Itera
             message=f"{len(unchecked)} {_plural(len(unchecked), 'reference', 'references')} the model "
             "suggested could not be checked (no network or checks turned off) and "
             f"{_plural(len(unchecked), 'was', 'were')} left out: " + ", ".join(unchecked)
+        )
+    if late:
+        yield Warning_(
+            message=f"{len(late)} {_plural(len(late), 'reference', 'references')} the model "
+            "suggested could not be checked in the time the build allows and "
+            f"{_plural(len(late), 'was', 'were')} left out; the next build checks them again: "
+            + ", ".join(late)
         )
 
 

@@ -30,7 +30,11 @@ if TYPE_CHECKING:  # bibtexparser and httpx load when a check runs, not with the
 log = logging.getLogger(__name__)
 
 CITATIONS_JSON = "citations.json"
-#: Longest the model's entries may take to check (the indexes' own limits pace them).
+#: How long the bibliography step waits for the model's entries: one that is
+#: still undecided then is left out as not checked (never cited unchecked).
+MODEL_BUDGET_S = 1.7
+#: Longest the model's entries' lookups go on (after the budget, in the
+#: background: their answers reach the cache, so the next build cites them).
 MODEL_DEADLINE_S = 8.0
 #: Longest the folder's entries may take in the background.
 USER_DEADLINE_S = 60.0
@@ -150,7 +154,9 @@ class CitationCheck:
             ]
         else:
             try:
-                verdicts = resolver.check(entries, deadline_s=MODEL_DEADLINE_S, origin="model")
+                verdicts = resolver.check(
+                    entries, deadline_s=MODEL_DEADLINE_S, budget_s=MODEL_BUDGET_S, origin="model"
+                )
             except Exception:  # noqa: BLE001
                 log.exception("checking the model's references failed")
                 verdicts = [
@@ -208,5 +214,6 @@ class CitationCheck:
             return  # a daemon thread still using it; the process reclaims it
         with self._lock:
             if self._resolver is not None:
-                self._resolver.close()
+                # Lookups past the model's budget still fill the cache for the next build.
+                self._resolver.close_when_idle(MODEL_DEADLINE_S)
                 self._resolver = None

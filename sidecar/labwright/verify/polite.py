@@ -60,7 +60,7 @@ class _Bucket:
     one interval). A small margin absorbs the network's jitter between our send
     and the service's count."""
 
-    MARGIN = 1.05
+    MARGIN = 1.10
 
     def __init__(self, limit: float, interval_s: float) -> None:
         self.limit, self.interval_s = max(limit, 1.0), max(interval_s, 0.001)

@@ -17,10 +17,11 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
 
@@ -31,7 +32,14 @@ from labwright.verify.match import Fit, authors_fit, fit, normalized_title, plai
 from labwright.verify.polite import Service, ServiceLimits, Unavailable
 from labwright.verify.records import WorkRecord, arxiv_of_doi, normalize_doi
 from labwright.verify.settings import CitationSettings
-from labwright.verify.verdict import Difference, Evidence, Origin, Proposal, Verdict
+from labwright.verify.verdict import (
+    NOT_CHECKED_IN_TIME,
+    Difference,
+    Evidence,
+    Origin,
+    Proposal,
+    Verdict,
+)
 
 _ARXIV_ID = re.compile(
     r"(?<![\w.])(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?![\w])", re.I
@@ -53,6 +61,10 @@ CROSSREF_PUBLIC = ServiceLimits(concurrency=1, rate=5.0, list_rate=1.0)
 OPENALEX = ServiceLimits(concurrency=20, rate=20.0)
 #: A work both indexes hold, for `Resolver.probe` (single-work lookups are free).
 PROBE_DOI = "10.1038/nature14539"
+
+_T = TypeVar("_T")
+#: How long past its deadline a check without a budget waits for an entry's verdict.
+_GRACE_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -110,9 +122,11 @@ class _Search:
 
 
 class Resolver:
-    def __init__(self, indexes: Indexes, *, workers: int = 16) -> None:
+    def __init__(self, indexes: Indexes) -> None:
         self.indexes = indexes
-        self.workers = workers
+        #: Lookups running in background threads (a caller's budget may end first).
+        self._live = 0
+        self._idle = threading.Condition()
         self._route_lock = threading.Lock()
         self._steps = {"crossref": 0, "openalex": 0}
 
@@ -182,6 +196,42 @@ class Resolver:
                 if "slow down" not in str(why):
                     service.down = service.down or str(why)
 
+    @property
+    def busy(self) -> bool:
+        """Lookups are still running (a check returned at its budget before they ended)."""
+        with self._idle:
+            return self._live > 0
+
+    def close_when_idle(self, timeout_s: float = 30.0) -> None:
+        """Close once the background lookups ended (they fill the cache), without waiting."""
+
+        def run() -> None:
+            with self._idle:
+                self._idle.wait_for(lambda: self._live == 0, timeout=timeout_s)
+            self.close()
+
+        threading.Thread(target=run, name="citation-close", daemon=True).start()
+
+    def _spawn(self, job: Callable[[], _T]) -> Future[_T]:
+        """`job` in a daemon thread: a check the caller stopped waiting for never holds
+        up the process's exit (its questions end at their deadline anyway)."""
+        future: Future[_T] = Future()
+        with self._idle:
+            self._live += 1
+
+        def run() -> None:
+            try:
+                future.set_result(job())
+            except BaseException as error:  # noqa: BLE001 - handed to whoever waits
+                future.set_exception(error)
+            finally:
+                with self._idle:
+                    self._live -= 1
+                    self._idle.notify_all()
+
+        threading.Thread(target=run, name="citation-lookup", daemon=True).start()
+        return future
+
     def close(self) -> None:
         for service in (self.indexes.crossref, self.indexes.openalex):
             if service is not None:
@@ -195,40 +245,50 @@ class Resolver:
         entries: Sequence[BibEntry],
         *,
         deadline_s: float = 20.0,
+        budget_s: float | None = None,
         origin: Origin = "user",
         source: BibFile | None = None,
         file: str = "",
     ) -> list[Verdict]:
         """A verdict per entry, in the entries' order. `source`: the file the entries
-        came from, so a correction's proposal is a diff of that file."""
-        deadline = time.monotonic() + deadline_s
+        came from, so a correction's proposal is a diff of that file.
+
+        `budget_s`: how long the caller waits. An entry still undecided then is
+        "unverifiable" (not checked in time, never verified); its questions go on
+        in the background until `deadline_s`, so their answers reach the cache
+        and the next check has them at once."""
+        start = time.monotonic()
+        deadline = start + deadline_s
         if not entries:
             return []
         found = [identifiers(e) for e in entries]
         dois = [i.doi for i in found] + [f"10.48550/arxiv.{i.arxiv}" for i in found if i.arxiv]
         jobs = self.indexes.prefetch_jobs(dois, deadline) if self.online else []
-        workers = max(1, min(self.workers, len(entries))) + len(jobs)
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            batches = [pool.submit(job) for job in jobs]
+        batches = [self._spawn(job) for job in jobs]
 
-            def batched() -> None:
-                # Entries with an identifier ask after the batched lookups answered
-                # (then from the cache); the others search at once.
-                wait(batches, timeout=max(0.0, deadline - time.monotonic()))
+        def batched() -> None:
+            # Entries with an identifier ask after the batched lookups answered
+            # (then from the cache); the others search at once.
+            wait(batches, timeout=max(0.0, deadline - time.monotonic()))
 
-            futures = [
-                pool.submit(
-                    self.check_one,
-                    e,
-                    deadline,
-                    origin,
-                    source,
-                    file,
-                    batched if (i.doi or i.arxiv) else None,
+        # One thread per entry: the services' slots and rate limits (polite.py)
+        # decide what is really in flight, so no entry waits for a worker.
+        futures = [
+            self._spawn(
+                lambda e=e, i=i: self.check_one(  # type: ignore[misc]
+                    e, deadline, origin, source, file, batched if (i.doi or i.arxiv) else None
                 )
-                for e, i in zip(entries, found, strict=True)
-            ]
-            return [f.result() for f in futures]
+            )
+            for e, i in zip(entries, found, strict=True)
+        ]
+        # Without a budget, wait for every verdict: the questions end at the
+        # deadline by themselves, and an entry's verdict a moment later says why.
+        until = deadline + _GRACE_S if budget_s is None else min(deadline, start + budget_s)
+        wait(futures, timeout=max(0.0, until - time.monotonic()))
+        return [
+            f.result() if f.done() else _not_checked(e, origin, file)
+            for f, e in zip(futures, entries, strict=True)
+        ]
 
     def check_one(
         self,
@@ -542,6 +602,16 @@ class Resolver:
                 ):
                     return candidate
         return None
+
+
+def _not_checked(entry: BibEntry, origin: Origin, file: str) -> Verdict:
+    return Verdict(
+        key=entry.key,
+        verdict="unverifiable",
+        reason=NOT_CHECKED_IN_TIME,
+        origin=origin,
+        file=file,
+    )
 
 
 #: Entry types the scholarly indexes do not list; their absence there says nothing.

@@ -16,6 +16,11 @@ from typing import Any, Literal
 VerdictKind = Literal["verified", "corrected", "unverifiable", "not_found"]
 Origin = Literal["user", "model"]
 VERDICTS: tuple[VerdictKind, ...] = ("verified", "corrected", "unverifiable", "not_found")
+#: The reason of an "unverifiable" entry whose check the caller's time budget
+#: ended before (its answer is still fetched, and cached for the next build).
+NOT_CHECKED_IN_TIME = (
+    "It was not checked in the time the build allows; the next build will check it."
+)
 
 
 @dataclass(frozen=True)
