@@ -22,11 +22,16 @@ import math
 import operator
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from labwright.analysis.catalogue.schema import Text
 from labwright.ingest.types import Column
+
+if TYPE_CHECKING:
+    from labwright.analysis.catalogue.schema import Reference
+    from labwright.analysis.results import Answer, Comparison
 
 ALPHA = 0.05
 _SUP = {"²": "2", "³": "3"}
@@ -243,6 +248,96 @@ class LawFit:
         return (
             (self.slope0, self.slope0_se) if self.through_origin else (self.slope1, self.slope1_se)
         )
+
+    def answers(self) -> list[Answer]:
+        """The constant the law names (g of T^2 = (4 pi^2/g) L), from the
+        slope of the form the intercept test keeps, with its delta-method
+        standard error and the fit's residuals; none when the law names no
+        constant."""
+        from labwright.analysis.results import Answer, fit_quality
+
+        if self.relation is None or self.constant is None or self.constant_se is None:
+            return []
+        name = self.relation.name
+        slope, _ = self.slope
+        fitted = slope * self.xt + (0.0 if self.through_origin else self.intercept)
+        ty = _powered(self.y.name, self.y_power, text=True)
+        tx = _powered(self.x.name, self.x_power, text=True)
+        form = (
+            ("through the origin", "过原点")
+            if self.through_origin
+            else ("with an intercept", "含截距")
+        )
+        method = Text(
+            f"OLS of {ty} on {tx} {form[0]}; {name} from the slope, SE by the delta method",
+            f"{ty} 对 {tx} 的最小二乘拟合（{form[1]}），由斜率求 {name}，误差按传递公式",
+        )
+        known = _catalogue_quantity(name)
+        label, latex = (known[0], known[1]) if known else (
+            Text("constant of the stated law", "笔记所给定律中的常量"), name
+        )  # fmt: skip
+        unit = constant_unit(self)
+        comparison = _reference(known[2], unit) if known and known[2] else None
+        quality = fit_quality(
+            self.yt - fitted, 1 if self.through_origin else 2,
+            r2=self.r2_0 if self.through_origin else None,
+        )  # fmt: skip
+        return [
+            Answer(
+                quantity=name, label=label, latex=latex, value=self.constant, se=self.constant_se,
+                unit=unit, method=method, model=None, comparison=comparison,
+                sources=(self.y.provenance, self.x.provenance), rows=f"{self.n}", fit=quality,
+            )
+        ]  # fmt: skip
+
+
+def _catalogue_quantity(symbol: str) -> tuple[Text, str, Reference | None] | None:
+    """The catalogue's label, LaTeX and reference value of a parameter or
+    derived quantity written with this symbol, when the catalogue has exactly
+    one name for it (g: acceleration due to gravity, 9.806 m/s²; the
+    reference only when the laws that give one agree); None when none has it
+    or laws use the symbol differently (k: a spring constant, a rate)."""
+    from labwright.analysis.catalogue.load import catalogue
+
+    found: list[tuple[Text, str, Reference | None]] = []
+    for e in catalogue():
+        keys = [p.name for p in e.parameters] + [d.key for d in e.derived]
+        labels = {p.name: (p.label, p.latex) for p in e.parameters}
+        labels |= {d.key: (d.label, d.latex) for d in e.derived}
+        if symbol in keys:
+            ref = next((r for r in e.references if r.quantity == symbol), None)
+            found.append((*labels[symbol], ref))
+    names = {(f[0], f[1]) for f in found}
+    if len(names) != 1:
+        return None
+    refs = {f[2] for f in found if f[2] is not None}
+    label, latex = names.pop()
+    return label, latex, refs.pop() if len(refs) == 1 else None
+
+
+def _reference(ref: Reference, unit: str | None) -> Comparison | None:
+    """The catalogue's reference value in the answer's unit (None when the
+    units do not convert: then it is not the same quantity)."""
+    from labwright.analysis.quantities import factor
+    from labwright.analysis.results import Comparison
+
+    k = factor(ref.unit, unit) if unit else None
+    if k is None:
+        return None
+    unc = None if ref.uncertainty is None else ref.uncertainty * k
+    return Comparison(value=ref.value * k, uncertainty=unc, unit=unit, source=ref.source)
+
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def _powered(name: str, power: float, *, text: bool = False) -> str:
+    """`T^2`, or for running text `T²` (an integer power as superscripts)."""
+    if power == 1.0:
+        return name
+    if text and power == int(power):
+        return name + str(int(power)).translate(_SUPERSCRIPT)
+    return f"{name}^{power:g}"
 
 
 def fit_law(statement: LawStatement, columns: list[Column]) -> LawFit | None:

@@ -120,7 +120,9 @@ def _expected_cell(a: Answer, nums: AnswerNumbers, lang: str) -> str:
     cell = f"${nums.expected}$"
     if c.unit and c.unit != a.unit:
         cell += f"~{unit_tex(c.unit)}"
-    return cell + f" ({source_text(c.source, lang)})" if c.source else cell
+    # The source's name only (up to its first ";"): the discussion quotes it whole.
+    short = c.source.split(";", 1)[0].strip()
+    return cell + f" ({source_text(short, lang)})" if short else cell
 
 
 # Rows end with \\tabularnewline: a ragged cell redefines \\\\ (no array
@@ -152,9 +154,14 @@ def results_table(sheet: AnswerSheet, ledger: Ledger, lang: str) -> str:
             row += [_ragged(_expected_cell(a, nums, lang)),
                     f"${nums.z}$" if nums.z is not None else "---"]  # fmt: skip
         rows.append(" & ".join(row) + _ROW_END)
-    spec = "p{0.22\\linewidth} l l p{0.26\\linewidth}"
+    # Sized so that six columns and their separations fit the text width.
+    spec = (
+        "p{0.2\\linewidth} l l p{0.22\\linewidth}"
+        if compare
+        else "p{0.24\\linewidth} l l p{0.36\\linewidth}"
+    )
     if compare:
-        spec += " p{0.17\\linewidth} r"
+        spec += " p{0.16\\linewidth} r"
     notes = [phrase(lang, "rt_note_z")] if compare else []
     if customary:
         notes.append(phrase(lang, "rt_note_customary"))
