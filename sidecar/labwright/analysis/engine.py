@@ -184,7 +184,9 @@ class _Plan:
     rhs: Expr
     variables: dict[str, _Scale]  # every variable
     params: dict[str, _Scale]  # natural unit of each parameter
-    typical_params: dict[str, float]  # bounds: typical-unit value * this = natural value
+    typical_params: dict[str, float]  # bounds, starts: typical-unit value * this = natural
+    typical_variables: dict[str, float]  # base value / this = value in the typical unit
+    typical_inputs: dict[str, float]  # the same for the inputs
     display: dict[str, tuple[str | None, float]]  # display text, natural -> display factor
     constants: dict[str, UFloat]  # base values
     input_scales: dict[str, _Scale]
@@ -250,13 +252,23 @@ def _plan(
         absolute = v.absolute and quantities.is_temperature(work[v.name])
         variables[v.name] = _Scale(unit, _base_factor(unit), work[v.name], absolute)
     typical = load.symbol_units(entry)
+    typical_variables = {
+        v.name: _base_factor(typical[v.name])
+        if typical[v.name].dimensionality == symbol[v.name].dimensionality
+        else variables[v.name].factor  # data of another dimension ("any"): taken as they are
+        for v in entry.variables
+    }
     params: dict[str, _Scale] = {}
     typical_params: dict[str, float] = {}
     display: dict[str, tuple[str | None, float]] = {}
     for p in entry.parameters:
         unit = symbol[p.name]
         params[p.name] = _Scale(unit, _base_factor(unit))
-        typical_params[p.name] = _base_factor(typical[p.name]) / params[p.name].factor
+        typical_params[p.name] = (
+            _base_factor(typical[p.name]) / params[p.name].factor
+            if typical[p.name].dimensionality == unit.dimensionality
+            else 1.0
+        )
         target, to_display = None, 1.0
         if p.display_unit is not None:
             target = quantities.parse_unit(p.display_unit, difference=True)
@@ -269,6 +281,7 @@ def _plan(
         display[p.name] = (_show(target), to_display)
     given_inputs = dict(input_items)
     input_scales: dict[str, _Scale] = {}
+    typical_inputs: dict[str, float] = {}
     for i in entry.inputs:
         unit = symbol[i.name]
         text = given_inputs.get(i.name)
@@ -280,6 +293,11 @@ def _plan(
                 absolute = quantities.is_temperature(text) and parsed != reg.kelvin
                 unit = reg.kelvin if absolute else parsed
         input_scales[i.name] = _Scale(unit, _base_factor(unit), text, absolute)
+        typical_inputs[i.name] = (
+            _base_factor(typical[i.name])
+            if typical[i.name].dimensionality == unit.dimensionality
+            else input_scales[i.name].factor
+        )
         symbol[i.name] = unit
     constants: dict[str, UFloat] = {}
     for c in entry.constants:
@@ -315,6 +333,8 @@ def _plan(
         variables=variables,
         params=params,
         typical_params=typical_params,
+        typical_variables=typical_variables,
+        typical_inputs=typical_inputs,
         display=display,
         constants=constants,
         input_scales=input_scales,
@@ -455,37 +475,45 @@ def _prepare(entry: ModelEntry, data: FitData) -> _Prepared | FitResult:
 
 
 def _starts(entry: ModelEntry, prep: _Prepared, fixed: Mapping[str, float]) -> dict[str, float]:
-    """Start values in natural units, from the start rules over the data
-    sorted by the first independent variable (base units throughout)."""
+    """Start values in natural units. A start rule is written as its author
+    reads the law, in the entry's typical units (`max(V)/2000`: mL to L,
+    halved), so it is evaluated on the data put in those units, sorted by
+    the first independent variable, with the constants and inputs as the
+    entry writes them; the result is in the parameter's typical unit."""
     plan = prep.plan
     first = entry.independents[0].name
     order = np.argsort(prep.x_base[first], kind="stable")
-    env: dict[str, Any] = {name: _nominal(v) for name, v in prep.inputs_base.items()}
-    env.update({name: x[order] for name, x in prep.x_base.items()})
-    response = entry.response
-    env[response.name] = prep.y[order] * plan.variables[response.name].factor
+    env: dict[str, Any] = {c.name: c.value for c in entry.constants}
+    for name, value in prep.inputs_base.items():
+        if name in plan.input_scales:
+            env[name] = _nominal(value) / plan.typical_inputs[name]
+    for name, x in prep.x_base.items():
+        env[name] = x[order] / plan.typical_variables[name]
+    response = entry.response.name
+    env[response] = (
+        prep.y[order] * plan.variables[response].factor / plan.typical_variables[response]
+    )
     starts: dict[str, float] = {}
     for p in entry.parameters:
-        scale = plan.params[p.name].factor
+        to_natural = plan.typical_params[p.name]
         if p.name in fixed:
-            value_base = fixed[p.name] * scale
+            value = fixed[p.name]
         elif p.start is not None:
             try:
                 with np.errstate(all="ignore"), warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    value_base = float(_start_expr(p.start).evaluate(env, STARTS))
+                    value = float(_start_expr(p.start).evaluate(env, STARTS)) * to_natural
             except (ArithmeticError, ValueError, TypeError):
-                value_base = math.nan
+                value = math.nan
         else:
-            value_base = math.nan
-        value = value_base / scale
+            value = math.nan
         if not math.isfinite(value):
             value = 1.0
         low, high = _bounds(plan, p.name, p.min, p.max)
         if value <= low or value >= high:
             value = _inside(value, low, high)
         starts[p.name] = value
-        env[p.name] = value * scale
+        env[p.name] = value / to_natural
     return starts
 
 

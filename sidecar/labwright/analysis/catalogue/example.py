@@ -28,8 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from labwright.analysis.catalogue.expr import ARRAY, parse_equation
-from labwright.analysis.catalogue.load import example_grid, example_inputs
+from labwright.analysis.catalogue.load import (
+    evaluate_in_typical_units,
+    example_grid,
+    example_inputs,
+)
 from labwright.analysis.catalogue.schema import Example, ModelEntry
 from labwright.analysis.engine import FitData
 
@@ -58,8 +61,7 @@ def true_curve(entry: ModelEntry, example: Example | None = None) -> dict[str, F
     ex = _example(entry, example)
     grid = example_grid(entry, ex)
     env: dict[str, Any] = {**example_inputs(entry, ex), **ex.truth_dict(), **grid}
-    with np.errstate(all="ignore"):
-        y = parse_equation(entry.formula).rhs.evaluate(env, ARRAY)
+    y = evaluate_in_typical_units(entry, env)
     size = next(iter(grid.values())).shape
     return {**grid, entry.response.name: np.broadcast_to(np.asarray(y, dtype=float), size).copy()}
 

@@ -707,6 +707,22 @@ def example_inputs(entry: ModelEntry, example: Example) -> dict[str, float]:
     return values
 
 
+def evaluate_in_typical_units(entry: ModelEntry, env: Mapping[str, Any]) -> np.ndarray[Any, Any]:
+    """The formula's response, in its typical unit, for symbols given in
+    their typical units. Evaluated in SI base units, so a law whose typical
+    units are not coherent (V in mL beside V_eq in L) still gives the right
+    numbers."""
+    reg = quantities.registry()
+    factors = {
+        name: float(reg.Quantity(1.0, unit).to_base_units().magnitude)
+        for name, unit in symbol_units(entry).items()
+    }
+    base = {name: value * factors.get(name, 1.0) for name, value in env.items()}
+    with np.errstate(all="ignore"):
+        y = np.asarray(parse_equation(entry.formula).rhs.evaluate(base, ARRAY), dtype=float)
+    return y / factors[entry.response.name]
+
+
 def _check_example(entry: ModelEntry, example: Example) -> None:
     truth = example.truth_dict()
     missing = {p.name for p in entry.parameters} - set(truth)
@@ -724,8 +740,7 @@ def _check_example(entry: ModelEntry, example: Example) -> None:
     needed = parse_equation(entry.formula).rhs.names - set(env)
     if needed:
         raise _Invalid(f"example.inputs needs a value for {', '.join(sorted(needed))}")
-    with np.errstate(all="ignore"):
-        y = np.asarray(parse_equation(entry.formula).rhs.evaluate(env, ARRAY), dtype=float)
+    y = evaluate_in_typical_units(entry, env)
     if y.shape != next(iter(grid.values())).shape or not np.all(np.isfinite(y)):
         raise _Invalid("the example's formula gives values that are not finite")
     plot = entry.linear_plot
