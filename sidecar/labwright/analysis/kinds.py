@@ -38,6 +38,7 @@ from labwright.analysis.analyses.timeseries import TIMESERIES
 from labwright.analysis.analyses.wide import WIDE
 from labwright.analysis.analyses.xy import XY
 from labwright.analysis.jobs import Analysis, AnalysisKind, BindContext, Explains, Job, Uses
+from labwright.analysis.procedures.calibration import CALIBRATION
 from labwright.analysis.procedures.titration import TITRATION
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
 #: the groups and time series, which may share a table with it).
 KINDS: tuple[AnalysisKind[Any, Any], ...] = (
     TITRATION,
+    CALIBRATION,
     SERIES,
     LAW,
     PEAKS,
@@ -69,7 +71,7 @@ KINDS: tuple[AnalysisKind[Any, Any], ...] = (
 )
 
 #: How the analyses of one table are presented, whatever order they were bound in.
-_PRESENTED = ("titration", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
+_PRESENTED = ("titration", "calibration", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
               "wide", "symmetry", "xy")  # fmt: skip
 
 

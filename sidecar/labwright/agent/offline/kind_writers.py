@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.writers import (
+    calibration,
     groups,
     law,
     peaks,
@@ -38,6 +39,7 @@ from labwright.analysis.analyses.xy import XYTable
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.law import LawFit
 from labwright.analysis.peaks import PeakResult
+from labwright.analysis.procedures.calibration import CalibrationResult
 from labwright.analysis.procedures.titration import TitrationResult
 from labwright.analysis.regression import RegressionResult
 from labwright.analysis.repeated import Repeated
@@ -74,6 +76,9 @@ class KindWriter(Generic[R]):
 
 WRITERS: dict[str, KindWriter[Any]] = {
     "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
+    "calibration": KindWriter(
+        CalibrationResult, calibration.text, calibration.figures, calibration.script
+    ),
     "series": KindWriter(SeriesSummary, series.text, series.figures, series.script),
     "law": KindWriter(LawFit, law.text, law.figures, law.script),
     "peaks": KindWriter(PeakResult, peaks.text, peaks.figures, peaks.script),

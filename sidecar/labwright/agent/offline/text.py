@@ -400,7 +400,10 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
                 out += phrase(lang, "res_text_only", name=dataset_title(ds)) + "\n"
             out += table
         if fa is not None and id(ds) in fa.handled:
-            out += _analyses_of(inp, ledger, [a for a in fa.analyses if a.dataset is ds])
+            # An analysis of several tables (standards and unknowns) is
+            # written with the first; a series of files has its own section.
+            out += _analyses_of(inp, ledger, [a for a in fa.analyses if a.kind != "series"
+                                              and a.job.datasets and a.job.datasets[0] is ds])  # fmt: skip
             continue
         for plan in by_dataset.get(id(ds), []):
             out += _figure_text(inp, plan, ledger) + "\n"
