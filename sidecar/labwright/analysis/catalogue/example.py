@@ -17,6 +17,9 @@ For relative and Poisson noise each draw carries `sigma`, the standard
 deviation the generator used, so the fit is weighted as a lab would weight
 it (known uncertainties; for counts the square root of the expected count).
 
+A composite entry's formula is its one-peak form, so its draws say
+`peaks=1`.
+
 Draws are vectorised: one noise matrix for all draws of one entry, from one
 seeded `numpy.random.Generator`, so a seed gives the same draws everywhere.
 """
@@ -101,6 +104,7 @@ def draws(
                 units=units,
                 inputs=inputs,
                 sigma=sigma,
+                peaks=1 if entry.composite is not None else None,
             ),
             truth=truth,
             y_true=y,
