@@ -38,6 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from labwright.latex.cjk import with_cjk_fallback
 from labwright.latex.template import latex_escape
 
 GRAPHICS_EXTENSIONS = (".pdf", ".png", ".jpg", ".jpeg", ".eps")
@@ -508,7 +509,11 @@ def sanitize(
     `graphics_root`: the directory the document will compile in; without it
     the missing-figure rule is skipped. `unicode_math`: whether the document
     uses unicode-math (default: detected from its preamble, and true for the
-    labwright-report class, which loads it)."""
+    labwright-report class, which loads it).
+
+    A document whose text has CJK characters but whose preamble loads no CJK
+    font gets one (`cjk.with_cjk_fallback`); that is no change of the
+    author's text, so it is not listed."""
     changes: list[Change] = []
     steps: list[Callable[[str, list[Change]], str]] = [
         _strip_exec,
@@ -521,4 +526,4 @@ def sanitize(
         text = step(text, changes)
     if graphics_root is not None:
         text = _placeholder_missing(text, graphics_root, changes)
-    return SanitizeResult(text, changes)
+    return SanitizeResult(with_cjk_fallback(text), changes)
