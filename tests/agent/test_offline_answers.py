@@ -265,3 +265,25 @@ def test_a_report_with_the_table_compiles(tmp_path: Path, lang: str) -> None:
     assert ("not consistent" if lang == "en" else "不一致") in closing
     overfull = r"Overfull \\hbox \(\d+\.\d+pt too wide\) in alignment"
     assert not re.search(overfull, result.log_text)
+
+
+def test_the_rules_reasons_are_said_in_chinese_and_merged() -> None:
+    from labwright.agent.offline.request_text import symbol_tex, unanswered_text
+
+    what = "concentration of the analyte (c_analyte)"
+    needs = "the notes do not give the {} ({}), which it needs"
+    unanswered = [
+        Unanswered(what=what, why=needs.format("concentration of the titrant", "c_titrant")),
+        Unanswered(what=what, why=needs.format("volume of the sample", "V_sample")),
+    ]
+    zh = unanswered_text(unanswered, "zh")
+    assert zh.count("\\item") == 1 and "待测物浓度" in zh and "滴定剂浓度" in zh
+    assert "样品体积" in zh and "which it needs" not in zh
+    en = unanswered_text(unanswered, "en")
+    assert en.count("\\item") == 1 and "volume of the sample (V\\_sample)" in en
+    # Wording the rules do not write is printed as recorded.
+    other = unanswered_text([Unanswered(what="the colour", why="not a quantity")], "zh")
+    assert "\\lwtext{the colour} —— \\lwtext{not a quantity}" in other
+    assert [symbol_tex(n) for n in ("V", "pH", "V_eq")] == [
+        "V", "\\mathrm{pH}", "V_{\\mathrm{eq}}",
+    ]  # fmt: skip

@@ -65,6 +65,7 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
         "na_intro": "Asked in the notes and not answered:",
         "na_item": "{what} --- {why}",
         "na_no_column": "no column holds the {label} ({sym})",
+        "na_needs": "the notes do not give the {label} ({sym}), which it needs",
         # -- discussion
         "disc_value": "The {name} is ${value}${unit}, a relative standard uncertainty of ${rel}$~\\%.",
         "disc_value_nose": "The {name} is ${value}${unit}; its standard error could not be estimated, so it is not compared with any value.",
@@ -150,6 +151,7 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
         "na_intro": "笔记要求但未能回答的内容：",
         "na_item": "{what} —— {why}",
         "na_no_column": "没有一列给出{label}（{sym}）",
+        "na_needs": "笔记没有给出计算所需的{label}（{sym}）",
         "disc_value": "{name}为 ${value}${unit}，相对标准不确定度为 ${rel}$~\\%。",
         "disc_value_nose": "{name}为 ${value}${unit}；其标准误差无法估计，因此不与任何值比较。",
         "disc_consistent": "它与期望值 ${expected}${unit}（{source}）一致：两者之差为 ${z}$ 倍合成标准误差，在 ${two}$ 倍以内。",

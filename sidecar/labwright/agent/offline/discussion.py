@@ -146,7 +146,8 @@ def _computed(analyses: list[Analysis[Any, Any]], lang: str) -> str:
 
 def _unanswered_names(sheet: AnswerSheet, lang: str) -> str:
     sep = "、" if lang == "zh" else ", "
-    return sep.join(unanswered_item(u, lang)[0] for u in sheet.unanswered)
+    names = dict.fromkeys(unanswered_item(u, lang)[0] for u in sheet.unanswered)
+    return sep.join(names)
 
 
 def discussion(fa: FolderAnalysis | None, ledger: Ledger, lang: str) -> str:

@@ -20,6 +20,7 @@ the notes gave.
 from __future__ import annotations
 
 import math
+import re
 
 from labwright.agent.offline.escape import escape_text
 from labwright.agent.offline.phrases import phrase
@@ -101,7 +102,7 @@ def _binding(b: Binding, lang: str) -> str:
     entry = _entry(b.model)
     variable = next((v for v in entry.variables if v.name == b.variable), None) if entry else None
     label = fixed(escape_text(variable.label(lang))) if variable else src_text(b.variable)
-    var = fixed(f"${b.variable}$") if entry else src_text(b.variable)
+    var = fixed(f"${symbol_tex(b.variable)}$") if entry else src_text(b.variable)
     unit = phrase(lang, "rq_unit", unit=unit_tex(b.unit)) if b.unit and unit_tex(b.unit) else ""
     why = src_text(b.evidence.reason) if lang == "en" and b.evidence.reason else _quote(b.evidence)
     file = src_file(b.file + (f" [{b.sheet}]" if b.sheet else ""))
@@ -190,28 +191,75 @@ def request_text(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
     return out
 
 
+# The two sentences the request rules write for what cannot be answered
+# (request_rules/__init__.py): "LABEL (KEY)" and "... the LABEL (SYMBOL),
+# which it needs". Read back so that the Chinese report can say them from
+# the catalogue's names; any other wording is printed as recorded.
+_WHAT_KEY = re.compile(r"^.+ \((?P<key>[A-Za-z]\w*)\)$")
+_NEEDS = re.compile(r"^the notes do not give the .+ \((?P<sym>[A-Za-z]\w*)\), which it needs$")
+
+
+def _having(key: str, model: str | None) -> list[ModelEntry]:
+    entries = [e for e in [_entry(model)] if e is not None] or list(catalogue())
+    return [
+        e for e in entries
+        if key in {p.name for p in e.parameters} | {d.key for d in e.derived}
+    ]  # fmt: skip
+
+
 def unanswered_item(u: Unanswered, lang: str) -> tuple[str, str]:
     """What was not answered and why, as LaTeX. The rules record both in
-    English; when the reason is a variable of a law that no column holds,
-    the Chinese report says it from the catalogue's names instead."""
+    English; in Chinese, a variable of a law that no column holds, an asked
+    quantity and an input the notes do not give are said from the
+    catalogue's names instead."""
     entry = _entry(u.model)
     variable = next((v for v in entry.variables if v.name == u.variable), None) if entry else None
-    if lang == "zh" and entry is not None and variable is not None:
+    if lang != "zh":
+        return src_text(u.what), src_text(u.why)
+    if entry is not None and variable is not None:
         what = f"{fixed(escape_text(entry.name.zh))}：{fixed(escape_text(variable.label.zh))}"
         why = phrase(lang, "na_no_column", label=fixed(escape_text(variable.label.zh)),
-                     sym=fixed(f"${variable.name}$"))  # fmt: skip
+                     sym=fixed(f"${symbol_tex(variable.name)}$"))  # fmt: skip
         return what, why
-    return src_text(u.what), src_text(u.why)
+    what, why = src_text(u.what), src_text(u.why)
+    asked = _WHAT_KEY.match(u.what)
+    having = _having(asked.group("key"), u.model) if asked else []
+    if asked and having:
+        what = quantity_name(asked.group("key"), having[0].key, lang)
+        needs = _NEEDS.match(u.why)
+        inputs = [i for e in having for i in e.inputs if needs and i.name == needs.group("sym")]
+        if inputs:
+            why = phrase(lang, "na_needs", label=fixed(escape_text(inputs[0].label.zh)),
+                         sym=fixed(f"${symbol_tex(inputs[0].name)}$"))  # fmt: skip
+    return what, why
+
+
+def symbol_tex(name: str) -> str:
+    """A variable's name as a math symbol: one letter italic (V), a word
+    upright (pH), a subscript after "_" upright when it is a word (V_eq)."""
+    base, _, sub = name.partition("_")
+
+    def word(text: str) -> str:
+        return text if len(text) == 1 else "\\mathrm{" + text + "}"
+
+    return word(base) + ("_{" + word(sub) + "}" if sub else "")
 
 
 def unanswered_text(unanswered: list[Unanswered], lang: str) -> str:
     """ "Not answered: X --- why." for each request no result answers."""
     if not unanswered:
         return ""
-    items = ""
+    # One item per thing not answered, its reasons together (two inputs missing).
+    reasons: dict[str, list[str]] = {}
     for u in unanswered:
         what, why = unanswered_item(u, lang)
-        items += f"\\item {phrase(lang, 'na_item', what=what, why=why)}\n"
+        if why not in reasons.setdefault(what, []):
+            reasons[what].append(why)
+    sep = "；" if lang == "zh" else "; "
+    items = "".join(
+        f"\\item {phrase(lang, 'na_item', what=what, why=sep.join(whys))}\n"
+        for what, whys in reasons.items()
+    )
     return (
         f"\\subsection*{{{phrase(lang, 'na_title')}}}\n{phrase(lang, 'na_intro')}\n"
         f"\\begin{{itemize}}\n{items}\\end{{itemize}}\n"
