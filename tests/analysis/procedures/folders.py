@@ -77,3 +77,18 @@ def recomputed_values_are_printed(b: Built, kind: str) -> int:
                        for v in printed[computation]), (computation, value, printed[computation])  # fmt: skip
             checked += 1
     return checked
+
+
+def build_offline_record(folder: Path) -> tuple[dict[str, object], list[str]]:
+    """The offline build (no TeX) of `folder`: the provenance record's
+    `analysis` section, and the numbers of main.tex no tag accounts for."""
+    import json
+
+    from labwright.agent.offline import build_offline
+    from labwright.agent.offline.provenance import unsourced_numbers
+
+    out = folder.parent / (folder.name + "-out")
+    list(build_offline(folder, out, tex_available=False))
+    record = json.loads((out / "provenance.json").read_text(encoding="utf-8"))
+    tex = (out / "main.tex").read_text(encoding="utf-8")
+    return record["analysis"], unsourced_numbers(tex, record)

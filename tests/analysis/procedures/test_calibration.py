@@ -18,7 +18,11 @@ from labwright.analysis.procedures.calibration import (
     x_intercept,
 )
 from labwright.ingest.types import Column, Dataset, Provenance
-from tests.analysis.procedures.folders import build, recomputed_values_are_printed
+from tests.analysis.procedures.folders import (
+    build,
+    build_offline_record,
+    recomputed_values_are_printed,
+)
 from tests.labset import chemistry
 
 A, B, SD = 0.002, 0.031, 0.0015
@@ -132,3 +136,14 @@ def test_a_calibration_folder_is_answered_and_written(
             assert ts.within, (ts.truth.names, ts.note)
     assert recomputed_values_are_printed(b, "calibration") >= 7
     assert ("校准直线" if lang == "zh" else "calibration line") in b.tex
+
+
+@pytest.mark.parametrize("make", [chemistry.calibration_lod, chemistry.standard_addition_zh])
+def test_the_offline_build_scores_the_calibration(make: object, tmp_path: Path) -> None:
+    from tests.labset.score import score
+
+    lab = _lab(make)
+    record, unsourced = build_offline_record(lab.write(tmp_path))  # type: ignore[attr-defined]
+    assert not unsourced, unsourced
+    fs = score(lab, record)  # type: ignore[arg-type]
+    assert not fs.harmful and all(ts.within for ts in fs.truths), [t.note for t in fs.truths]

@@ -13,7 +13,11 @@ from labwright.analysis.procedures.common import Given
 from labwright.analysis.procedures.titration import analyse_titration, titrate
 from labwright.analysis.request import Evidence, GivenConstant
 from labwright.ingest.types import Column, Provenance
-from tests.analysis.procedures.folders import build, recomputed_values_are_printed
+from tests.analysis.procedures.folders import (
+    build,
+    build_offline_record,
+    recomputed_values_are_printed,
+)
 from tests.labset import chemistry
 
 KW = 1e-14
@@ -144,17 +148,12 @@ def test_a_titration_folder_is_answered_and_written(
 def test_the_offline_build_records_the_answers_the_labset_scores(
     make: object, within: set[str], tmp_path: Path
 ) -> None:
-    import json
-
-    from labwright.agent.offline import build_offline
     from tests.labset.score import score
 
     fn = make
     lab = fn(np.random.default_rng(zlib.crc32(fn.__name__.encode())))  # type: ignore[attr-defined, operator]
-    folder = lab.write(tmp_path)
-    out = tmp_path / "out"
-    list(build_offline(folder, out, tex_available=False))
-    record = json.loads((out / "provenance.json").read_text(encoding="utf-8"))["analysis"]
+    record, unsourced = build_offline_record(lab.write(tmp_path))
+    assert not unsourced, unsourced
     fs = score(lab, record)
     assert not fs.harmful and not fs.unknown_columns
     for ts in fs.truths:

@@ -106,11 +106,7 @@ class TitrationResult:
         key = self.entry.key if self.entry else None
         src = (self.volume.provenance, self.ph.provenance)
         rows = f"all {self.v.size}"
-        how = Text(
-            f"{_METHOD_EN[self.fit.model]}; the maximum of dpH/dV gives "
-            f"{self.v_eq_derivative:.4g} {self.unit}",
-            f"{_METHOD_ZH[self.fit.model]}；dpH/dV 的极大值给出 {self.v_eq_derivative:.4g} {self.unit}",
-        )
+        how = Text(_METHOD_EN[self.fit.model], _METHOD_ZH[self.fit.model])
         out = [
             Answer("V_eq", Text("equivalence volume", "等当点体积"), r"V_\mathrm{eq}",
                    self.v_eq, self.v_eq_se, self.unit, how, key, True,
@@ -121,18 +117,16 @@ class TitrationResult:
                 how = Text("charge-balance fit of the whole curve (lmfit, SE from the covariance)",
                            "整条滴定曲线的电荷平衡拟合（lmfit，标准误差来自协方差）")  # fmt: skip
             else:
-                how = Text("Henderson–Hasselbalch fit of the buffer region (10–90 % of V_eq)",
-                           "缓冲区（V_eq 的 10–90 %）的 Henderson–Hasselbalch 拟合")  # fmt: skip
+                how = Text("Henderson–Hasselbalch fit of the buffer region (a tenth to nine tenths of V_eq)",
+                           "缓冲区（V_eq 的一成至九成）的 Henderson–Hasselbalch 拟合")  # fmt: skip
             out.append(Answer("pKa", Text("acid dissociation constant pKa", "酸解离常数 pKa"),
                               r"\mathrm{p}K_\mathrm{a}", self.pka, self.pka_se, "", how, key,
                               asked(req, "pKa"), expected(req, "pKa", None), src, rows))  # fmt: skip
         if self.c_analyte is not None and self.c_titrant is not None and self.v_sample is not None:
             what = ("acid", "酸") if self.rising else ("base", "碱")
             how = Text(
-                f"c = c_titrant V_eq / V_sample (1:1), c_titrant = {self.c_titrant.value:g} mol/L, "
-                f"V_sample = {self.v_sample.value:g} {self.unit}; SE propagated",
-                f"c = c(滴定剂) V_eq / V(样品)（1:1），c(滴定剂) = {self.c_titrant.value:g} mol/L，"
-                f"V(样品) = {self.v_sample.value:g} {self.unit}；误差传递",
+                "c = c_titrant V_eq / V_sample (1:1), the constants from the notes; SE propagated",
+                "c = c(滴定剂) V_eq / V(样品)（1:1），常数取自笔记；误差传递",
             )
             out.append(Answer("c_analyte", Text(f"concentration of the {what[0]}", f"{what[1]}的浓度"),
                               r"c_\mathrm{analyte}", self.c_analyte, self.c_analyte_se, "mol/L",

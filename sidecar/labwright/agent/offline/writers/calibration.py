@@ -43,8 +43,8 @@ _FRAMES: dict[str, dict[str, str]] = {
         "wls": "weighted by the replicates' variances",
         "unknowns": "The unknowns in {file} were read back from the line "
                     "($x_0 = (\\bar y_0 - a)/b$, with the standard error of inverse prediction):",
-        "limits": "Limit of detection $3.3\\,s_y/b = {lod}$ {xu}; limit of quantification "
-                  "$10\\,s_y/b = {loq}$ {xu}.",
+        "limits": "Limit of detection ${k1}\\,s_y/b = {lod}$ {xu}; limit of quantification "
+                  "${k2}\\,s_y/b = {loq}$ {xu}.",
         "addition": "Standard addition: the line crosses zero response at "
                     "${x} = -a/b$, so the sample's concentration is $c_x = a/b = {c}$ {xu}.",
         "head_sample": "Unknown",
@@ -65,7 +65,7 @@ _FRAMES: dict[str, dict[str, str]] = {
         "ols": "普通最小二乘",
         "wls": "以重复测量方差加权",
         "unknowns": "{file} 中的未知样由校准直线反算（$x_0 = (\\bar y_0 - a)/b$，附反算标准误差）：",
-        "limits": "检出限 $3.3\\,s_y/b = {lod}$ {xu}；定量限 $10\\,s_y/b = {loq}$ {xu}。",
+        "limits": "检出限 ${k1}\\,s_y/b = {lod}$ {xu}；定量限 ${k2}\\,s_y/b = {loq}$ {xu}。",
         "addition": "标准加入法：直线在响应为零处与 {x} 轴交于 $-a/b$，故样品浓度 "
                     "$c_x = a/b = {c}$ {xu}。",
         "head_sample": "未知样",
@@ -134,6 +134,8 @@ def text(a: CalibrationAnalysis, ledger: Ledger, lang: str) -> str:
                    + float_table("lrrr", head, rows, _f(lang, "cap_table", file=file)))  # fmt: skip
     out.append(_f(
         lang, "limits", xu=xu,
+        k1=ledger.num(3.3, None, "factor of s_y/b in the limit of detection (constant)", sig=2),
+        k2=ledger.count(10, None, "factor of s_y/b in the limit of quantification (constant)"),
         lod=ledger.measured(r.lod, r.lod_se, prov, f"limit of detection, {what}"),
         loq=ledger.measured(r.loq, r.loq_se, prov, f"limit of quantification, {what}"),
     ))  # fmt: skip

@@ -40,7 +40,7 @@ _FRAMES: dict[str, dict[str, str]] = {
                    "the equivalence volume at $V_\\mathrm{{eq}} = {veq}$ {unit} (its SE "
                    "includes the distance from the derivative's end point).",
         "pka_fit": "The same fit gives $\\mathrm{{p}}K_\\mathrm{{a}} = {pka}$.",
-        "pka_hh": "The Henderson--Hasselbalch fit of the buffer region (10--90\\,\\% of "
+        "pka_hh": "The Henderson--Hasselbalch fit of the buffer region (${lo}$--${hi}$\\,\\% of "
                   "$V_\\mathrm{{eq}}$) gives $\\mathrm{{p}}K_\\mathrm{{a}} = {pka}$.",
         "half": " The pH at half-equivalence is {half}.",
         "conc": "With $c_\\mathrm{{titrant}} = {ct}$ mol/L and a sample of {vs} {unit}, the "
@@ -64,7 +64,7 @@ _FRAMES: dict[str, dict[str, str]] = {
         "sigmoid": "笔记未给出滴定剂浓度与样品体积，无法按化学模型拟合；对突跃部分拟合 logistic 曲线，"
                    "得等当点体积 $V_\\mathrm{{eq}} = {veq}$ {unit}（标准误差包含与导数法终点之差）。",
         "pka_fit": "同一拟合给出 $\\mathrm{{p}}K_\\mathrm{{a}} = {pka}$。",
-        "pka_hh": "缓冲区（$V_\\mathrm{{eq}}$ 的 10--90\\,\\%）的 Henderson--Hasselbalch 拟合给出 "
+        "pka_hh": "缓冲区（$V_\\mathrm{{eq}}$ 的 ${lo}$--${hi}$\\,\\%）的 Henderson--Hasselbalch 拟合给出 "
                   "$\\mathrm{{p}}K_\\mathrm{{a}} = {pka}$。",
         "half": "半等当点处的 pH 为 {half}。",
         "conc": "由 $c_\\mathrm{{titrant}} = {ct}$ mol/L 与样品体积 {vs} {unit}，{what}的浓度为 "
@@ -103,7 +103,9 @@ def text(a: TitrationAnalysis, ledger: Ledger, lang: str) -> str:
     if r.pka is not None and r.pka_se is not None:
         frame = "pka_fit" if r.pka_method == "charge balance" else "pka_hh"
         pka = ledger.measured(r.pka, r.pka_se, prov, f"pKa, {what} ({r.pka_method})")
-        body += " " + _f(lang, frame, pka=pka)
+        lo = ledger.count(10, None, "lower edge of the buffer region, per cent of V_eq (constant)")
+        hi = ledger.count(90, None, "upper edge of the buffer region, per cent of V_eq (constant)")
+        body += " " + _f(lang, frame, pka=pka, lo=lo, hi=hi)
         if r.ph_half is not None:
             half = ledger.num(r.ph_half, prov, f"pH at half-equivalence, {what}", sig=3)
             body += _f(lang, "half", half=f"${half}$")
