@@ -43,6 +43,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from labwright.agent import citation_check
 from labwright.agent.bibliography import BibOutcome, build_bibliography
 from labwright.agent.citation_check import MODEL_BUDGET_S, CitationCheck
 from labwright.testing import independent_records
@@ -227,9 +228,11 @@ def bibliography_step(repeat: int) -> None:
             "cold_slow",
             "cold_nokey",
             "cold_lists10",
+            "cold_unbudgeted",
         )
     }
     violations: Counter[str] = Counter()
+    asked_lists: Counter[str] = Counter()
     for _ in range(repeat):
         rows["off"].append(bib_step(off))
         rows["refused"].append(bib_step(refused, probe_first=True))
@@ -248,7 +251,9 @@ def bibliography_step(repeat: int) -> None:
             ("bench-key", "cold_slow", 3, SLOW),
             ("", "cold_nokey", 3, REALISTIC),
             ("bench-key", "cold_lists10", 10, REALISTIC),
+            ("bench-key", "cold_unbudgeted", 3, REALISTIC),
         ):
+            citation_check.MODEL_BUDGET_S = None if label == "cold_unbudgeted" else MODEL_BUDGET_S
             with (
                 FakeScholar(latency=latency, seed=len(rows[label]), list_limit=lists) as fake,
                 tempfile.TemporaryDirectory() as home,
@@ -267,6 +272,9 @@ def bibliography_step(repeat: int) -> None:
                     rows["warm"].append(bib_step(make, probe_first=True))
                 for service, n in fake.violations.items():
                     violations[service] += n
+                if label == "cold":
+                    for service, _, query in list(fake.requests):
+                        asked_lists[service] += "filter" in query or "query.bibliographic" in query
     base = statistics.median(rows["off"])
     labels = {
         "off": "checks off (baseline)",
@@ -277,6 +285,7 @@ def bibliography_step(repeat: int) -> None:
         "cold_slow": "online, cold, every request 0.3-0.6 s",
         "cold_nokey": "online, cold cache, no OpenAlex API key",
         "cold_lists10": "online, cold, Crossref advertising 10 lists/s",
+        "cold_unbudgeted": "online, cold, waiting for every verdict (no budget)",
     }
     for key, label in labels.items():
         median = statistics.median(rows[key])
@@ -289,6 +298,10 @@ def bibliography_step(repeat: int) -> None:
     print(
         f"left out as not checked in time (budget {MODEL_BUDGET_S} s), cold: {LATE} per run, "
         f"of them real references: {REAL_LATE} (the warm run, the next build, checks them)"
+    )
+    print(
+        "list requests (searches, filters) per cold run: "
+        + ", ".join(f"{k} {n / repeat:.1f}" for k, n in sorted(asked_lists.items()))
     )
     print(
         "requests over a service's published limits (the fake counts them): "

@@ -9,6 +9,7 @@ the real-process test (test_process.py).
 
 from __future__ import annotations
 
+import json
 import secrets
 import socket
 import threading
@@ -155,6 +156,8 @@ class World:
     figure: str = "fig1.png"
     provider: str = "deepseek"
     upload_id: str = "0" * 32
+    #: A reference of the version's bibliography the citation check corrected.
+    cite_key: str = "ref1"
 
     def params(self) -> dict[str, object]:
         return {
@@ -165,7 +168,29 @@ class World:
             "name": self.figure,
             "provider": self.provider,
             "upload_id": self.upload_id,
+            "key": self.cite_key,
         }
+
+
+_BIB = "@article{ref1, author={Doe, Jane}, title={A seeded work}, journal={J}, year={2014}}\n"
+#: The citation check's record of the seeded build: ref1's year corrected.
+_VERDICTS = {
+    "network": "on",
+    "verdicts": [
+        {
+            "key": "ref1",
+            "verdict": "corrected",
+            "reason": "Crossref holds this work, but its year differs.",
+            "origin": "user",
+            "file": "refs.bib",
+            "differences": [{"field": "year", "entry": "2014", "record": "2015"}],
+            "proposal": {
+                "entry": "@article{ref1, author={Doe, Jane}, title={A seeded work}, journal={J}, year={2015}}",
+                "diff": "",
+            },
+        }
+    ],
+}
 
 
 def seed_world(app: FastAPI, folder: Path) -> World:
@@ -181,9 +206,11 @@ def seed_world(app: FastAPI, folder: Path) -> World:
     store.append_event(run.id, Milestone(index=1, total=1, stage="scan"))
     store.append_event(run.id, Done(ok=True))
     store.finish_run(run.id, "done")
-    version = store.add_version(session.id, CONTENT, run_id=run.id)
+    version = store.add_version(session.id, CONTENT, run_id=run.id, bibliography=_BIB)
     vdir = run_dir(data, session.id, run.id)
-    (vdir / "figures").mkdir(parents=True)
+    vdir.mkdir(parents=True)
+    (vdir / "citations.json").write_text(json.dumps(_VERDICTS), encoding="utf-8")
+    (vdir / "figures").mkdir()
     (vdir / "figures" / "fig1.png").write_bytes(_PNG)
     (vdir / "report.pdf").write_bytes(b"%PDF-1.4\n% seeded\n%%EOF\n")
     (vdir / "report.version").write_text(str(version.id), encoding="utf-8")

@@ -126,6 +126,18 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "These citations have no bibliography entry: {keys}",
         "以下引用没有对应的参考文献条目：{keys}",
     ),
+    "cite.no_correction": (
+        "The check has no correction for the reference {key} in this version; rebuild the report to check it again.",
+        "此版本的核查没有参考文献 {key} 的更正；请重新生成报告以再次核查。",
+    ),
+    "cite.not_in_bibliography": (
+        "The reference {key} is not in this version's bibliography; rebuild the report, then propose the correction again.",
+        "参考文献 {key} 不在此版本的参考文献表中；请重新生成报告后再提出更正。",
+    ),
+    "cite.already_corrected": (
+        "The reference {key} already reads as the index records it; there is nothing to change.",
+        "参考文献 {key} 已与索引的记录一致，无需更改。",
+    ),
     "llm.citation_missing": (
         "Citation without an entry: {key}",
         "引用缺少参考文献条目：{key}",

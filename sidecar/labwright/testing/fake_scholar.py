@@ -15,7 +15,8 @@ meet the real shapes and their quirks rather than what ``Work`` renders.
 
 Batched DOI lookups answer as documented: Crossref ``filter=doi:a,doi:b``
 (filters of one name are OR-ed), OpenAlex ``filter=doi:a|b`` (at most 100
-values).
+values); OpenAlex title searches OR-ed the same way (``title.search:a|b``,
+a work scored by its best alternative).
 
 Searches behave like the real ones in the way that matters for a matcher:
 they always return the best few works that share words with the query, also
@@ -471,9 +472,13 @@ class FakeScholar:
                 if "title.search:" in filters
                 else (query.get("search") or [""])[0]
             )
-            wanted = _words(terms)
+            # Values of one filter are OR-ed with "|": a work matches its best alternative.
+            alternatives = [_words(t) for t in terms.split("|")]
             for record in self._openalex_records:
-                score = sum(1 for w in wanted if w in record.words) / max(1, len(wanted))
+                score = max(
+                    sum(1 for w in wanted if w in record.words) / max(1, len(wanted))
+                    for wanted in alternatives
+                )
                 if score >= 0.5:
                     scored.append((score, record))
             scored.sort(key=lambda s: -s[0])

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from labwright.verify.cache import CitationCache
-from labwright.verify.match import normalized_title
+from labwright.verify.match import normalized_title, tokens
 from labwright.verify.polite import Service, Unavailable
 from labwright.verify.records import WorkRecord, from_crossref, from_openalex
 
@@ -39,6 +39,11 @@ BATCH = 50
 #: Fewer DOIs than this are asked one by one (single records are free at OpenAlex
 #: and have Crossref's higher limit; a list request is dearer at both).
 BATCH_FROM = 3
+#: Titles OR-ed in one OpenAlex title search, and the results asked per title.
+TITLE_BATCH = 10
+TITLE_ROWS = ROWS
+#: OpenAlex's largest page.
+MAX_PER_PAGE = 200
 
 
 @dataclass(frozen=True)
@@ -167,8 +172,7 @@ class Indexes:
 
     def openalex_search(self, title: str, deadline: float) -> Answer:
         def fetch(service: Service, until: float) -> list[WorkRecord]:
-            # The filter syntax separates filters by commas and values by "|".
-            words = re.sub(r"[,|:!]+", " ", title).strip()
+            words = _filter_words(title)
             params = {
                 "filter": f"title.search:{words}",
                 "per-page": str(ROWS),
@@ -202,6 +206,68 @@ class Indexes:
             lambda c=chunk: self._batch("openalex", self.openalex, c, deadline)  # type: ignore[misc]
             for chunk in _chunks([d for d in wanted if "|" not in d])
         ]
+
+    def title_prefetch_jobs(self, titles: list[str], deadline: float) -> list[Callable[[], None]]:
+        """Many titles in one OpenAlex search (``filter=title.search:a|b|…``, values of
+        one filter OR-ed), each title's share of the results cached as if searched
+        alone: one job per chunk of `TITLE_BATCH`.
+
+        A search costs OpenAlex's daily budget per request, not per title, and
+        every entry's answer comes in one round trip. A title's share is the
+        results that hold at least half its words, best first; a title with no
+        share is cached as "nothing found" only when the batch returned every
+        result it matched (else the page may have cut its work off, and the
+        entry asks alone). Crossref's bibliographic search has no OR: it is
+        asked per entry, for what OpenAlex does not hold.
+        """
+        if self.openalex is None:
+            return []
+        wanted = [
+            t
+            for t in dict.fromkeys(t for t in titles if _filter_words(t))
+            if not self.knows(f"openalex:title:{normalized_title(t)}")
+        ]
+        if len(wanted) < BATCH_FROM:
+            return []  # single searches answer a few as fast
+        chunks = [wanted[i : i + TITLE_BATCH] for i in range(0, len(wanted), TITLE_BATCH)]
+        return [lambda c=chunk: self._title_batch(c, deadline) for chunk in chunks]  # type: ignore[misc]
+
+    def _title_batch(self, titles: list[str], deadline: float) -> None:
+        service = self.openalex
+        if service is None or service.down:
+            return
+        per_page = min(MAX_PER_PAGE, TITLE_ROWS * len(titles))
+        params = {
+            "filter": "title.search:" + "|".join(_filter_words(t) for t in titles),
+            "per-page": str(per_page),
+            "select": _OPENALEX_SELECT,
+        }
+        try:
+            data = service.get("/works", params, deadline=deadline, kind="list")
+        except Unavailable:
+            return  # left to the per-entry searches
+        results = data.get("results") if isinstance(data, dict) else None
+        records = [from_openalex(w) for w in results or [] if isinstance(w, dict)]
+        meta = data.get("meta") if isinstance(data, dict) else None
+        count = meta.get("count") if isinstance(meta, dict) else None
+        complete = isinstance(count, int) and count <= len(records)
+        record_words = [set(tokens(r.title)) for r in records]
+        now = time.time()
+        for title in titles:
+            words = set(tokens(title))
+            shares = [
+                (len(words & held) / len(words), i)
+                for i, held in enumerate(record_words)
+                if words and len(words & held) * 2 >= len(words)
+            ]
+            if not shares and not complete:
+                continue
+            best = [records[i] for _, i in sorted(shares, key=lambda s: (-s[0], s[1]))]
+            self.cache.put(
+                f"openalex:title:{normalized_title(title)}",
+                {"records": [r.to_json() for r in best[:TITLE_ROWS]]},
+                now=now,
+            )
 
     def _fresh(self, index: str, doi: str) -> bool:
         return self.knows(f"{index}:doi:{doi}")
@@ -237,6 +303,11 @@ class Indexes:
         for doi in dois:
             found = by_doi.get(doi, [])
             self.cache.put(f"{index}:doi:{doi}", {"records": [r.to_json() for r in found]}, now=now)
+
+
+def _filter_words(title: str) -> str:
+    """A title as a filter value: the syntax separates filters by commas and values by "|"."""
+    return re.sub(r"\s+", " ", re.sub(r"[,|:!]+", " ", title)).strip()
 
 
 def _chunks(items: list[str]) -> list[list[str]]:

@@ -71,18 +71,24 @@ class _Bucket:
         with self.lock:
             self.limit, self.interval_s = max(limit, 1.0), max(interval_s, 0.001)
 
+    def try_take(self) -> float:
+        """0.0: a request may be sent now (and is counted); else the seconds until one may."""
+        with self.lock:
+            now = time.monotonic()
+            window = self.interval_s * self.MARGIN
+            while self.sent and now - self.sent[0] >= window:
+                self.sent.popleft()
+            if len(self.sent) < int(self.limit):
+                self.sent.append(now)
+                return 0.0
+            return max(1e-3, self.sent[0] + window - now)
+
     def take(self, deadline: float) -> bool:
         while True:
-            with self.lock:
-                now = time.monotonic()
-                window = self.interval_s * self.MARGIN
-                while self.sent and now - self.sent[0] >= window:
-                    self.sent.popleft()
-                if len(self.sent) < int(self.limit):
-                    self.sent.append(now)
-                    return True
-                wait = self.sent[0] + window - now
-            if now + wait > deadline:
+            wait = self.try_take()
+            if not wait:
+                return True
+            if time.monotonic() + wait > deadline:
                 return False
             time.sleep(wait)
 
@@ -188,16 +194,12 @@ class Service:
     ) -> httpx.Response:
         for attempt in range(_MAX_RETRIES + 1):
             self._wait_pause(deadline)
-            remaining = deadline - time.monotonic()
-            if remaining <= 0.05 or not self._slots.acquire(timeout=remaining):
-                raise Unavailable(f"{self.name} did not answer in time")
+            self._acquire(bucket, deadline)
             with self._lock:
                 self._in_flight += 1
             try:
                 if self.down:  # another thread found the index unreachable while this one waited
                     raise Unavailable(self.down)
-                if not bucket.take(deadline):
-                    raise Unavailable(f"{self.name} did not answer in time")
                 remaining = max(0.05, deadline - time.monotonic())
                 timeout = httpx.Timeout(
                     min(self.limits.read_timeout_s, remaining),
@@ -224,6 +226,23 @@ class Service:
             self._learn_limits(response, bucket)
             return response
         raise Unavailable(f"{self.name} did not answer")  # pragma: no cover
+
+    def _acquire(self, bucket: _Bucket, deadline: float) -> None:
+        """A slot in flight and room in the kind's rate window, both at once. A
+        request waiting for its window gives its slot back meanwhile: a list
+        waiting for Crossref's next second must not hold up single records,
+        which have a window of their own."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0.05 or not self._slots.acquire(timeout=remaining):
+                raise Unavailable(f"{self.name} did not answer in time")
+            wait = bucket.try_take()
+            if not wait:
+                return
+            self._slots.release()
+            if time.monotonic() + wait > deadline:
+                raise Unavailable(f"{self.name} did not answer in time")
+            time.sleep(wait)
 
     def _wait_pause(self, deadline: float) -> None:
         with self._lock:

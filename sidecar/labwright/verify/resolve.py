@@ -263,20 +263,40 @@ class Resolver:
             return []
         found = [identifiers(e) for e in entries]
         dois = [i.doi for i in found] + [f"10.48550/arxiv.{i.arxiv}" for i in found if i.arxiv]
-        jobs = self.indexes.prefetch_jobs(dois, deadline) if self.online else []
-        batches = [self._spawn(job) for job in jobs]
+        # Every title, also of entries with a DOI: one that resolves to another
+        # work is searched by its title next, and the batch costs no more for it.
+        titles = [plain(_title_of(e)) for e in entries]
+        online = self.online
+        id_jobs = self.indexes.prefetch_jobs(dois, deadline) if online else []
+        title_jobs = self.indexes.title_prefetch_jobs(titles, deadline) if online else []
+        id_batches = [self._spawn(job) for job in id_jobs]
+        title_batches = [self._spawn(job) for job in title_jobs]
 
-        def batched() -> None:
-            # Entries with an identifier ask after the batched lookups answered
-            # (then from the cache); the others search at once.
-            wait(batches, timeout=max(0.0, deadline - time.monotonic()))
+        def waiter(batches: list[Future[None]]) -> Callable[[], None] | None:
+            if not batches:
+                return None
 
+            def wait_batches() -> None:
+                wait(batches, timeout=max(0.0, deadline - time.monotonic()))
+
+            return wait_batches
+
+        # Entries ask after the batched lookups answered (then from the cache):
+        # those with an identifier after the DOI batch, title searches after the
+        # title batch.
+        by_ids, by_title = waiter(id_batches), waiter(title_batches)
         # One thread per entry: the services' slots and rate limits (polite.py)
         # decide what is really in flight, so no entry waits for a worker.
         futures = [
             self._spawn(
                 lambda e=e, i=i: self.check_one(  # type: ignore[misc]
-                    e, deadline, origin, source, file, batched if (i.doi or i.arxiv) else None
+                    e,
+                    deadline,
+                    origin,
+                    source,
+                    file,
+                    by_ids if (i.doi or i.arxiv) else None,
+                    by_title,
                 )
             )
             for e, i in zip(entries, found, strict=True)
@@ -298,11 +318,14 @@ class Resolver:
         source: BibFile | None = None,
         file: str = "",
         batched: Callable[[], None] | None = None,
+        titles_batched: Callable[[], None] | None = None,
     ) -> Verdict:
+        """`batched` / `titles_batched`: wait for the batched identifier / title
+        lookups that answer this entry's questions through the cache."""
         ids = identifiers(entry)
         if batched is not None:
             batched()
-        title = entry.get("title") or entry.get("booktitle")
+        title = _title_of(entry)
         base = {"key": entry.key, "origin": origin, "file": file}
         if not (ids.doi or ids.arxiv or ids.isbn or title):
             return Verdict(
@@ -311,7 +334,7 @@ class Resolver:
                 **base,  # type: ignore[arg-type]
             )
         search = _Search()
-        self._gather(entry, ids, title, search, deadline)
+        self._gather(entry, ids, title, search, deadline, titles_batched)
         best = search.best()
         if best is None:
             return self._unmatched(entry, search, base)
@@ -337,7 +360,13 @@ class Resolver:
         return search.best() is not None
 
     def _gather(
-        self, entry: BibEntry, ids: Identifiers, title: str, search: _Search, deadline: float
+        self,
+        entry: BibEntry,
+        ids: Identifiers,
+        title: str,
+        search: _Search,
+        deadline: float,
+        titles_batched: Callable[[], None] | None = None,
     ) -> None:
         idx = self.indexes
         if ids.doi:
@@ -368,6 +397,8 @@ class Resolver:
                 return
         if not title:
             return
+        if titles_batched is not None:
+            titles_batched()
         people = entry.authors
         # The indexes search words: LaTeX (``gegenw{\"a}rtige``, ``$2^{-\Delta}$``) goes as text.
         author = plain(people[0].family) if people else ""
@@ -602,6 +633,10 @@ class Resolver:
                 ):
                     return candidate
         return None
+
+
+def _title_of(entry: BibEntry) -> str:
+    return entry.get("title") or entry.get("booktitle")
 
 
 def _not_checked(entry: BibEntry, origin: Origin, file: str) -> Verdict:

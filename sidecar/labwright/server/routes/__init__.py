@@ -6,6 +6,7 @@ from fastapi import APIRouter
 
 from labwright.server.routes import (
     chat,
+    citation_fixes,
     citation_settings,
     diagnostics,
     files,
@@ -28,6 +29,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     runs.router,
     versions.router,
     proposals.router,
+    citation_fixes.router,
     chat.router,
     files.router,
     provenance.router,

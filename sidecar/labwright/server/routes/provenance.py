@@ -137,7 +137,8 @@ def _unverified(build: Path | None) -> list[str]:
     return sorted(set(keys))
 
 
-def _citations(build: Path | None) -> list[CitationVerdict]:
+def read_citations(build: Path | None) -> list[CitationVerdict]:
+    """The citation check's verdicts recorded with a build (empty: none)."""
     data = read_regular(build / CITATIONS_JSON, _LIMIT) if build is not None else None
     try:
         loaded = json.loads(data) if data else {}
@@ -193,7 +194,7 @@ def _traced(trace: Trace) -> list[ProvenanceNumber]:
 def version_provenance(session_id: Id, version_no: Id, ctx: Ctx) -> ProvenanceOut:
     version = ctx.store.get_version_by_no(session_id, version_no)
     build = build_dir_for(ctx.store, ctx.data, version)
-    citations = _citations(build)
+    citations = read_citations(build)
     doubtful = [c.key for c in citations if c.cited and c.verdict in ("not_found", "unverifiable")]
     unverified = sorted(set(_unverified(build)) | set(doubtful))
     found = record_for(ctx.store, ctx.data, version)
