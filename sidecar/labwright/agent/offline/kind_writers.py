@@ -22,6 +22,7 @@ from labwright.agent.offline.writers import (
     groups,
     law,
     peaks,
+    periodogram,
     regression,
     repeated,
     series,
@@ -40,6 +41,7 @@ from labwright.analysis.jobs import Analysis
 from labwright.analysis.law import LawFit
 from labwright.analysis.peaks import PeakResult
 from labwright.analysis.procedures.calibration import CalibrationResult
+from labwright.analysis.procedures.periodogram import PeriodResult
 from labwright.analysis.procedures.titration import TitrationResult
 from labwright.analysis.regression import RegressionResult
 from labwright.analysis.repeated import Repeated
@@ -78,6 +80,9 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
     "calibration": KindWriter(
         CalibrationResult, calibration.text, calibration.figures, calibration.script
+    ),
+    "periodogram": KindWriter(
+        PeriodResult, periodogram.text, periodogram.figures, periodogram.script
     ),
     "series": KindWriter(SeriesSummary, series.text, series.figures, series.script),
     "law": KindWriter(LawFit, law.text, law.figures, law.script),

@@ -62,13 +62,15 @@ def replicates(notes: Notes) -> tuple[str, str] | None:
 def procedure(
     notes: Notes, entries: Sequence[ModelEntry], bindings: Sequence[Binding]
 ) -> Procedure | None:
+    # A quantity found in each run comes first: the per-run law (a period by
+    # periodogram) is then a step of the series, not the folder's procedure.
+    if any(b.source == "per_run" for b in bindings):
+        return "run_series"
     for entry in entries:
         if entry.procedure in _PROCEDURES:
             return entry.procedure  # type: ignore[return-value]
         if entry.composite is not None:
             return "peaks"
-    if any(b.source == "per_run" for b in bindings):
-        return "run_series"
     if any(_FACTORIAL.search(c.text) for c in notes.clauses):
         return "factorial"
     if any(_PERIODOGRAM.search(c.text) for c in notes.clauses):

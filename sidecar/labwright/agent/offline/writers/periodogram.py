@@ -1,0 +1,148 @@
+"""The period of a cycle in words and figures: the periodogram's method and
+peak, the refined period with its SE, the amplitude; the series with the
+fitted sinusoid, and the periodogram against frequency.
+
+The sentence frames are this kind's own (EN, ZH), every number through the
+ledger with the columns' provenance.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from labwright.agent.offline.figures import FigurePlan
+from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.tables import src_file, src_text
+from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure, unit_text
+from labwright.agent.offline.writers.script import KindScript, read_table
+from labwright.analysis.jobs import Analysis
+from labwright.analysis.presentation import axis_label
+from labwright.analysis.procedures.periodogram import MIN_POINTS, PeriodBinding, PeriodResult
+
+PeriodAnalysis = Analysis[PeriodBinding, PeriodResult]
+
+_FRAMES: dict[str, dict[str, str]] = {
+    "en": {
+        "intro": "The {n} values of {y} in {file} were searched for a cycle: the {method} of "
+                 "{y} against {t} peaks at a frequency of ${fp}$ {fu}.",
+        "even": "periodogram (even sampling, linear trend removed)",
+        "uneven": "Lomb--Scargle periodogram (uneven sampling)",
+        "fit": "A sinusoid with a linear trend fitted at that peak gives the period "
+               "$P = {p}$ {u} (frequency ${f}$ {fu}) and the amplitude $A = {a}$ {yu}.",
+        "cap": "The series of {file} with the sinusoid fitted at the periodogram's peak (left), "
+               "and the periodogram (right).",
+        "lg_data": "data",
+        "lg_fit": "sinusoid",
+        "freq": "frequency",
+        "power": "power",
+    },
+    "zh": {
+        "intro": "在 {file} 的 {n} 个 {y} 数据中寻找周期：{y} 对 {t} 的{method}在频率 ${fp}$ {fu} 处取峰值。",
+        "even": "周期图（等间隔采样，已去除线性趋势）",
+        "uneven": "Lomb--Scargle 周期图（不等间隔采样）",
+        "fit": "在该峰处拟合含线性趋势的正弦，得周期 $P = {p}$ {u}（频率 ${f}$ {fu}），振幅 $A = {a}$ {yu}。",
+        "cap": "{file} 的序列及在周期图峰值处拟合的正弦（左），周期图（右）。",
+        "lg_data": "数据",
+        "lg_fit": "正弦拟合",
+        "freq": "频率",
+        "power": "功率",
+    },
+}  # fmt: skip
+
+
+def _f(lang: str, key: str, **values: str) -> str:
+    return _FRAMES["zh" if lang == "zh" else "en"][key].format(**values)
+
+
+def _what(a: PeriodAnalysis) -> str:
+    return f"period of {a.binding.y.name} in {a.source}"
+
+
+def text(a: PeriodAnalysis, ledger: Ledger, lang: str) -> str:
+    r = a.result
+    prov = r.y.provenance
+    what = _what(a)
+    u = r.time_unit
+    fu = unit_text(f"1/{u}" if u else None)
+    out = [
+        _f(lang, "intro", n=ledger.count(r.ts.size, prov, f"points in the {what}"),
+           y=src_text(r.y.name), t=src_text(r.t.name), file=src_file(a.source),
+           method=_f(lang, "uneven" if r.method == "Lomb-Scargle" else "even"), fu=fu,
+           fp=ledger.num(r.f_peak, prov, f"frequency of the periodogram's peak, {what}")),
+        _f(lang, "fit", u=unit_text(u), fu=fu, yu=unit_text(r.y.unit),
+           p=ledger.measured(r.period, r.period_se, prov, f"{what} (sinusoid fit)"),
+           f=ledger.measured(r.f, r.f_se, prov, f"frequency, {what} (sinusoid fit)"),
+           a=ledger.measured(r.amplitude, r.amplitude_se, prov, f"amplitude, {what} (sinusoid fit)")),
+    ]  # fmt: skip
+    return "\n\n".join(out) + "\n"
+
+
+def figures(a: PeriodAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan]:
+    r = a.result
+    key = next_key()
+    b = Builder(key)
+    grid = np.linspace(float(r.ts.min()), float(r.ts.max()), 800)
+    u = r.time_unit
+    p1: dict[str, Any] = {"xlabel": axis_label(r.t.name, r.t.unit), "ylabel": axis_label(r.y.name, r.y.unit),
+          "legend": True,
+          "layers": [{"type": "scatter", "x": b.arr(r.ts), "y": b.arr(r.ys), "color": "#1f77b4", "label": _f(lang, "lg_data")},
+                     {"type": "line", "x": b.arr(grid), "y": b.arr(r.model(grid)), "color": "#c0392b", "lw": 1.2,
+                      "label": _f(lang, "lg_fit")}]}  # fmt: skip
+    p2: dict[str, Any] = {"xlabel": axis_label(_f(lang, "freq"), f"1/{u}" if u else None),
+          "ylabel": axis_label(_f(lang, "power"), None),
+          "layers": [{"type": "line", "x": b.arr(r.freqs), "y": b.arr(r.power), "color": "#1f77b4", "lw": 1.0},
+                     {"type": "vline", "x": r.f, "color": "#c0392b"}]}  # fmt: skip
+    spec = {"panels": [p1, p2], "ncols": 2, "size": [8.0, 3.2]}
+    return [plan_figure(key, b, spec, _f(lang, "cap", file=src_file(a.source)), a)]
+
+
+def script(a: PeriodAnalysis) -> KindScript:
+    r = a.result
+    what = _what(a)
+    t, y = r.t.name, r.y.name
+    code = f"""{read_table(a.binding.table.dataset)}
+what = {what!r}
+data = df[[{t!r}, {y!r}]].astype(float).dropna().sort_values({t!r})
+t, y = data[{t!r}].to_numpy(), data[{y!r}].to_numpy()
+assert t.size >= {MIN_POINTS}
+report(f"points in the {{what}}", t.size)
+steps = np.diff(t)
+if {r.method == "Lomb-Scargle"!r}:  # uneven sampling: Lomb-Scargle, 10x oversampled to Nyquist
+    span, nyquist = t[-1] - t[0], 0.5 / np.median(steps)
+    freqs = np.linspace(1 / span, nyquist, max(int(10 * span * nyquist) + 1, 100))
+    power = signal.lombscargle(t, signal.detrend(y), 2 * np.pi * freqs)
+else:
+    freqs, power = signal.periodogram(y, fs=1 / steps.mean(), detrend="linear")
+    freqs, power = freqs[1:], power[1:]
+k = int(np.argmax(power))
+f_peak = freqs[k]
+if 0 < k < freqs.size - 1:  # parabola through the highest bin and its neighbours
+    qa, qb, _ = np.polyfit(freqs[k - 1 : k + 2] - f_peak, power[k - 1 : k + 2], 2)
+    if qa < 0:
+        f_peak += np.clip(-qb / (2 * qa), freqs[k - 1] - f_peak, freqs[k + 1] - f_peak)
+report(f"frequency of the periodogram's peak, {{what}}", f_peak)
+t0 = t.mean()
+params = lmfit.Parameters()
+params.add("f", value=f_peak, min=f_peak * 0.8, max=f_peak * 1.2)
+params.add("a", value=y.std())
+params.add("b", value=0.0)
+params.add("c", value=0.0)
+params.add("y0", value=y.mean())
+def residual(ps):
+    w = 2 * np.pi * ps["f"].value * (t - t0)
+    return ps["y0"].value + ps["c"].value * (t - t0) + ps["a"].value * np.sin(w) + ps["b"].value * np.cos(w) - y
+p = lmfit.minimize(residual, params).params
+f, f_se = p["f"].value, p["f"].stderr
+report(f"{{what}} (sinusoid fit)", 1 / f)
+report(f"standard uncertainty of {{what}} (sinusoid fit)", f_se / f**2)
+report(f"frequency, {{what}} (sinusoid fit)", f)
+report(f"standard uncertainty of frequency, {{what}} (sinusoid fit)", f_se)
+amp = np.hypot(p["a"].value, p["b"].value)
+report(f"amplitude, {{what}} (sinusoid fit)", amp)
+report(f"standard uncertainty of amplitude, {{what}} (sinusoid fit)",
+       np.hypot(p["a"].value * p["a"].stderr, p["b"].value * p["b"].stderr) / amp)
+"""
+    imports = ("import numpy as np", "import lmfit", "from scipy import signal")
+    return KindScript(imports, code)

@@ -1,0 +1,242 @@
+"""The period of a cyclic series: the periodogram's peak, refined by a
+sinusoid fitted at it.
+
+Evenly sampled series: `scipy.signal.periodogram` of the linearly detrended
+values (a slow drift would otherwise fill the lowest bins); uneven sampling
+(gaps, cloudy nights): the Lomb–Scargle periodogram on a grid from one
+cycle per span to the median sampling's Nyquist frequency, oversampled
+tenfold. The peak frequency starts a least-squares fit (lmfit) of
+y = y0 + c t + a sin(2π f t) + b cos(2π f t) with f free; its SE gives the
+period's, P = 1/f, s_P = s_f/f². The trend term c is there so that a drift
+does not bias the period, never reported as the answer: the notes ask for a
+cycle, not a trend.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from labwright.analysis.catalogue.schema import ModelEntry, Text
+from labwright.analysis.jobs import BindContext, Job, Uses
+from labwright.analysis.procedures.common import (
+    BoundTable,
+    asked,
+    bound_tables,
+    entries_of,
+    expected,
+)
+from labwright.analysis.quantities import parse_unit
+from labwright.analysis.request import AnalysisRequest
+from labwright.analysis.results import Answer
+from labwright.ingest.types import Column
+
+MIN_POINTS = 12
+MIN_CYCLES = 2.0  # a period is claimed only when the series spans this many
+UNEVEN = 0.01  # relative spread of the sampling steps above which Lomb–Scargle is used
+OVERSAMPLE = 10
+
+
+@dataclass
+class PeriodResult:
+    entry: ModelEntry
+    t: Column
+    y: Column
+    ts: np.ndarray
+    ys: np.ndarray
+    time_unit: str | None
+    method: str  # "Lomb-Scargle" | "periodogram"
+    freqs: np.ndarray
+    power: np.ndarray
+    f_peak: float
+    f: float
+    f_se: float
+    amplitude: float
+    amplitude_se: float
+    phase: float
+    level: float
+    trend: float
+    request: AnalysisRequest | None = None
+
+    @property
+    def period(self) -> float:
+        return 1.0 / self.f
+
+    @property
+    def period_se(self) -> float:
+        return self.f_se / self.f**2
+
+    def model(self, t: np.ndarray) -> np.ndarray:
+        return np.asarray(
+            self.level
+            + self.trend * t
+            + self.amplitude * np.sin(2 * np.pi * self.f * t + self.phase)
+        )
+
+    def answers(self) -> list[Answer]:
+        req = self.request or AnalysisRequest()
+        key = self.entry.key
+        src = (self.t.provenance, self.y.provenance)
+        rows = f"all {self.ts.size}"
+        how = Text(
+            f"peak of the {self.method} periodogram, refined by a sinusoid fitted at it "
+            "(lmfit, with a linear trend term); SE from the fit",
+            f"{'Lomb–Scargle ' if self.method == 'Lomb-Scargle' else ''}周期图的峰，"
+            "再在该频率附近拟合正弦（lmfit，含线性趋势项）精化；标准误差来自拟合",
+        )
+        u = self.time_unit
+        fu = f"1/{u}" if u else None
+        return [
+            Answer("P", Text("period", "周期"), "P", self.period, self.period_se, u, how, key,
+                   True, expected(req, "P", u), src, rows),
+            Answer("f_cycle", Text("frequency of the cycle", "周期频率"), "f", self.f, self.f_se,
+                   fu, how, key, asked(req, "f_cycle"), expected(req, "f_cycle", fu), src, rows),
+            Answer("A", Text("amplitude", "振幅"), "A", self.amplitude, self.amplitude_se,
+                   self.y.unit, how, key, asked(req, "A"), None, src, rows),
+        ]  # fmt: skip
+
+
+def time_unit(col: Column) -> str | None:
+    """The column's unit, or its name when the name is a unit of time
+    ("day", "year": a light curve's or a census's time axis)."""
+    if col.unit:
+        return col.unit
+    unit = parse_unit(col.name.strip())
+    if unit is not None and str(unit.dimensionality) == "[time]":
+        return col.name.strip()
+    return None
+
+
+def spectrum(t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, str]:
+    """Frequencies (cycles per unit of t), power, and the method used."""
+    from scipy import signal
+
+    steps = np.diff(t)
+    span = float(t[-1] - t[0])
+    if float(np.std(steps) / np.mean(steps)) > UNEVEN:
+        nyquist = 0.5 / float(np.median(steps))
+        n = int(OVERSAMPLE * span * nyquist) + 1
+        freqs = np.linspace(1.0 / span, nyquist, max(n, 100))
+        detrended = signal.detrend(y)
+        power = signal.lombscargle(t, detrended, 2 * np.pi * freqs)  # detrended: mean zero
+        return freqs, np.asarray(power), "Lomb-Scargle"
+    fs = 1.0 / float(np.mean(steps))
+    freqs, power = signal.periodogram(y, fs=fs, detrend="linear")
+    return np.asarray(freqs[1:]), np.asarray(power[1:]), "periodogram"
+
+
+def find_period(
+    t_values: np.ndarray, y_values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str, float, Any] | None:
+    """(t, y, freqs, power, method, peak frequency, the lmfit result)."""
+    import lmfit
+
+    t, y = np.asarray(t_values, dtype=float), np.asarray(y_values, dtype=float)
+    ok = np.isfinite(t) & np.isfinite(y)
+    t, y = t[ok], y[ok]
+    order = np.argsort(t)
+    t, y = t[order], y[order]
+    if t.size < MIN_POINTS or float(t[-1] - t[0]) <= 0 or np.unique(t).size < t.size:
+        return None
+    freqs, power, method = spectrum(t, y)
+    k = int(np.argmax(power))
+    f_peak = float(freqs[k])
+    if 0 < k < freqs.size - 1:  # parabola through the highest bin and its neighbours
+        a, b, _ = np.polyfit(freqs[k - 1 : k + 2] - f_peak, power[k - 1 : k + 2], 2)
+        if a < 0:
+            f_peak += float(np.clip(-b / (2 * a), freqs[k - 1] - f_peak, freqs[k + 1] - f_peak))
+    span = float(t[-1] - t[0])
+    if f_peak * span < MIN_CYCLES:
+        return None
+    t0 = float(np.mean(t))  # centred time: a, b and f less correlated
+    params = lmfit.Parameters()
+    params.add("f", value=f_peak, min=f_peak * 0.8, max=f_peak * 1.2)
+    params.add("a", value=float(np.std(y)))
+    params.add("b", value=0.0)
+    params.add("c", value=0.0)
+    params.add("y0", value=float(np.mean(y)))
+
+    def residual(ps: Any) -> np.ndarray:
+        w = 2 * np.pi * float(ps["f"]) * (t - t0)
+        model = float(ps["y0"]) + float(ps["c"]) * (t - t0)
+        model = model + float(ps["a"]) * np.sin(w) + float(ps["b"]) * np.cos(w)
+        return np.asarray(model - y)
+
+    out = lmfit.minimize(residual, params)
+    if not out.success or out.params["f"].stderr is None:
+        return None
+    return t, y, freqs, power, method, f_peak, out
+
+
+def analyse_period(
+    entry: ModelEntry, t: Column, y: Column, request: AnalysisRequest | None = None
+) -> PeriodResult | None:
+    found = find_period(np.asarray(t.values), np.asarray(y.values))
+    if found is None:
+        return None
+    ts, ys, freqs, power, method, f_peak, out = found
+    p = out.params
+    a, b = float(p["a"]), float(p["b"])
+    amp = math.hypot(a, b)
+    # SE of the amplitude from those of a and b (their correlation is small
+    # at the centred time).
+    amp_se = (
+        math.hypot(a * (p["a"].stderr or 0.0), b * (p["b"].stderr or 0.0)) / amp if amp else 0.0
+    )
+    f = float(p["f"])
+    t0 = float(np.mean(ts))
+    phase = math.atan2(b, a) - 2 * math.pi * f * t0
+    level = float(p["y0"]) - float(p["c"]) * t0
+    return PeriodResult(entry, t, y, ts, ys, time_unit(t), method, freqs, power, f_peak, f,
+                        float(p["f"].stderr), amp, amp_se, phase, level, float(p["c"]),
+                        request)  # fmt: skip
+
+
+# --- the kind --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PeriodBinding:
+    table: BoundTable
+    t: Column
+    y: Column
+    request: AnalysisRequest
+
+
+class PeriodogramKind:
+    name = "periodogram"
+
+    def bind(self, ctx: BindContext) -> Sequence[Job[PeriodBinding]]:
+        req = ctx.request
+        free = {id(ds) for ds in ctx.free()}
+        jobs: list[Job[PeriodBinding]] = []
+        for entry in entries_of(req, "periodogram"):
+            for table in bound_tables(req, ctx.read, entry):
+                t = next(
+                    (table.columns[v.name] for v in entry.independents if v.name in table.columns),
+                    None,
+                )
+                y = table.columns.get(entry.response.name)
+                if t is None or y is None or id(table.dataset) not in free:
+                    continue
+                why = f"the notes ask for the period of a cycle; {table.reason}"
+                b = PeriodBinding(table, t, y, req)
+                jobs.append(Job(self.name, table.dataset.source, why, b, (table.dataset,)))
+        return jobs
+
+    def compute(self, job: Job[PeriodBinding]) -> PeriodResult | None:
+        b = job.binding
+        return analyse_period(b.table.entry, b.t, b.y, b.request)
+
+    def goals(self, job: Job[PeriodBinding], result: PeriodResult) -> list[str]:
+        return ["period"]
+
+    def uses(self, job: Job[PeriodBinding], result: PeriodResult) -> Uses:
+        return Uses(x=(job.binding.t,), y=(job.binding.y,))
+
+
+PERIODOGRAM = PeriodogramKind()
