@@ -287,3 +287,42 @@ def test_the_rules_reasons_are_said_in_chinese_and_merged() -> None:
     assert [symbol_tex(n) for n in ("V", "pH", "V_eq")] == [
         "V", "\\mathrm{pH}", "V_{\\mathrm{eq}}",
     ]  # fmt: skip
+
+
+def test_the_models_material_says_the_request_not_the_goals() -> None:
+    from labwright.analysis.plan import analysis_digest
+
+    digest = analysis_digest(_fa(AnswerSheet([_answer(1.0)]), _request()).record())
+    assert 'The notes ask for: Km of michaelis_menten ("find Km")' in digest
+    fallback = analysis_digest(_fa(AnswerSheet()).record())
+    assert "The notes ask for: " in fallback and "find Km" not in fallback
+
+
+@pytest.mark.parametrize(
+    ("value", "sigma", "printed"),
+    [
+        (9.8123, 0.0456, ("9.812", "0.046")),
+        (4702.0, 2870.0, ("4700", "2900")),  # two digits of sigma left of the point too
+        (9.96, 0.0996, ("9.96", "0.10")),  # sigma's decade after its rounding
+        (123456.0, 1234.0, ("1.235\\times10^{5}", "1.2\\times10^{3}")),
+        (2.5e6, 9.96e4, ("2.50\\times10^{6}", "1.0\\times10^{5}")),
+    ],
+)
+def test_value_and_standard_error_rounding(
+    value: float, sigma: float, printed: tuple[str, str]
+) -> None:
+    from labwright.agent.offline.provenance import format_sig, format_with_uncertainty
+
+    assert format_with_uncertainty(value, sigma) == printed
+    assert format_sig(0.99996, 4) == "1.000" and format_sig(0.999999, 2) == "1.0"
+
+
+def test_answers_sharing_a_name_say_their_file() -> None:
+    other = replace(_answer(None), sources=(Provenance(file="run2.csv", column="v"),), value=2.2)
+    ledger = Ledger()
+    tex = results_table(AnswerSheet([_answer(None), other]), ledger, "en")
+    assert "(\\lwfile{kinetics.csv})" in tex and "(\\lwfile{run2.csv})" in tex
+    alone = results_table(AnswerSheet([_answer(None)]), Ledger(), "en")
+    assert "\\lwfile" not in alone
+    body, _, _ = _report(_fa(AnswerSheet([_answer(None), other])), "en")
+    assert "(\\lwfile{run2.csv}) is" in _section(body, "Discussion")

@@ -24,6 +24,7 @@ from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.request_text import unanswered_item
 from labwright.agent.offline.results_table import (
+    answer_names,
     answer_numbers,
     name_tex,
     source_text,
@@ -109,9 +110,9 @@ def _fit(a: Answer, f: FitQuality, ledger: Ledger, lang: str) -> list[str]:
     return out
 
 
-def answer_paragraph(a: Answer, ledger: Ledger, lang: str) -> str:
+def answer_paragraph(a: Answer, ledger: Ledger, lang: str, name: str | None = None) -> str:
     nums = answer_numbers(a, ledger)
-    name = name_tex(a, lang)
+    name = name or name_tex(a, lang)
     parts: list[str] = []
     if a.se is not None and a.se > 0 and a.value != 0 and math.isfinite(a.se / a.value):
         rel = ledger.num(
@@ -155,7 +156,11 @@ def discussion(fa: FolderAnalysis | None, ledger: Ledger, lang: str) -> str:
     nothing was computed, for the caller to leave the author's box."""
     sheet = fa.sheet if fa is not None else AnswerSheet()
     if sheet.answers:
-        paragraphs = [answer_paragraph(a, ledger, lang) for a in sheet.answers]
+        names = answer_names(sheet.answers, lang)
+        paragraphs = [
+            answer_paragraph(a, ledger, lang, name)
+            for a, name in zip(sheet.answers, names, strict=True)
+        ]
         if sheet.unanswered:
             paragraphs.append(phrase(lang, "disc_unanswered", what=_unanswered_names(sheet, lang)))
         return "\n\n".join(paragraphs) + "\n"
@@ -173,12 +178,13 @@ def conclusion(fa: FolderAnalysis | None, ledger: Ledger, lang: str) -> str:
     (all answers when none was asked), and what could not be determined."""
     sheet = fa.sheet if fa is not None else AnswerSheet()
     if sheet.answers:
+        named = dict(zip(map(id, sheet.answers), answer_names(sheet.answers, lang), strict=True))
         asked = [a for a in sheet.answers if a.asked] or sheet.answers
         items = []
         for a in asked:
             v = verdict(a.z) if a.se else None
             items.append(phrase(
-                lang, "concl_item", name=name_tex(a, lang), value=answer_numbers(a, ledger).value,
+                lang, "concl_item", name=named[id(a)], value=answer_numbers(a, ledger).value,
                 unit=_unit(a), verdict=phrase(lang, f"concl_v_{v}") if v else "",
             ))  # fmt: skip
         out = phrase(lang, "concl_intro") + "\n\\begin{itemize}\n"

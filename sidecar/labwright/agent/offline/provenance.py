@@ -212,22 +212,28 @@ def format_with_uncertainty(value: float, sigma: float) -> tuple[str, str]:
     """Both texts with matching precision, decided by sigma's two leading digits."""
     if not (math.isfinite(value) and math.isfinite(sigma)) or sigma <= 0:
         return format_sig(value, 4), format_sig(sigma, 2) if math.isfinite(sigma) else "\\text{n/a}"
-    exp_sigma = math.floor(math.log10(sigma))
+    # sigma's decade after rounding it to two digits (0.0996 is 0.10, not 0.100).
+    exp_sigma = math.floor(math.log10(float(f"{sigma:.1e}")))
     big = max(abs(value), sigma)
     if _SCI_LOW <= big < _SCI_HIGH and exp_sigma >= -6:
-        decimals = max(1 - exp_sigma, 0)
-        v = f"{round(value, decimals):.{decimals}f}"
-        s = f"{round(sigma, decimals):.{decimals}f}"
+        # Two significant digits of sigma, also left of the decimal point:
+        # 4702 +- 2870 is 4700 +- 2900 (round to a negative number of places).
+        places = 1 - exp_sigma
+        decimals = max(places, 0)
+        v = f"{round(value, places):.{decimals}f}"
+        s = f"{round(sigma, places):.{decimals}f}"
         if float(s) == 0:
             s = format_sig(sigma, 2)
         if float(v) == 0:
             v = "0"
         return v, s
-    # Scientific: both in the value's exponent, sigma with 2 significant figures.
+    # Scientific: sigma to 2 significant figures in its own decade (1234 is
+    # 1.2e3, not "1234"), the value to the same place.
     exp_value = math.floor(math.log10(abs(value))) if value != 0 else exp_sigma
     digits = max(exp_value - exp_sigma + 1, 1)
     mantissa = f"{value / 10.0**exp_value:.{digits}f}"
-    return _sci(mantissa, exp_value), format_sig(sigma, 2)
+    sigma_mantissa = f"{sigma / 10.0**exp_sigma:.1f}"
+    return _sci(mantissa, exp_value), _sci(sigma_mantissa, exp_sigma)
 
 
 # --- checking a document against its ledger ------------------------------------------

@@ -65,6 +65,23 @@ def name_tex(a: Answer, lang: str) -> str:
     return f"{label} {sym}" if sym else label
 
 
+def answer_names(answers: list[Answer], lang: str) -> list[str]:
+    """Each answer's name; when several answers share a label and symbol
+    (the same law in two files), each also names the file it came from."""
+    from collections import Counter
+
+    from labwright.agent.offline.tables import src_file
+
+    seen = Counter((a.label.en, a.latex) for a in answers)
+    out = []
+    for a in answers:
+        name = name_tex(a, lang)
+        if seen[(a.label.en, a.latex)] > 1 and a.sources and a.sources[0].file:
+            name += f" ({src_file(a.sources[0].file)})"
+        out.append(name)
+    return out
+
+
 def _prov(a: Answer) -> Provenance | None:
     return a.sources[0] if a.sources else None
 
@@ -145,9 +162,9 @@ def results_table(sheet: AnswerSheet, ledger: Ledger, lang: str) -> str:
     if compare:
         head += [phrase(lang, "rt_expected"), "$z$"]
     rows: list[str] = []
-    for a in sheet.answers:
+    for a, named in zip(sheet.answers, answer_names(sheet.answers, lang), strict=True):
         nums = answer_numbers(a, ledger)
-        name = name_tex(a, lang) + ("$^{\\dagger}$" if not a.asked else "")
+        name = named + ("$^{\\dagger}$" if not a.asked else "")
         row = [_ragged(name), f"${nums.value}$", unit_tex(a.unit),
                _ragged(fixed(escape_text(a.method(lang))))]  # fmt: skip
         if compare:
