@@ -29,7 +29,9 @@ Composite entries (N peaks over a baseline) are fitted with lmfit's
 built-in peak models in `analysis/engine_peaks.py`.
 
 Starts. The start rules (`Parameter.start`, `catalogue/starts.py`) are
-evaluated on the data sorted by the first independent variable. When the
+evaluated like the formula, in SI base units, on the data sorted by the
+first independent variable (a rule is physics: `max(V)/2`, not a unit
+conversion written into it). Bounds are read in the entry's typical units. When the
 first fit fails (no convergence, no covariance, a parameter stuck on a
 bound) a few deterministic perturbations of the start are tried and the
 best successful one is kept: a start rule is an estimate, and a law like a
@@ -187,9 +189,7 @@ class _Plan:
     rhs: Expr
     variables: dict[str, _Scale]  # every variable
     params: dict[str, _Scale]  # natural unit of each parameter
-    typical_params: dict[str, float]  # bounds, starts: typical-unit value * this = natural
-    typical_variables: dict[str, float]  # base value / this = value in the typical unit
-    typical_inputs: dict[str, float]  # the same for the inputs
+    typical_params: dict[str, float]  # bounds: typical-unit value * this = natural value
     display: dict[str, tuple[str | None, float]]  # display text, natural -> display factor
     constants: dict[str, UFloat]  # base values
     input_scales: dict[str, _Scale]
@@ -220,7 +220,10 @@ def _work_units(entry: ModelEntry, units: Mapping[str, str | None]) -> dict[str,
 def _readable(unit: Any) -> tuple[Any, float]:
     """A readable unit for a natural unit, and the factor natural -> readable."""
     reg = quantities.registry()
-    q = quantities.readable(reg.Quantity(1.0, unit))
+    try:
+        q = quantities.readable(reg.Quantity(1.0, unit))
+    except Exception:  # pint cannot reduce some fractional powers (S·cm²·L^½/mol^1.5)
+        return unit, 1.0
     return q.units, float(q.magnitude)
 
 
@@ -255,12 +258,6 @@ def _plan(
         absolute = v.absolute and quantities.is_temperature(work[v.name])
         variables[v.name] = _Scale(unit, _base_factor(unit), work[v.name], absolute)
     typical = load.symbol_units(entry)
-    typical_variables = {
-        v.name: _base_factor(typical[v.name])
-        if typical[v.name].dimensionality == symbol[v.name].dimensionality
-        else variables[v.name].factor  # data of another dimension ("any"): taken as they are
-        for v in entry.variables
-    }
     params: dict[str, _Scale] = {}
     typical_params: dict[str, float] = {}
     display: dict[str, tuple[str | None, float]] = {}
@@ -284,7 +281,6 @@ def _plan(
         display[p.name] = (_show(target), to_display)
     given_inputs = dict(input_items)
     input_scales: dict[str, _Scale] = {}
-    typical_inputs: dict[str, float] = {}
     for i in entry.inputs:
         unit = symbol[i.name]
         text = given_inputs.get(i.name)
@@ -296,11 +292,6 @@ def _plan(
                 absolute = quantities.is_temperature(text) and parsed != reg.kelvin
                 unit = reg.kelvin if absolute else parsed
         input_scales[i.name] = _Scale(unit, _base_factor(unit), text, absolute)
-        typical_inputs[i.name] = (
-            _base_factor(typical[i.name])
-            if typical[i.name].dimensionality == unit.dimensionality
-            else input_scales[i.name].factor
-        )
         symbol[i.name] = unit
     constants: dict[str, UFloat] = {}
     for c in entry.constants:
@@ -336,8 +327,6 @@ def _plan(
         variables=variables,
         params=params,
         typical_params=typical_params,
-        typical_variables=typical_variables,
-        typical_inputs=typical_inputs,
         display=display,
         constants=constants,
         input_scales=input_scales,
@@ -415,11 +404,19 @@ def _prepare(entry: ModelEntry, data: FitData) -> _Prepared | FitResult:
             f"The data have no column for {names}; bind a column to each variable of the law.",
             f"数据中没有与 {names} 对应的列；请为定律的每个变量指定一列。",
         )
-    plan = _plan(
-        entry,
-        tuple(sorted((k, data.units.get(k)) for k in (v.name for v in entry.variables))),
-        tuple(sorted(data.input_units.items())),
-    )
+    try:
+        plan = _plan(
+            entry,
+            tuple(sorted((k, data.units.get(k)) for k in (v.name for v in entry.variables))),
+            tuple(sorted(data.input_units.items())),
+        )
+    except Exception as exc:  # a unit pint reads but cannot convert as the law needs
+        return _failed(
+            entry.key,
+            f"The units of the columns cannot be used for {entry.name.en} ({exc}); "
+            "check the units in the headers.",
+            f"各列的单位无法用于{entry.name.zh}（{exc}）；请检查表头中的单位。",
+        )
     if plan.problem is not None:
         return FitResult(key=entry.key, ok=False, message=plan.problem)
     arrays = {
@@ -478,34 +475,29 @@ def _prepare(entry: ModelEntry, data: FitData) -> _Prepared | FitResult:
 
 
 def _starts(entry: ModelEntry, prep: _Prepared, fixed: Mapping[str, float]) -> dict[str, float]:
-    """Start values in natural units. A start rule is written as its author
-    reads the law, in the entry's typical units (`max(V)/2000`: mL to L,
-    halved), so it is evaluated on the data put in those units, sorted by
-    the first independent variable, with the constants and inputs as the
-    entry writes them; the result is in the parameter's typical unit."""
+    """Start values in natural units. A start rule is physics like the
+    formula, so it is evaluated as the formula is, in SI base units (data,
+    constants, inputs and earlier parameters), on the data sorted by the
+    first independent variable: `0.886*lam*L/fwhm(x, I)` is a slit width
+    whatever units λ, L and x were written in, and half the largest volume
+    is `max(V)/2`, never `max(V)/2000`."""
     plan = prep.plan
     first = entry.independents[0].name
     order = np.argsort(prep.x_base[first], kind="stable")
-    env: dict[str, Any] = {c.name: c.value for c in entry.constants}
-    for name, value in prep.inputs_base.items():
-        if name in plan.input_scales:
-            env[name] = _nominal(value) / plan.typical_inputs[name]
-    for name, x in prep.x_base.items():
-        env[name] = x[order] / plan.typical_variables[name]
+    env: dict[str, Any] = {name: _nominal(v) for name, v in prep.inputs_base.items()}
+    env.update({name: x[order] for name, x in prep.x_base.items()})
     response = entry.response.name
-    env[response] = (
-        prep.y[order] * plan.variables[response].factor / plan.typical_variables[response]
-    )
+    env[response] = prep.y[order] * plan.variables[response].factor
     starts: dict[str, float] = {}
     for p in entry.parameters:
-        to_natural = plan.typical_params[p.name]
+        scale = plan.params[p.name].factor
         if p.name in fixed:
             value = fixed[p.name]
         elif p.start is not None:
             try:
                 with np.errstate(all="ignore"), warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    value = float(_start_expr(p.start).evaluate(env, STARTS)) * to_natural
+                    value = float(_start_expr(p.start).evaluate(env, STARTS)) / scale
             except (ArithmeticError, ValueError, TypeError):
                 value = math.nan
         else:
@@ -516,7 +508,7 @@ def _starts(entry: ModelEntry, prep: _Prepared, fixed: Mapping[str, float]) -> d
         if value <= low or value >= high:
             value = _inside(value, low, high)
         starts[p.name] = value
-        env[p.name] = value / to_natural
+        env[p.name] = value * scale
     return starts
 
 
@@ -621,31 +613,46 @@ def in_display_units(
     return {name: value * plan.display[name][1] for name, value in natural.items()}
 
 
+@dataclass(frozen=True)
+class _Best:
+    values: dict[str, float]  # natural units
+    covar: FloatArray  # of the varied parameters, natural units
+    chisqr: float
+
+
 def _minimise(
     entry: ModelEntry,
     prep: _Prepared,
     model: Callable[[Mapping[str, float], Mapping[str, FloatArray]], FloatArray],
     starts: Mapping[str, float],
     fixed: Mapping[str, float],
-) -> tuple[Any | None, int]:
-    """The best lmfit result over the start and, when it fails, perturbed starts."""
+) -> tuple[_Best | None, int]:
+    """The best fit over the start and, when it fails, perturbed starts."""
     import lmfit
 
     plan = prep.plan
     y, sigma, x = prep.y, prep.sigma, prep.x_base
     names = [p.name for p in entry.parameters]
+    # The optimiser moves each parameter in units of its start (|start| = 1):
+    # lmfit's bound transform adds 1 to a bounded value, which a Planck
+    # constant in J·s (6.6e-34) or a prefactor of 2e-12 W would not survive.
+    scale = {name: abs(v) if math.isfinite(v) and v != 0 else 1.0 for name, v in starts.items()}
 
     def residual(params: Any) -> FloatArray:
-        values = {name: params[name].value for name in names}
+        values = {name: params[name].value * scale[name] for name in names}
         r = model(values, x) - y
         return r / sigma if sigma is not None else r
 
-    def one(start: Mapping[str, float]) -> Any | None:
+    def one(start: Mapping[str, float]) -> _Best | None:
         # A list of Parameter objects, not a Parameters: lmfit then builds one
         # asteval interpreter per fit instead of two (a third of a small fit's time).
         params = [
             lmfit.Parameter(
-                p.name, value=start[p.name], vary=p.name not in fixed, min=low, max=high
+                p.name,
+                value=start[p.name] / scale[p.name],
+                vary=p.name not in fixed,
+                min=low / scale[p.name],
+                max=high / scale[p.name],
             )
             for p in entry.parameters
             for low, high in [_bounds(plan, p.name, p.min, p.max)]
@@ -659,7 +666,15 @@ def _minimise(
                 )  # fmt: skip
         except (ValueError, ArithmeticError, TypeError, np.linalg.LinAlgError):
             return None
-        return out if _good(out, names, fixed) else None
+        if not _good(out, names, fixed):
+            return None
+        varied = [n for n in names if n not in fixed]
+        d = np.array([scale[n] for n in varied])
+        return _Best(
+            values={n: float(out.params[n].value) * scale[n] for n in names},
+            covar=np.asarray(out.covar, dtype=float) * np.outer(d, d),
+            chisqr=float(out.chisqr),
+        )
 
     first = one(starts)
     if first is not None:
@@ -682,7 +697,7 @@ def _minimise(
     tried = 1 + len(trials)
     if not results:
         return None, tried
-    return min(results, key=lambda r: float(r.chisqr)), tried
+    return min(results, key=lambda r: r.chisqr), tried
 
 
 def _scaled(
@@ -721,7 +736,7 @@ def _result(
     data: FitData,
     prep: _Prepared,
     model: Callable[[Mapping[str, float], Mapping[str, FloatArray]], FloatArray],
-    out: Any,
+    out: _Best,
     fixed: Mapping[str, float],
     tried: int,
 ) -> FitResult:
@@ -729,8 +744,8 @@ def _result(
 
     plan = prep.plan
     varied = [p.name for p in entry.parameters if p.name not in fixed]
-    best = {p.name: float(out.params[p.name].value) for p in entry.parameters}
-    covar = np.asarray(out.covar, dtype=float)
+    best = out.values
+    covar = out.covar
     natural: dict[str, UFloat] = dict(
         zip(varied, correlated_values([best[n] for n in varied], covar, tags=varied), strict=True)
     )
@@ -742,7 +757,7 @@ def _result(
     r = prep.y - fitted_used
     n, k = int(prep.y.size), len(varied)
     dof = n - k
-    chisqr = float(out.chisqr)
+    chisqr = out.chisqr
     ss_res = float(np.sum(r**2))
     ss_tot = float(np.sum((prep.y - prep.y.mean()) ** 2))
     r2 = 1.0 - ss_res / ss_tot if ss_tot > 0 else math.nan

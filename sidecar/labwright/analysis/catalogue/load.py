@@ -707,16 +707,21 @@ def example_inputs(entry: ModelEntry, example: Example) -> dict[str, float]:
     return values
 
 
-def evaluate_in_typical_units(entry: ModelEntry, env: Mapping[str, Any]) -> np.ndarray[Any, Any]:
-    """The formula's response, in its typical unit, for symbols given in
-    their typical units. Evaluated in SI base units, so a law whose typical
-    units are not coherent (V in mL beside V_eq in L) still gives the right
-    numbers."""
+def base_factors(entry: ModelEntry) -> dict[str, float]:
+    """Each symbol's typical unit in SI base units (value_base = value * factor)."""
     reg = quantities.registry()
-    factors = {
+    return {
         name: float(reg.Quantity(1.0, unit).to_base_units().magnitude)
         for name, unit in symbol_units(entry).items()
     }
+
+
+def evaluate_in_typical_units(entry: ModelEntry, env: Mapping[str, Any]) -> np.ndarray[Any, Any]:
+    """The formula's response, in its typical unit, for symbols given in
+    their typical units. Evaluated in SI base units (as the engine does), so
+    a law whose typical units are not coherent (V in mL beside V_eq in L, a
+    wavelength in nm beside a distance in m) still gives the right numbers."""
+    factors = base_factors(entry)
     base = {name: value * factors.get(name, 1.0) for name, value in env.items()}
     with np.errstate(all="ignore"):
         y = np.asarray(parse_equation(entry.formula).rhs.evaluate(base, ARRAY), dtype=float)
@@ -745,7 +750,10 @@ def _check_example(entry: ModelEntry, example: Example) -> None:
         raise _Invalid("the example's formula gives values that are not finite")
     plot = entry.linear_plot
     if plot is not None and plot.slope is not None and plot.intercept is not None:
-        env[entry.response.name] = y
+        # In SI base units, as the engine fits the line (`engine.linear`).
+        factors = base_factors(entry)
+        env = {name: value * factors.get(name, 1.0) for name, value in env.items()}
+        env[entry.response.name] = y * factors[entry.response.name]
         with np.errstate(all="ignore"):
             x_line = np.asarray(parse_expression(plot.x).evaluate(env, ARRAY), dtype=float)
             y_line = np.asarray(parse_expression(plot.y).evaluate(env, ARRAY), dtype=float)
@@ -761,7 +769,7 @@ def _check_example(entry: ModelEntry, example: Example) -> None:
             raise _Invalid("linear_plot: the model's own points do not lie on slope*x + intercept")
         line_env = {**env, "slope": slope, "intercept": intercept}
         for param, text in plot.from_line:
-            back = float(parse_expression(text).evaluate(line_env, ARRAY))
+            back = float(parse_expression(text).evaluate(line_env, ARRAY)) / factors[param]
             if not math.isclose(back, truth[param], rel_tol=1e-6, abs_tol=1e-12):
                 raise _Invalid(
                     f"linear_plot.from_line.{param} gives {back:g}, not {truth[param]:g}"
