@@ -9,6 +9,7 @@ import { diffRows, foldContext } from "../state/diff";
 import type { RunEnvelope } from "../state/events";
 import { useChatT, type ChatKey, type ChatT } from "./messages";
 import { decidable, emptyChat, reduceChat, type MessageOut, type ProposalOut } from "./reducer";
+import { PROPOSALS_CHANGED } from "../state/citations";
 import "./chat.css";
 
 /** Follow one run's events until it ends (resuming after the last seq on a reconnect). */
@@ -183,6 +184,13 @@ export function ChatPanel({
   useEffect(() => {
     void load().catch((err) => dispatch({ kind: "failed", message: message(err) }));
     return () => abort.current?.abort();
+  }, [load]);
+
+  // A proposal made elsewhere in the window (a reference's correction) is decided here.
+  useEffect(() => {
+    const reload = () => void load().catch((err) => dispatch({ kind: "failed", message: message(err) }));
+    window.addEventListener(PROPOSALS_CHANGED, reload);
+    return () => window.removeEventListener(PROPOSALS_CHANGED, reload);
   }, [load]);
 
   // Fetch each announced proposal as soon as its event arrives.

@@ -4,6 +4,8 @@ import type { components } from "../api/schema";
 import { PdfViewer, type Selection } from "../components/PdfViewer";
 import { Split } from "../components/Split";
 import { TexSource } from "../components/TexSource";
+import { Citations } from "../components/Citations";
+import { PROPOSALS_CHANGED } from "../state/citations";
 import { originText, useT } from "../i18n";
 import { describeSource, entriesById, type TaggedEntry } from "../state/provenance";
 import { exportName } from "../state/exportName";
@@ -178,6 +180,15 @@ export function Report({
           </p>
           <h4>{t("unverified")}</h4>
           <p>{prov?.unverified_citations.length ? prov.unverified_citations.join(", ") : t("noneFound")}</p>
+          <h4>{t("citations")}</h4>
+          <Citations
+            verdicts={prov?.citations ?? []}
+            onPropose={async (key) => {
+              const path = `/sessions/${sessionId}/versions/${shown.version_no}/citations/${encodeURIComponent(key)}/proposal`;
+              await api.send("POST", path);
+              window.dispatchEvent(new Event(PROPOSALS_CHANGED));
+            }}
+          />
           <h4>{t("diagnostics")}</h4>
           {diag && diag.messages.length > 0 ? (
             <ul>
