@@ -39,6 +39,7 @@ from labwright.analysis.analyses.wide import WIDE
 from labwright.analysis.analyses.xy import XY
 from labwright.analysis.jobs import Analysis, AnalysisKind, BindContext, Explains, Job, Uses
 from labwright.analysis.procedures.calibration import CALIBRATION
+from labwright.analysis.procedures.factorial import FACTORIAL
 from labwright.analysis.procedures.periodogram import PERIODOGRAM
 from labwright.analysis.procedures.titration import TITRATION
 
@@ -60,6 +61,7 @@ KINDS: tuple[AnalysisKind[Any, Any], ...] = (
     TITRATION,
     CALIBRATION,
     PERIODOGRAM,
+    FACTORIAL,
     SERIES,
     LAW,
     PEAKS,
@@ -73,7 +75,7 @@ KINDS: tuple[AnalysisKind[Any, Any], ...] = (
 )
 
 #: How the analyses of one table are presented, whatever order they were bound in.
-_PRESENTED = ("titration", "calibration", "periodogram", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
+_PRESENTED = ("titration", "calibration", "periodogram", "factorial", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
               "wide", "symmetry", "xy")  # fmt: skip
 
 

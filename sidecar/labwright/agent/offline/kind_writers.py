@@ -19,6 +19,7 @@ from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.writers import (
     calibration,
+    factorial,
     groups,
     law,
     peaks,
@@ -41,6 +42,7 @@ from labwright.analysis.jobs import Analysis
 from labwright.analysis.law import LawFit
 from labwright.analysis.peaks import PeakResult
 from labwright.analysis.procedures.calibration import CalibrationResult
+from labwright.analysis.procedures.factorial import FactorialResult
 from labwright.analysis.procedures.periodogram import PeriodResult
 from labwright.analysis.procedures.titration import TitrationResult
 from labwright.analysis.regression import RegressionResult
@@ -84,6 +86,7 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "periodogram": KindWriter(
         PeriodResult, periodogram.text, periodogram.figures, periodogram.script
     ),
+    "factorial": KindWriter(FactorialResult, factorial.text, factorial.figures, factorial.script),
     "series": KindWriter(SeriesSummary, series.text, series.figures, series.script),
     "law": KindWriter(LawFit, law.text, law.figures, law.script),
     "peaks": KindWriter(PeakResult, peaks.text, peaks.figures, peaks.script),
