@@ -129,7 +129,7 @@ def _score_truth(
                 cand.note = "no standard error"
             else:
                 cand.se = abs(float(se) * scale)
-                cand.within = abs(value - truth.value) <= 3 * cand.se
+                cand.within = bool(abs(value - truth.value) <= 3 * cand.se)
                 cand.note = f"{(value - truth.value) / cand.se:+.1f} SE"
         if best is None or (cand.within and not best.within):
             best = cand

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from labwright.analysis.request import AnalysisRequest
+from labwright.analysis.request import AnalysisRequest, Unanswered
 from labwright.ingest.types import Column, Dataset, ReadResult
 
 if TYPE_CHECKING:
@@ -154,4 +154,10 @@ class Analysis(Generic[B, R]):
     def answers(self) -> list[Answer]:
         """The answers the result gives (a result without answers gives none)."""
         offer = getattr(self.result, "answers", None)
+        return list(offer()) if callable(offer) else []
+
+    def unanswered(self) -> list[Unanswered]:
+        """What the request asked of this analysis that its result could not
+        give, with the reason (a result that says nothing gives none)."""
+        offer = getattr(self.result, "unanswered", None)
         return list(offer()) if callable(offer) else []

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from labwright.analysis.analyses.fit import FIT
 from labwright.analysis.analyses.groups import GROUPS
 from labwright.analysis.analyses.law import LAW
 from labwright.analysis.analyses.peaks import PEAKS
@@ -54,10 +55,12 @@ __all__ = [
     "run_kinds",
 ]
 
-#: In binding order. Request-driven kinds first; then the shape-based ones,
+#: In binding order. Request-driven kinds first (the catalogue's laws, then
+#: the procedures, which take only entries marked with their procedure); then the shape-based ones,
 #: each taking the tables no earlier kind answered (the regression before
 #: the groups and time series, which may share a table with it).
 KINDS: tuple[AnalysisKind[Any, Any], ...] = (
+    FIT,
     TITRATION,
     CALIBRATION,
     PERIODOGRAM,
@@ -75,7 +78,7 @@ KINDS: tuple[AnalysisKind[Any, Any], ...] = (
 )
 
 #: How the analyses of one table are presented, whatever order they were bound in.
-_PRESENTED = ("titration", "calibration", "periodogram", "factorial", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
+_PRESENTED = ("fit", "titration", "calibration", "periodogram", "factorial", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
               "wide", "symmetry", "xy")  # fmt: skip
 
 

@@ -137,7 +137,10 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
         fa.question.goals.setdefault("coefficient", fa.coefficients[0].name)
     fa.sheet = AnswerSheet(
         answers=[answer for a in fa.analyses for answer in a.answers()],
-        unanswered=list(fa.request.unanswered),
+        unanswered=[
+            *fa.request.unanswered,
+            *(u for a in fa.analyses for u in a.unanswered()),
+        ],
     )
     return fa
 

@@ -20,6 +20,7 @@ from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.writers import (
     calibration,
     factorial,
+    fit,
     groups,
     law,
     peaks,
@@ -35,6 +36,7 @@ from labwright.agent.offline.writers import (
 )
 from labwright.agent.offline.writers.common import KeyMaker, no_figures, no_text
 from labwright.agent.offline.writers.script import KindScript
+from labwright.analysis.analyses.fit import FitOutcome
 from labwright.analysis.analyses.groups import GroupsFound
 from labwright.analysis.analyses.timeseries import TimeSeriesFound
 from labwright.analysis.analyses.xy import XYTable
@@ -79,6 +81,7 @@ class KindWriter(Generic[R]):
 
 
 WRITERS: dict[str, KindWriter[Any]] = {
+    "fit": KindWriter(FitOutcome, fit.text, fit.figures, fit.script),
     "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
     "calibration": KindWriter(
         CalibrationResult, calibration.text, calibration.figures, calibration.script

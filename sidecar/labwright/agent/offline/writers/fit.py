@@ -1,0 +1,312 @@
+"""The fit kind in words and figures: the law with its formula, which column
+is which variable (and why), what was done to the data (background,
+averaging), the fitted parameters and derived quantities with their SE; the
+data with the fitted curve and the residuals, and the law's customary
+linearised plot (Lineweaver–Burk, ln k against 1/T) as a companion figure.
+
+Every number goes through the ledger with the provenance of the response
+column; the frames are this kind's own (EN, ZH).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from labwright.agent.offline.figures import FigurePlan
+from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.tables import src_file, src_text
+from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure, unit_text
+from labwright.agent.offline.writers.script import KindScript, read_table
+from labwright.analysis.analyses.fit import FitBinding, FitOutcome
+from labwright.analysis.jobs import Analysis
+from labwright.analysis.presentation import axis_label
+
+FitAnalysis = Analysis[FitBinding, FitOutcome]
+
+_FRAMES: dict[str, dict[str, str]] = {
+    "en": {
+        "intro": "The {law} ${latex}$ was fitted to {file} by least squares ({n} points): {binds}.",
+        "bind": "${sym}$ is {col}",
+        "prep": "Before the fit, {what}.",
+        "gives": "The fit gives {values}{quality}.",
+        "weighted": " (weighted by the stated uncertainties)",
+        "r2": "; $R^2 = {r2}$",
+        "failed": "The {law} could not be fitted to {file}: {why}",
+        "cap": "{law} fitted to {file}: {y} against {x} with the fitted curve (left) and the "
+               "residuals (right).",
+        "cap_obs": "{law} fitted to {file}: observed against fitted {y} (left) and the "
+                   "residuals (right).",
+        "cap_lin": "{plot} of {file}: the linearised data with the straight line fitted to them.",
+        "lg_data": "data",
+        "lg_fit": "fit",
+        "lg_line": "straight line",
+        "resid": "residual",
+        "fitted": "fitted",
+    },
+    "zh": {
+        "intro": "用最小二乘法将{law} ${latex}$ 拟合到 {file}（{n} 个数据点）：{binds}。",
+        "bind": "${sym}$ 取 {col}",
+        "prep": "拟合之前，{what}。",
+        "gives": "拟合得到 {values}{quality}。",
+        "weighted": "（按给定不确定度加权）",
+        "r2": "；$R^2 = {r2}$",
+        "failed": "{law}无法拟合到 {file}：{why}",
+        "cap": "{file} 的{law}拟合：{y} 对 {x}，含拟合曲线（左）与残差（右）。",
+        "cap_obs": "{file} 的{law}拟合：{y} 的观测值对拟合值（左）与残差（右）。",
+        "cap_lin": "{file} 的{plot}：线性化数据及其直线拟合。",
+        "lg_data": "数据",
+        "lg_fit": "拟合",
+        "lg_line": "直线",
+        "resid": "残差",
+        "fitted": "拟合值",
+    },
+}  # fmt: skip
+
+
+def _f(lang: str, key: str, **values: str) -> str:
+    return _FRAMES["zh" if lang == "zh" else "en"][key].format(**values)
+
+
+def _name(a: FitAnalysis, lang: str) -> str:
+    e = a.result.entry
+    return e.name.zh if lang == "zh" else e.name.en
+
+
+def _what(a: FitAnalysis) -> str:
+    return f"{a.result.entry.key} fitted to {a.source}"
+
+
+def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
+    out_ = a.result
+    b, res = out_.binding, out_.result
+    e = b.entry
+    prov = b.response.provenance
+    what = _what(a)
+    law = _name(a, lang)
+    if not res.ok:
+        why = res.message(lang) if res.message else ""
+        return _f(lang, "failed", law=law, file=src_file(a.source), why=src_text(why)) + "\n"
+    sep = "; " if lang == "en" else "；"
+    binds = sep.join(
+        _f(lang, "bind", sym=v.name if len(v.name) == 1 else f"\\mathrm{{{v.name}}}",
+           col=src_text(b.columns[v.name].name + (f" ({b.units[v.name]})" if b.units.get(v.name) else "")))
+        for v in e.variables
+    )  # fmt: skip
+    parts = [_f(lang, "intro", law=law, latex=e.latex, file=src_file(a.source), binds=binds,
+                n=ledger.count(res.n, prov, f"points in the {what}"))]  # fmt: skip
+    if b.prepared.notes:
+        done = sep.join(t.zh if lang == "zh" else t.en for t in b.prepared.notes)
+        parts.append(_f(lang, "prep", what=src_text(done)))
+    values = []
+    for ans in out_.answers():
+        if ans.se is None:
+            continue
+        num = ledger.measured(ans.value, ans.se, prov, f"{ans.quantity}, {what} (SE)")
+        values.append(f"${ans.latex} = {num}$ {unit_text(ans.unit)}".rstrip())
+    quality = _f(lang, "weighted") if res.weighted else ""
+    if math.isfinite(res.r2):
+        quality += _f(lang, "r2", r2=ledger.num(res.r2, prov, f"R^2 of the {what}", sig=4))
+    if values:
+        parts.append(_f(lang, "gives", values=", ".join(values), quality=quality))
+    return "\n\n".join(parts) + "\n"
+
+
+def _grid(x: np.ndarray) -> np.ndarray:
+    lo, hi = float(np.min(x)), float(np.max(x))
+    if lo > 0 and hi / lo > 50:  # a log-spaced design: a curve that shows its knee
+        return np.geomspace(lo, hi, 200)
+    return np.linspace(lo, hi, 200)
+
+
+def figures(a: FitAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan]:
+    out_ = a.result
+    b, res, data = out_.binding, out_.result, out_.data
+    if not res.ok:
+        return []
+    e = b.entry
+    yname = e.response.name
+    y = np.asarray(data.variables[yname], dtype=float)
+    ycol = b.response
+    ylabel = axis_label(ycol.name, b.units.get(yname))
+    resid = np.asarray(res.residuals, dtype=float)
+    key = next_key()
+    fb = Builder(key)
+    law = _name(a, lang)
+    indep = e.independents
+    if len(indep) == 1:
+        xname = indep[0].name
+        x = np.asarray(data.variables[xname], dtype=float)
+        grid = _grid(x)
+        xlabel = axis_label(b.columns[xname].name, b.units.get(xname))
+        p1: dict[str, Any] = {"xlabel": xlabel, "ylabel": ylabel, "legend": True,
+              "layers": [{"type": "scatter", "x": fb.arr(x), "y": fb.arr(y), "color": "#1f77b4",
+                          "label": _f(lang, "lg_data")},
+                         {"type": "line", "x": fb.arr(grid), "y": fb.arr(res.curve({xname: grid})),
+                          "color": "#c0392b", "lw": 1.5, "label": _f(lang, "lg_fit")}]}  # fmt: skip
+        cap = _f(lang, "cap", law=law, file=src_file(a.source), y=src_text(ycol.name),
+                 x=src_text(b.columns[xname].name))  # fmt: skip
+    else:
+        x = np.asarray(res.fitted, dtype=float)
+        xlabel = axis_label(_f(lang, "fitted"), b.units.get(yname))
+        span = np.array([np.nanmin(y), np.nanmax(y)])
+        p1 = {"xlabel": xlabel, "ylabel": ylabel,
+              "layers": [{"type": "scatter", "x": fb.arr(x), "y": fb.arr(y), "color": "#1f77b4"},
+                         {"type": "line", "x": fb.arr(span), "y": fb.arr(span), "color": "#888888",
+                          "lw": 1.0}]}  # fmt: skip
+        cap = _f(lang, "cap_obs", law=law, file=src_file(a.source), y=src_text(ycol.name))
+    p2: dict[str, Any] = {"xlabel": xlabel, "ylabel": axis_label(_f(lang, "resid"), b.units.get(yname)),
+          "layers": [{"type": "scatter", "x": fb.arr(x), "y": fb.arr(resid), "color": "#1f77b4"},
+                     {"type": "hline", "y": 0.0, "color": "#888888"}]}  # fmt: skip
+    plans = [plan_figure(key, fb, {"panels": [p1, p2], "ncols": 2, "size": [8.0, 3.2]}, cap, a)]
+    companion = _linear_figure(a, next_key, lang)
+    if companion is not None:
+        plans.append(companion)
+    return plans
+
+
+def _linear_figure(a: FitAnalysis, next_key: KeyMaker, lang: str) -> FigurePlan | None:
+    """The entry's linearised plot, when it has one and the data give it."""
+    from labwright.analysis.engine import linear
+
+    out_ = a.result
+    e = out_.entry
+    plot = e.linear_plot
+    if plot is None or not plot.from_line:
+        return None
+    line = linear(e, out_.data, out_.result)
+    if not line.ok or line.n < 3:
+        return None
+    slope, icpt = float(line.slope.nominal_value), float(line.intercept.nominal_value)
+    grid = np.linspace(float(np.min(line.x)), float(np.max(line.x)), 50)
+    key = next_key()
+    fb = Builder(key)
+    xl = f"${plot.x_latex}$" if plot.x_latex else plot.x
+    yl = f"${plot.y_latex}$" if plot.y_latex else plot.y
+    panel: dict[str, Any] = {"xlabel": xl, "ylabel": yl, "legend": True,
+             "layers": [{"type": "scatter", "x": fb.arr(line.x), "y": fb.arr(line.y), "color": "#1f77b4",
+                         "label": _f(lang, "lg_data")},
+                        {"type": "line", "x": fb.arr(grid), "y": fb.arr(slope * grid + icpt),
+                         "color": "#c0392b", "lw": 1.5, "label": _f(lang, "lg_line")}]}  # fmt: skip
+    name = plot.label.zh if lang == "zh" else plot.label.en
+    cap = _f(lang, "cap_lin", plot=name, file=src_file(a.source))
+    return plan_figure(key, fb, {"panels": [panel], "ncols": 1, "size": [4.8, 3.4]}, cap, a)
+
+
+def _py(name: str) -> str:
+    return "v_" + "".join(ch if ch.isalnum() else "_" for ch in name)
+
+
+def script(a: FitAnalysis) -> KindScript:
+    """The compendium block: the same law fitted with lmfit to the same
+    columns (prepared as the report did: replicates, background), the
+    formula evaluated in SI base units with each column's factor written
+    out, the parameters converted back to the report's units."""
+    from labwright.analysis import engine
+
+    out_ = a.result
+    b, res = out_.binding, out_.result
+    e = b.entry
+    what = _what(a)
+    if not res.ok:
+        return KindScript((), f"# The {e.name.en} could not be fitted to {a.source}.\n")
+    prep = engine._prepare(e, out_.data)  # the engine's own unit plan for these columns
+    if isinstance(prep, engine.FitResult):
+        return KindScript()
+    plan = prep.plan
+    yname = e.response.name
+    lines = [read_table(b.dataset)]
+    cols = [b.columns[v.name].name for v in e.independents]
+    reps = [c.name for c in _replicates_of(b)]
+    lines.append(f"data = df[{[*cols, *reps]!r}].astype(float).dropna()")
+    xs = {v.name: f"data[{b.columns[v.name].name!r}].to_numpy()" for v in e.independents}
+    if len(reps) > 1 and b.request.replicates != "average":
+        lines.append(f"y = np.concatenate([data[c].to_numpy() for c in {reps!r}])")
+        xs = {k: f"np.tile({v}, {len(reps)})" for k, v in xs.items()}
+        lines.append("sigma = None")
+    elif len(reps) > 1:
+        lines.append(f"reps = data[{reps!r}].to_numpy()")
+        lines.append(
+            "y, sigma = reps.mean(axis=1), reps.std(axis=1, ddof=1) / np.sqrt(reps.shape[1])"
+        )
+    else:
+        lines.append(f"y, sigma = data[{reps[0]!r}].to_numpy(), None")
+    for ds in b.extra:
+        role = b.request.role_of(ds.source)
+        if role is not None and role.role == "background":
+            col = next(
+                (c for c in ds.numeric_columns if c.name == b.response.name),
+                ds.numeric_columns[-1],
+            )
+            lines.append(
+                f"y = y - {read_table(ds, 'bg').split(' = ', 1)[1]}[{col.name!r}].mean()  # background"
+            )
+    env = []
+    for v in e.independents:
+        sc = plan.variables[v.name]
+        expr = xs[v.name]
+        if sc.absolute and sc.data_unit and sc.data_unit.strip() in ("°C", "degC", "℃"):
+            expr = f"({expr} + 273.15)"
+        env.append(f"{_py(v.name)} = {expr} * {sc.factor!r}  # {v.name} in SI base units")
+    lines += env
+    consts = {k: engine._nominal(v) for k, v in prep.inputs_base.items()}
+    pnames = [p.name for p in e.parameters if p.name in res.values]
+    rhs = e.formula.split("=", 1)[1].strip()
+    args = ", ".join(_py(n) for n in pnames)
+    body = rhs
+    for name in sorted(
+        {*pnames, *(v.name for v in e.independents), *consts}, key=len, reverse=True
+    ):
+        body = _replace_name(body, name, _py(name))
+    resp = plan.variables[yname].factor
+    starts = {p: res.value(p) / plan.display[p][1] * plan.params[p].factor for p in pnames}
+    lines.append(f"const = {{{', '.join(f'{_py(k)!r}: {v!r}' for k, v in consts.items())}}}")
+    lines.append(f"def law(x, {args}):")
+    lines.append(f"    {', '.join(_py(v.name) for v in e.independents)}, = x")
+    lines.append(
+        "    "
+        + "; ".join(f"{_py(k)} = const[{_py(k)!r}]" for k in consts)
+        + ("" if consts else "pass")
+    )
+    lines.append(f"    return ({body}) / {resp!r}  # back in the response's unit")
+    lines.append("model = lmfit.Model(law, independent_vars=['x'])")
+    lines.append(
+        "# Started at the report's values in base units: the block checks the same minimum."
+    )
+    lines.append(f"params = model.make_params(**{ {_py(k): v for k, v in starts.items()}!r})")
+    lines.append(f"x = ({', '.join(_py(v.name) for v in e.independents)},)")
+    lines.append(
+        "fit = model.fit(y, params, x=x, weights=None if sigma is None else 1 / sigma,"
+        " scale_covar=sigma is None)"
+    )
+    lines.append(f"what = {what!r}")
+    lines.append('report(f"points in the {what}", len(y))')
+    for p in pnames:
+        to_display = plan.display[p][1] / plan.params[p].factor
+        lines.append(
+            f"value = fit.params[{_py(p)!r}]  # to {res.units.get(p) or 'a pure number'}: x {to_display!r}"
+        )
+        lines.append(f'report(f"{p}, {{what}} (SE)", value.value * {to_display!r})')
+        lines.append(
+            f'report(f"standard uncertainty of {p}, {{what}} (SE)", value.stderr * {to_display!r})'
+        )
+    imports = (
+        "import numpy as np",
+        "import lmfit",
+        "from numpy import exp, log, log10, sqrt, sin, cos, tan, pi, arctan, tanh",
+    )
+    return KindScript(imports, "\n".join(lines) + "\n")
+
+
+def _replace_name(text: str, name: str, new: str) -> str:
+    import re
+
+    return re.sub(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", new, text)
+
+
+def _replicates_of(b: FitBinding) -> list[Any]:
+    from labwright.analysis.analyses.fit import replicate_columns
+
+    return replicate_columns(b.dataset, b.response)

@@ -1,0 +1,471 @@
+"""The fit kind: each catalogue law the request names, fitted to the columns
+the request binds its variables to, answering the quantities asked.
+
+A scientist who has read the notes knows the law, which column is which
+variable, the constants given and what each file is; the request
+(`analysis/request.py`) holds exactly that, so this kind only looks it up:
+
+- the law: `NamedModel.key` (a named law, or a written formula the request
+  rules matched to an entry with `catalogue/match.py`), and the model of
+  every binding; entries answered by a procedure (titration, calibration)
+  are left to it;
+- the data: `request.bindings` of that law, grouped by file and sheet, one
+  fit per table that binds the response and every independent variable;
+- the inputs: `request.constants` whose symbol is one of the entry's inputs
+  (by name or one of its symbols), with their uncertainty and unit;
+- the files: a background file's mean response is subtracted, repeat scans
+  of the same x are averaged with their spread as sigma, replicate columns
+  of the response (v1, v2, v3) are fitted together or averaged as
+  `request.replicates` says (together when the notes say nothing: every
+  reading is a point, and the residual scatter sets the SE).
+
+The fit itself is the one engine (`analysis/engine.py`). `answers()` gives
+every parameter and derived quantity the fit computed; those the notes ask
+carry `asked=True`, the others are the customary companions. An asked
+quantity the fit could not give (an input missing, a fit that failed) is an
+`Unanswered` with the engine's reason. Registered first in `KINDS`, so a
+table a law was fitted to is not refitted by the shape-based kinds.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from labwright.analysis.catalogue.load import catalogue
+from labwright.analysis.catalogue.schema import ModelEntry, Text
+from labwright.analysis.engine import FitData, FitResult, fit
+from labwright.analysis.jobs import BindContext, Job, Uses
+from labwright.analysis.procedures.common import expected
+from labwright.analysis.quantities import factor
+from labwright.analysis.request import AnalysisRequest, Binding, Unanswered
+from labwright.analysis.results import Answer, Comparison, FitQuality, fit_quality
+from labwright.ingest.types import Column, Dataset, Provenance, ReadResult
+
+#: Procedures whose entries this kind fits (None: a plain law).
+_PLAIN = (None, "fit")
+MIN_POINTS = 3
+_STEM = re.compile(r"^(.*?)[\s_\-]*(?:#|no\.?|rep|run|trial)?[\s_\-]*(\d+)\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The arrays one fit runs on, after the file roles were applied."""
+
+    variables: dict[str, np.ndarray]  # symbol -> values (response included)
+    sigma: np.ndarray | None
+    notes: tuple[Text, ...]  # what was done to the data (background, averaging), EN/ZH
+
+
+@dataclass(frozen=True)
+class FitBinding:
+    """One law bound to one table: the columns of its variables, the inputs
+    the notes give, and the data prepared from them."""
+
+    entry: ModelEntry
+    dataset: Dataset
+    columns: dict[str, Column]  # variable symbol -> column
+    units: dict[str, str | None]  # variable symbol -> the unit the column is in
+    inputs: dict[str, Any]  # input name -> float or UFloat
+    input_units: dict[str, str | None]
+    prepared: Prepared
+    bindings: tuple[Binding, ...]  # the request's bindings used (their reasons)
+    request: AnalysisRequest
+    extra: tuple[Dataset, ...] = ()  # background or repeat files used
+    notes_text: str = ""  # the notes, for the condition of a catalogue reference
+
+    @property
+    def response(self) -> Column:
+        return self.columns[self.entry.response.name]
+
+    @property
+    def independents(self) -> list[Column]:
+        return [self.columns[v.name] for v in self.entry.independents]
+
+
+@dataclass
+class FitOutcome:
+    """A law fitted to a table: the engine's result with what it was fitted from."""
+
+    binding: FitBinding
+    result: FitResult
+    data: FitData  # what the engine was given (the rows kept)
+    quality: FitQuality | None = None
+    _answers: list[Answer] = field(default_factory=list)
+
+    @property
+    def entry(self) -> ModelEntry:
+        return self.binding.entry
+
+    @property
+    def ok(self) -> bool:
+        return self.result.ok
+
+    def answers(self) -> list[Answer]:
+        if not self.result.ok:
+            return []
+        if not self._answers:
+            self._answers = list(_answers(self))
+        return self._answers
+
+    def unanswered(self) -> list[Unanswered]:
+        """The asked quantities of this law that the fit did not give."""
+        out = []
+        entry, res = self.entry, self.result
+        for q in self.binding.request.asked:
+            if q.model not in (entry.key, None) or q.quantity not in _quantities(entry):
+                continue
+            if res.ok and q.quantity in res.values:
+                continue
+            reason = res.skipped.get(q.quantity) if res.ok else res.message
+            why = (
+                reason.en
+                if reason
+                else f"the fit of the {entry.name.en} did not give it; check the bound columns."
+            )
+            out.append(Unanswered(what=f"{_label(entry, q.quantity).en} ({q.quantity})", why=why,
+                                  model=entry.key))  # fmt: skip
+        return out
+
+
+# --- binding ---------------------------------------------------------------------------
+
+
+def _quantities(entry: ModelEntry) -> set[str]:
+    return {p.name for p in entry.parameters} | {d.key for d in entry.derived}
+
+
+def _dataset(read: ReadResult, file: str, sheet: str | None) -> Dataset | None:
+    for ds in read.datasets:
+        ds_sheet = ds.provenance.sheet if ds.provenance else None
+        if ds.source == file and (sheet is None or ds_sheet == sheet):
+            return ds
+    return None
+
+
+def _entries(request: AnalysisRequest) -> list[ModelEntry]:
+    """The catalogue entries the request names, in the request's order."""
+    keys = [m.key for m in request.models if m.key]
+    keys += [b.model for b in request.bindings]
+    keys += [q.model for q in request.asked if q.model]
+    by_key = {e.key: e for e in catalogue()}
+    out = []
+    for key in dict.fromkeys(keys):
+        entry = by_key.get(key)
+        if entry is not None and entry.procedure in _PLAIN:
+            out.append(entry)
+    return out
+
+
+def _inputs(
+    request: AnalysisRequest, entry: ModelEntry
+) -> tuple[dict[str, Any], dict[str, str | None]]:
+    """The notes' constants that are the entry's inputs (by name or symbol)."""
+    from uncertainties import ufloat
+
+    values: dict[str, Any] = {}
+    units: dict[str, str | None] = {}
+    for inp in entry.inputs:
+        names = {inp.name, *inp.symbols}
+        given = next((c for c in request.constants if c.symbol in names), None)
+        if given is None:
+            continue
+        values[inp.name] = (
+            ufloat(given.value, given.uncertainty) if given.uncertainty else given.value
+        )
+        units[inp.name] = given.unit
+    return values, units
+
+
+def _role_tables(ctx: BindContext, role: str, exclude: Dataset) -> list[Dataset]:
+    out = []
+    for fr in ctx.request.files:
+        if fr.role != role:
+            continue
+        ds = _dataset(ctx.read, fr.file, fr.sheet)
+        if ds is not None and ds is not exclude:
+            out.append(ds)
+    return out
+
+
+def _same_name(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
+def replicate_columns(ds: Dataset, col: Column) -> list[Column]:
+    """The response's replicate columns: the numbered siblings of a numbered
+    column (v1 -> v1, v2, v3), in the table's order; just the column else."""
+    m = _STEM.match(col.name)
+    if m is None or not m.group(1).strip():
+        return [col]
+    stem = m.group(1).strip().casefold()
+    out = []
+    for c in ds.columns:
+        cm = _STEM.match(c.name)
+        if c.is_numeric and cm is not None and cm.group(1).strip().casefold() == stem:
+            out.append(c)
+    return out if len(out) >= 2 else [col]
+
+
+def _floats(col: Column) -> np.ndarray:
+    return np.asarray(col.values, dtype=float)
+
+
+def _matching(ds: Dataset, col: Column) -> Column | None:
+    """The column of `ds` that holds the same quantity as `col` (same name,
+    else the last numeric one: a background file's counts)."""
+    numeric = [c for c in ds.columns if c.is_numeric]
+    named = next((c for c in numeric if _same_name(c.name, col.name)), None)
+    return named or (numeric[-1] if numeric else None)
+
+
+def prepare(
+    ctx: BindContext, entry: ModelEntry, ds: Dataset, columns: dict[str, Column]
+) -> tuple[Prepared, tuple[Dataset, ...]]:
+    """The arrays of one fit, with the file roles of the request applied."""
+    req = ctx.request
+    yname = entry.response.name
+    ycol = columns[yname]
+    xs = {v.name: _floats(columns[v.name]) for v in entry.independents}
+    notes: list[Text] = []
+    extra: list[Dataset] = []
+    sigma: np.ndarray | None = None
+
+    reps = replicate_columns(ds, ycol)
+    if len(reps) > 1:
+        stack = np.column_stack([_floats(c) for c in reps])
+        names = ", ".join(c.name for c in reps)
+        if req.replicates == "average":
+            counts = np.sum(np.isfinite(stack), axis=1)
+            with np.errstate(all="ignore"):
+                y = np.nanmean(stack, axis=1)
+                sd = np.nanstd(stack, axis=1, ddof=1)
+                sigma = np.where(counts >= 2, sd / np.sqrt(counts), np.nan)
+            if not np.all(np.isfinite(sigma) & (sigma > 0)):
+                sigma = None
+            notes.append(Text(f"the replicate columns {names} averaged, their spread as the SE",
+                              f"重复列 {names} 取平均，以其离散作为标准误差"))  # fmt: skip
+        else:
+            k = len(reps)
+            y = stack.T.reshape(-1)
+            xs = {s: np.tile(v, k) for s, v in xs.items()}
+            notes.append(Text(f"every reading of the replicate columns {names} fitted as a point",
+                              f"重复列 {names} 的每个读数都作为一个数据点拟合"))  # fmt: skip
+    else:
+        y = _floats(ycol)
+
+    repeats = _role_tables(ctx, "repeat", ds)
+    if repeats and len(reps) == 1:
+        scans = [y]
+        for other in repeats:
+            col = _matching(other, ycol)
+            if col is not None and len(col.values) == y.size:
+                scans.append(_floats(col))
+                extra.append(other)
+        if len(scans) > 1:
+            stack = np.column_stack(scans)
+            y = np.mean(stack, axis=1)
+            sd = np.std(stack, axis=1, ddof=1) / math.sqrt(len(scans))
+            sigma = sd if np.all(np.isfinite(sd) & (sd > 0)) else None
+            notes.append(Text(f"{len(scans)} repeat scans averaged point by point, their spread "
+                              "as the SE",
+                              f"{len(scans)} 次重复扫描逐点平均，以其离散作为标准误差"))  # fmt: skip
+
+    for bg in _role_tables(ctx, "background", ds):
+        col = _matching(bg, ycol)
+        if col is None:
+            continue
+        level = _floats(col)
+        level = level[np.isfinite(level)]
+        if level.size == 0:
+            continue
+        y = y - float(np.mean(level))
+        extra.append(bg)
+        notes.append(Text(f"the mean of {col.name} in {bg.source} subtracted as the background",
+                          f"扣除 {bg.source} 中 {col.name} 的平均值作为本底"))  # fmt: skip
+        break
+
+    return Prepared({**xs, yname: y}, sigma, tuple(notes)), tuple(extra)
+
+
+def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
+    req = ctx.request
+    groups: dict[tuple[str, str | None], list[Binding]] = {}
+    for b in req.bindings:
+        if b.model == entry.key and b.source == "column":
+            groups.setdefault((b.file, b.sheet), []).append(b)
+    wanted = {v.name for v in entry.variables}
+    out = []
+    free = {id(ds) for ds in ctx.free()}
+    for (file, sheet), bs in groups.items():
+        ds = _dataset(ctx.read, file, sheet)
+        if ds is None or id(ds) not in free:
+            continue
+        columns: dict[str, Column] = {}
+        units: dict[str, str | None] = {}
+        used: list[Binding] = []
+        for b in bs:
+            col = next((c for c in ds.columns if c.name == b.column and c.is_numeric), None)
+            if col is None or b.variable not in wanted or b.variable in columns:
+                continue
+            columns[b.variable] = col
+            units[b.variable] = b.unit if b.unit is not None else col.unit
+            used.append(b)
+        if set(columns) != wanted:
+            continue
+        prepared, extra = prepare(ctx, entry, ds, columns)
+        inputs, input_units = _inputs(req, entry)
+        notes = ctx.reading.text if ctx.reading is not None else ""
+        out.append(FitBinding(entry, ds, columns, units, inputs, input_units, prepared,
+                              tuple(used), req, extra, notes))  # fmt: skip
+    return out
+
+
+def _reason(b: FitBinding) -> str:
+    named = next((m for m in b.request.models if m.key == b.entry.key), None)
+    why = (
+        named.evidence.reason if named else f"the notes ask for a quantity of the {b.entry.name.en}"
+    )
+    cols = "; ".join(f"{x.variable} = {x.column} ({x.evidence.reason})" for x in b.bindings)
+    return f"{why}; {cols}" if cols else why
+
+
+class FitKind:
+    name = "fit"
+
+    def bind(self, ctx: BindContext) -> Sequence[Job[FitBinding]]:
+        jobs: list[Job[FitBinding]] = []
+        for entry in _entries(ctx.request):
+            for b in _bind_entry(ctx, entry):
+                jobs.append(Job(self.name, b.dataset.source, _reason(b), b, (b.dataset, *b.extra)))
+        return jobs
+
+    def compute(self, job: Job[FitBinding]) -> FitOutcome | None:
+        b = job.binding
+        p = b.prepared
+        keep = np.ones(p.variables[b.entry.response.name].shape, dtype=bool)
+        for values in p.variables.values():
+            keep &= np.isfinite(values)
+        if p.sigma is not None:
+            keep &= np.isfinite(p.sigma)
+        if int(keep.sum()) < MIN_POINTS:
+            return None
+        data = FitData(
+            variables={s: v[keep] for s, v in p.variables.items()},
+            units=b.units,
+            inputs=b.inputs,
+            input_units=b.input_units,
+            sigma=None if p.sigma is None else p.sigma[keep],
+        )
+        result = fit(b.entry, data)
+        out = FitOutcome(b, result, data)
+        if result.ok:
+            out.quality = fit_quality(
+                result.residuals, len(result.parameters),
+                sigma=data.sigma if result.weighted else None,
+                r2=result.r2 if math.isfinite(result.r2) else None,
+            )  # fmt: skip
+        return out
+
+    def goals(self, job: Job[FitBinding], result: FitOutcome) -> list[str]:
+        return ["law"] if result.ok else []
+
+    def uses(self, job: Job[FitBinding], result: FitOutcome) -> Uses:
+        b = job.binding
+        return Uses(x=tuple(b.independents), y=tuple(replicate_columns(b.dataset, b.response)))
+
+
+FIT = FitKind()
+
+
+# --- answers ---------------------------------------------------------------------------
+
+
+def _label(entry: ModelEntry, quantity: str) -> Text:
+    for p in entry.parameters:
+        if p.name == quantity:
+            return p.label
+    for d in entry.derived:
+        if d.key == quantity:
+            return d.label
+    return Text(quantity, quantity)
+
+
+def _latex(entry: ModelEntry, quantity: str) -> str:
+    for p in entry.parameters:
+        if p.name == quantity:
+            return p.latex
+    for d in entry.derived:
+        if d.key == quantity:
+            return d.latex
+    return quantity
+
+
+def _reference(entry: ModelEntry, quantity: str, unit: str | None, notes: str) -> Comparison | None:
+    """The catalogue's textbook value of the quantity, in the answer's unit;
+    one made under a condition (a nuclide, a solvent) only when the notes
+    name that condition: Ba-137m's half-life is no yardstick for In-116m."""
+    for ref in entry.references:
+        if ref.quantity != quantity:
+            continue
+        if ref.condition and ref.condition.casefold() not in notes.casefold():
+            continue
+        f = 1.0 if not (unit and ref.unit) else factor(ref.unit, unit)
+        if f is None:
+            continue
+        unc = None if ref.uncertainty is None else ref.uncertainty * f
+        return Comparison(ref.value * f, unc, unit, ref.source)
+    return None
+
+
+def method_text(outcome: FitOutcome) -> Text:
+    """One line: what was fitted to what, and where the SE comes from (no
+    computed number: the table prints it as fixed words)."""
+    b, res = outcome.binding, outcome.result
+    e = b.entry
+    y = b.response.name
+    x = ", ".join(c.name for c in b.independents)
+    se = (
+        Text("weighted by the stated uncertainties", "按给定不确定度加权")
+        if res.weighted
+        else Text(
+            "SE from the covariance scaled by the residual scatter",
+            "标准误差由按残差离散缩放的协方差矩阵给出",
+        )  # fmt: skip
+    )
+    return Text(
+        f"least-squares fit of the {e.name.en} ({e.formula}) to {y} against {x}; {se.en}",
+        f"{e.name.zh}（{e.formula}）对 {y}–{x} 的最小二乘拟合；{se.zh}",
+    )
+
+
+def _answers(outcome: FitOutcome) -> list[Answer]:
+    b, res = outcome.binding, outcome.result
+    e, req = b.entry, b.request
+    asked = {q.quantity for q in req.asked if q.model in (e.key, None)}
+    sources: tuple[Provenance, ...] = tuple(
+        c.provenance for c in (*b.independents, *replicate_columns(b.dataset, b.response))
+    )
+    total = b.dataset.n_rows
+    rows = f"all {res.n}" if res.n == total else f"{res.n} points from {total} rows"
+    how = method_text(outcome)
+    order = [p.name for p in e.parameters] + [d.key for d in e.derived]
+    out = []
+    for q in order:
+        if q not in res.values:
+            continue
+        value, se = res.value(q), res.se(q)
+        if not math.isfinite(value):
+            continue
+        unit = res.units.get(q)
+        comp = expected(req, q, unit) or _reference(e, q, unit, b.notes_text)
+        out.append(Answer(
+            q, _label(e, q), _latex(e, q), value, se if math.isfinite(se) else None, unit, how,
+            e.key, q in asked, comp, sources, rows, outcome.quality,
+        ))  # fmt: skip
+    return out
