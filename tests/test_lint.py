@@ -33,6 +33,6 @@ def test_ruff_format() -> None:
 
 
 def test_mypy() -> None:
-    # pyproject.toml holds the settings (strict for agent/, llm/, server/).
+    # pyproject.toml holds the settings (strict for agent/, llm/, server/, edit/, analysis/).
     result = _run("mypy", "sidecar/labwright")
     assert result.returncode == 0, result.stdout[-4000:]

@@ -85,10 +85,18 @@ class Hdr(ctypes.Structure):
 class Data(ctypes.Structure):
     _fields_ = [("e", ctypes.c_uint32), ("p", ctypes.c_uint32), ("i", ctypes.c_uint32)]
 d = (Data * 2)()
-libc.capget(ctypes.byref(Hdr(0x20080522, 0)), ctypes.byref(d))
 fd = os.open(work, os.O_RDONLY)
+ff = os.open(os.path.join(work, "f"), os.O_CREAT | os.O_RDWR, 0o600)
+ts = (ctypes.c_long * 2)()
 out = {
-    "caps": [d[0].e, d[0].p, d[0].i, d[1].e, d[1].p, d[1].i],
+    "capget_self": call(125, ctypes.byref(Hdr(0x20080522, 0)), ctypes.byref(d)),
+    "fallocate_0": call(285, ff, 0, 0, 4096),
+    "fallocate_keep_size": call(285, ff, 1, 0, 4096),
+    "clock_monotonic": call(228, 1, ts),
+    "clock_own_cpu": call(228, 2, ts),
+    "clock_pid1_cpu": call(228, ((~1) << 3) | 2, ts),
+    "clock_getres_pid1": call(229, ((~1) << 3) | 2, ts),
+    "clock_nanosleep_pid1": call(230, ((~1) << 3) | 2, 1, ts, None),
     "no_new_privs": libc.prctl(39, 0, 0, 0, 0),
     "unlisted": call(148, 0, 0),          # sched_rr_get_interval: not listed -> ENOSYS
     "getpriority": call(140, 0, 0),       # denied -> EPERM
@@ -114,7 +122,12 @@ def test_confined_process_sees_the_allow_list(tmp_path: Path) -> None:
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
-    assert out["caps"] == [0] * 6
+    assert out["capget_self"] == "EPERM"  # the pid is in memory the filter cannot see
+    assert out["fallocate_0"] == "ok"
+    assert out["fallocate_keep_size"] == "EPERM"
+    assert out["clock_monotonic"] == out["clock_own_cpu"] == "ok"
+    assert out["clock_pid1_cpu"] == out["clock_getres_pid1"] == "EPERM"
+    assert out["clock_nanosleep_pid1"] == "EPERM"
     assert out["no_new_privs"] == 1
     assert out["unlisted"] == "ENOSYS"
     assert out["getpriority"] == "EPERM"

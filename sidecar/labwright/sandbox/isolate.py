@@ -19,12 +19,17 @@ What we do instead, inside the sandbox child before it confines itself:
    other user, RLIMIT_NPROC *inside the new user namespace*, where the kernel
    counts only the tasks of this namespace (ucounts, Linux >= 5.14), i.e. only
    this job's threads.
-3. The child sends a descriptor of the tmpfs root to its parent (the zygote,
-   or the backend for a cold spawn) over an inherited Unix socket, closes the
-   socket, and confines itself. When the child has exited, the parent copies
-   what it left (figure, markers) from the tmpfs to the real work folder, at
-   most the cap's worth of bytes, never following a link, then drops the
-   descriptor (the tmpfs goes with it) and removes the cgroup.
+3. The child points its stdout/stderr at files on the tmpfs (the inherited
+   ones are host files), sends a descriptor of the tmpfs root to its parent
+   (the zygote, or the backend for a cold spawn) over an inherited Unix
+   socket, closes the socket, and confines itself. When the child has
+   exited, the parent appends the tail of each stream to the host files and
+   copies what the job left (figure, markers) from the tmpfs to the real
+   work folder: iteratively, at most COPY_MAX_DEPTH folders deep, `files`
+   entries and `disk_bytes` bytes, regular files and folders only (links
+   refused); then it drops the descriptor (the tmpfs goes with it) and
+   removes the cgroup. Nothing a job leaves there can make the copy raise
+   into the zygote's loop or the backend.
 
 Where a step is impossible (no user namespaces for this user, e.g. Ubuntu's
 AppArmor restriction, or no writable pids cgroup for root), the job still
@@ -35,6 +40,7 @@ what was not capped; `linux.confine` includes it in its description.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import os
 import resource
 import socket
@@ -239,10 +245,21 @@ def _pids_parent() -> str | None:
 
 
 def cgroup_path(work_dir: str) -> str | None:
+    """The job's pids cgroup: named after the work folder's whole path.
+
+    Named after the folder's base name once, two jobs in folders called
+    "work" (two test runs, or two callers' work folders) shared one cgroup:
+    one job's clean-up removed it between the other's mkdir and join, a third
+    job's mkdir made a fresh one at pids.max "max", and a thread bomb joined
+    it before its cap was written (63 live threads under a cap of 32). One
+    folder holds one job at a time, so its path names one job.
+    """
     parent = _pids_parent()
     if parent is None:
         return None
-    return os.path.join(parent, CGROUP_PREFIX + os.path.basename(os.path.normpath(work_dir)))
+    real = os.path.realpath(work_dir)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    return os.path.join(parent, CGROUP_PREFIX + digest)
 
 
 def remove_cgroup(work_dir: str) -> None:
@@ -276,46 +293,89 @@ def _make_cgroup(work_dir: str, limits: Limits) -> str | None:
 
 # ---- copying the job's files out of the tmpfs ------------------------------
 
+#: Folder depth the copy-out descends to. A job made a chain of 1,500 nested
+#: folders: a recursive copy raised RecursionError in the parent (escaping
+#: run_code in cold mode, killing the warm zygote in fork mode) and left a
+#: ~1,000-level tree behind. A figure needs no deep tree; deeper levels stay
+#: in the tmpfs and vanish with it.
+COPY_MAX_DEPTH = 16
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
-def _copy_out(src_fd: int, dst_fd: int, budget: list[int]) -> None:
-    """Copy regular files, folders and links (as links) from src to dst.
 
-    Never follows a link, never blocks on a FIFO, never replaces an existing
-    name in dst (stdout.txt, stderr.txt and job.json there are ours).
+def _open_below(root_fd: int, parts: tuple[str, ...]) -> int:
+    """Open the folder `parts` below `root_fd`, one component at a time,
+    never following a link; the caller closes the descriptor."""
+    fd = os.dup(root_fd)
+    try:
+        for part in parts:
+            nxt = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _copy_out(src_fd: int, dst_fd: int, budget: list[int], entries: int) -> None:
+    """Copy regular files and folders from src to dst, breadth first.
+
+    Iterative, with caps on depth (COPY_MAX_DEPTH), entries (`entries`) and
+    bytes (`budget[0]`); at most four descriptors are open at a time. Links
+    are refused (never followed, never recreated), FIFOs and devices skipped,
+    and an existing name in dst is never replaced (stdout.txt, stderr.txt and
+    job.json there are ours).
     """
-    for entry in os.scandir(src_fd):
-        name = entry.name
+    pending: list[tuple[str, ...]] = [()]
+    seen = 0
+    while pending and seen < entries and budget[0] > 0:
+        parts = pending.pop(0)
         try:
-            st = os.stat(name, dir_fd=src_fd, follow_symlinks=False)
+            src = _open_below(src_fd, parts)
         except OSError:
             continue
-        if stat.S_ISDIR(st.st_mode):
+        try:
             try:
-                os.mkdir(name, 0o700, dir_fd=dst_fd)
-            except FileExistsError:
-                pass
-            flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-            try:
-                s2 = os.open(name, flags, dir_fd=src_fd)
+                dst = _open_below(dst_fd, parts)
             except OSError:
                 continue
             try:
-                d2 = os.open(name, flags, dir_fd=dst_fd)
-            except OSError:
-                os.close(s2)
-                continue
-            try:
-                _copy_out(s2, d2, budget)
+                with os.scandir(src) as listing:
+                    for entry in listing:
+                        seen += 1
+                        if seen > entries or budget[0] <= 0:
+                            break
+                        _copy_entry(src, dst, entry.name, parts, pending, budget)
             finally:
-                os.close(s2)
-                os.close(d2)
-        elif stat.S_ISLNK(st.st_mode):
-            try:
-                os.symlink(os.readlink(name, dir_fd=src_fd), name, dir_fd=dst_fd)
-            except OSError:
-                pass
-        elif stat.S_ISREG(st.st_mode):
-            _copy_file(src_fd, dst_fd, name, budget)
+                os.close(dst)
+        finally:
+            os.close(src)
+
+
+def _copy_entry(
+    src: int,
+    dst: int,
+    name: str,
+    parts: tuple[str, ...],
+    pending: list[tuple[str, ...]],
+    budget: list[int],
+) -> None:
+    try:
+        st = os.stat(name, dir_fd=src, follow_symlinks=False)
+    except OSError:
+        return
+    if stat.S_ISDIR(st.st_mode):
+        if len(parts) >= COPY_MAX_DEPTH:
+            return
+        try:
+            os.mkdir(name, 0o700, dir_fd=dst)
+        except FileExistsError:
+            pass
+        except OSError:
+            return
+        pending.append((*parts, name))
+    elif stat.S_ISREG(st.st_mode):
+        _copy_file(src, dst, name, budget)
 
 
 def _copy_file(src_fd: int, dst_fd: int, name: str, budget: list[int]) -> None:
@@ -338,16 +398,80 @@ def _copy_file(src_fd: int, dst_fd: int, name: str, budget: list[int]) -> None:
         except OSError:
             return
         try:
-            while budget[0] > 0:
-                chunk = os.read(fin, min(_COPY_CHUNK, budget[0]))
-                if not chunk:
-                    break
-                os.write(fout, chunk)
-                budget[0] -= len(chunk)
+            _copy_bytes(fin, fout, budget)
         finally:
             os.close(fout)
     finally:
         os.close(fin)
+
+
+def _copy_bytes(fin: int, fout: int, budget: list[int]) -> None:
+    while budget[0] > 0:
+        chunk = os.read(fin, min(_COPY_CHUNK, budget[0]))
+        if not chunk:
+            break
+        os.write(fout, chunk)
+        budget[0] -= len(chunk)
+
+
+# ---- the job's output streams -------------------------------------------------
+
+#: What of each output stream the parent keeps: runner reads this much of
+#: the tail too.
+STREAM_TAIL = 64 * 1024
+
+
+def _streams_to_tmpfs(work_dir: str) -> None:
+    """Point fds 1 and 2 at files on the job's tmpfs.
+
+    The inherited stdout/stderr are files the parent opened on the host
+    disk: a job reserved 200 MiB on each with fallocate(FALLOC_FL_KEEP_SIZE)
+    past the file-size limit (seccomp now refuses that mode too). On the
+    tmpfs, output counts against the job's byte cap; `collect` appends the
+    tail of each stream to the host file.
+    """
+    from .job import STDERR_FILE, STDOUT_FILE
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    for name, target in ((STDOUT_FILE, 1), (STDERR_FILE, 2)):
+        fd = os.open(
+            os.path.join(work_dir, name),
+            os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+            0o600,
+        )
+        os.dup2(fd, target)
+        os.close(fd)
+
+
+def _append_stream_tails(root: int, disk: int) -> None:
+    """Append the last STREAM_TAIL bytes of the job's streams on its tmpfs to
+    the host files (which hold what was written before the tmpfs)."""
+    from .job import STDERR_FILE, STDOUT_FILE
+
+    for name in (STDOUT_FILE, STDERR_FILE):
+        try:
+            fin = os.open(
+                name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=root
+            )
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fin)
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            os.lseek(fin, max(0, st.st_size - STREAM_TAIL), os.SEEK_SET)
+            flags = os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
+            try:
+                fout = os.open(name, flags, dir_fd=disk)
+            except OSError:
+                continue
+            try:
+                _copy_bytes(fin, fout, [STREAM_TAIL])
+            finally:
+                os.close(fout)
+        finally:
+            os.close(fin)
 
 
 # ---- handing the tmpfs to the parent -----------------------------------------
@@ -413,6 +537,7 @@ def prepare(
     if sock_fd is not None:
         try:
             if report.tmpfs:
+                _streams_to_tmpfs(work_dir)
                 root = os.open(work_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
                 try:
                     with socket.socket(fileno=os.dup(sock_fd)) as sock:
@@ -453,12 +578,13 @@ def collect(parent_end: socket.socket, work_dir: str, limits: Limits) -> None:
             os.close(extra)
         root = fds[0] if fds else None
         if root is not None:
-            disk = os.open(work_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            disk = os.open(work_dir, _DIR_FLAGS)
             try:
-                _copy_out(root, disk, [int(limits.disk_bytes)])
+                _append_stream_tails(root, disk)
+                _copy_out(root, disk, [int(limits.disk_bytes)], int(limits.files))
             finally:
                 os.close(disk)
-    except OSError as exc:
+    except Exception as exc:  # noqa: BLE001 - a job's tree must never kill the zygote
         print(f"labwright: could not collect the sandbox job's files: {exc}", file=sys.stderr)
     finally:
         if root is not None:

@@ -30,7 +30,16 @@ behind a pointer):
   FS_IOC_SETFLAGS, which set FS_IMMUTABLE_FL on the work folder);
 - `fcntl`: no F_SETOWN/F_SETSIG (SIGIO to other processes), F_NOTIFY
   (dnotify, a directory watch) or F_SETLEASE;
-- `prctl`: only the read-only options and thread naming in `PRCTL_ALLOWED`.
+- `prctl`: only the read-only options and thread naming in `PRCTL_ALLOWED`;
+- `fallocate`: mode 0 only. With FALLOC_FL_KEEP_SIZE a job reserved 200 MiB
+  on each of its inherited stdout/stderr files past RLIMIT_FSIZE (the size
+  stays 0, so the file-size limit never sees it); mode 0 grows the file and
+  is held to RLIMIT_FSIZE like a write;
+- `clock_gettime`, `clock_getres`, `clock_nanosleep`: non-negative clock ids
+  only. A negative id names the CPU clock of another pid or thread
+  (MAKE_PROCESS_CPUCLOCK), and a scan of them listed every live pid on the
+  host, which the pivoted root without /proc is meant to hide; the clocks a
+  runtime reads (REALTIME, MONOTONIC, own PROCESS/THREAD_CPUTIME) are >= 0.
 
 The `exec` profile (the TeX launcher, which must run xetex, xdvipdfmx and
 sh) adds `EXEC_EXTRA`: process creation without namespaces, execve, wait.
@@ -99,7 +108,7 @@ ALLOW: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("self", ("getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid",
               "getresuid", "getresgid", "getgroups", "getpgrp", "uname", "sysinfo",
               "getrusage", "times", "getrlimit", "prlimit64", "sched_getaffinity",
-              "sched_yield", "capget", "getcpu", "getrandom")),
+              "sched_yield", "getcpu", "getrandom")),
     # Clocks are read, never set (vDSO covers most reads; these are fallbacks).
     ("time", ("clock_gettime", "clock_getres", "gettimeofday", "time", "nanosleep",
               "clock_nanosleep")),
@@ -135,7 +144,12 @@ DENY: tuple[tuple[str, tuple[str, ...]], ...] = (
                    "sched_setaffinity", "sched_setscheduler", "sched_setparam",
                    "sched_setattr", "sched_getattr", "sched_getparam", "sched_getscheduler",
                    "ioprio_set", "ioprio_get", "migrate_pages", "move_pages",
-                   "process_madvise", "setrlimit", "setsid")),
+                   "process_madvise", "setrlimit", "setsid",
+                   # capget takes its pid inside a struct the filter cannot
+                   # read: it read other processes' capability sets and
+                   # answered "no such process" for missing pids. Our own
+                   # sets are checked before the filter is loaded (linux.py).
+                   "capget")),
     # Device nodes and metadata of any file (mode, owner, times, xattrs).
     ("metadata", ("mknod", "mknodat", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown",
                   "fchown", "lchown", "fchownat", "utime", "utimes", "utimensat",
@@ -181,6 +195,7 @@ PRCTL_ALLOWED: dict[str, int] = {
 }  # fmt: skip
 
 _PID_ARG0 = frozenset({"kill", "tgkill", "prlimit64", "sched_getaffinity"})
+_CLOCK_ARG0 = frozenset({"clock_gettime", "clock_getres", "clock_nanosleep"})
 
 
 def supported() -> bool:
@@ -230,6 +245,16 @@ def _one_of(index: int, values: Iterable[int], *, deny: int, check_high: bool) -
     return body
 
 
+def _non_negative(index: int, *, deny: int) -> list[bytes]:
+    """Allow when argument `index`, a 32-bit int (clockid_t), is >= 0."""
+    return [
+        _ins(_LD_W_ABS, 0, 0, _arg(index)),
+        _ins(_JSET, 0, 1, 0x80000000),  # sign bit -> deny
+        _ins(_RET, 0, 0, deny),
+        _ins(_RET, 0, 0, RET_ALLOW),
+    ]
+
+
 def _clone_body(*, deny: int, threads_only: bool) -> list[bytes]:
     body = [
         _ins(_LD_W_ABS, 0, 0, _arg(0)),
@@ -266,6 +291,10 @@ def build_filter(*, allow_exec: bool, own_pid: int) -> bytes:
             body = _clone_body(deny=deny, threads_only=not allow_exec)
         elif name in _PID_ARG0:
             body = _one_of(0, (0, own_pid), deny=deny, check_high=True)
+        elif name in _CLOCK_ARG0:
+            body = _non_negative(0, deny=deny)
+        elif name == "fallocate":
+            body = _one_of(1, (0,), deny=deny, check_high=False)
         elif name == "ioctl":
             body = _one_of(1, IOCTL_ALLOWED.values(), deny=deny, check_high=False)
         elif name == "fcntl":

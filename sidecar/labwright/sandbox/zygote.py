@@ -73,7 +73,9 @@ def _child(job_path: str, stdout_path: str, stderr_path: str, sock_fd: int) -> N
         os.dup2(fd_err, 2)
         # fd 3: the socket over which isolate.prepare hands its tmpfs to us.
         os.dup2(sock_fd, 3)
-        os.closerange(4, 65536)
+        # Every other descriptor, up to the hard limit (a fixed 65536 left
+        # any above it open); Linux closes them with one close_range call.
+        os.closerange(4, _fd_ceiling())
         os.environ["LABWRIGHT_SANDBOX_FD"] = "3"
         from .child import run_job
 
@@ -86,6 +88,13 @@ def _child(job_path: str, stdout_path: str, stderr_path: str, sock_fd: int) -> N
             sys.stderr.flush()
         finally:
             os._exit(code)
+
+
+def _fd_ceiling() -> int:
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    return 2**31 - 1 if hard == resource.RLIM_INFINITY else int(hard)
 
 
 def _wait(pid: int, wall: float) -> tuple[int | None, bool]:
