@@ -39,7 +39,8 @@ _FRAMES: dict[str, dict[str, str]] = {
                "residuals (right).",
         "cap_obs": "{law} fitted to {file}: observed against fitted {y} (left) and the "
                    "residuals (right).",
-        "cap_lin": "{plot} of {file}: the linearised data with the straight line fitted to them.",
+        "cap_lin": "{plot} of {file}: the linearised data with the straight line fitted to them "
+                   "(axes in SI base units).",
         "lg_data": "data",
         "lg_fit": "fit",
         "lg_line": "straight line",
@@ -56,7 +57,7 @@ _FRAMES: dict[str, dict[str, str]] = {
         "failed": "{law}无法拟合到 {file}：{why}",
         "cap": "{file} 的{law}拟合：{y} 对 {x}，含拟合曲线（左）与残差（右）。",
         "cap_obs": "{file} 的{law}拟合：{y} 的观测值对拟合值（左）与残差（右）。",
-        "cap_lin": "{file} 的{plot}：线性化数据及其直线拟合。",
+        "cap_lin": "{file} 的{plot}：线性化数据及其直线拟合（坐标为国际单位制基本单位）。",
         "lg_data": "数据",
         "lg_fit": "拟合",
         "lg_line": "直线",
@@ -110,7 +111,9 @@ def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
     if math.isfinite(res.r2):
         quality += _f(lang, "r2", r2=ledger.num(res.r2, prov, f"R^2 of the {what}", sig=4))
     if values:
-        parts.append(_f(lang, "gives", values=", ".join(values), quality=quality))
+        parts.append(
+            _f(lang, "gives", values=(", " if lang == "en" else "，").join(values), quality=quality)
+        )
     return "\n\n".join(parts) + "\n"
 
 
