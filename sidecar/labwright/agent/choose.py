@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from labwright.agent.events import Event
+from labwright.agent.events import Event, Warning_
 from labwright.llm.model import ChatModel
 from labwright.llm.providers import Endpoint
-from labwright.messages import say
+from labwright.messages import Message, say
+
+if TYPE_CHECKING:
+    from labwright.llm.reach import Probe
 
 Mode = Literal["auto", "offline", "llm"]
 Kind = Literal["offline", "llm"]
@@ -51,14 +54,35 @@ class RunRequest:
 
 @dataclass(frozen=True)
 class PipelineChoice:
+    """A model-backed choice asks whether its provider can be reached from the
+    moment it is made (`probe`, llm/reach.py), so the answer is there by the
+    time the run needs it; when the answer is no, the run is the offline
+    writer's, at once, and says so once (each model stage failing in turn
+    cost ~7x the offline time and repeated the warning per stage)."""
+
     kind: Kind
     endpoint: Endpoint | None = None
+    probe: Probe | None = field(default=None, compare=False, repr=False)
+
+    def unreachable(self) -> Message | None:
+        """Why this choice's provider cannot be reached, or None (waits for the probe)."""
+        if self.kind != "llm" or self.endpoint is None:
+            return None
+        probe = self.probe
+        if probe is None:  # made without choose_pipeline
+            from labwright.llm.reach import Probe
+
+            probe = Probe(self.endpoint)
+            object.__setattr__(self, "probe", probe)
+        return probe.result()
 
     def plan(self, *, tex_available: bool, reflect_rounds: int = 2) -> list[str]:
         """The milestone stages a run of this kind will show."""
-        if self.kind == "offline":
-            from labwright.agent.offline.build import plan_offline
+        # Imported before the probe is asked: both kinds need it, and the
+        # probe's wait passes meanwhile.
+        from labwright.agent.offline.build import plan_offline
 
+        if self.kind == "offline" or self.unreachable() is not None:
             return [s.stage for s in plan_offline(tex_available=tex_available)]
         from labwright.agent.pipeline import AgentOptions, agent_plan
 
@@ -66,9 +90,18 @@ class PipelineChoice:
 
     def run(self, request: RunRequest, model: ChatModel | None = None) -> Iterator[Event]:
         """The run's events. A model-backed run opens (and closes) a client unless given one."""
-        if self.kind == "offline":
-            from labwright.agent.offline.build import build_offline
+        from labwright.agent.offline.build import build_offline
 
+        why = self.unreachable() if model is None else None
+        if self.kind == "offline" or why is not None:
+            if why is not None:
+                assert self.endpoint is not None
+                yield Warning_(
+                    message=say(
+                        "llm.unreachable_offline", provider=self.endpoint.provider, reason=why
+                    ),
+                    link="settings",
+                )
             yield from build_offline(
                 request.folder,
                 request.out_dir,
@@ -113,4 +146,6 @@ def choose_pipeline(mode: Mode, endpoint: Endpoint | None) -> PipelineChoice:
         if mode == "llm":
             raise NoModelError(NO_MODEL)
         return PipelineChoice("offline")
-    return PipelineChoice("llm", endpoint)
+    from labwright.llm.reach import Probe
+
+    return PipelineChoice("llm", endpoint, Probe(endpoint))

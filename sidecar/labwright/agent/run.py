@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from labwright.agent.events import Done, Error, Event, Step, UsageRecorded, Warning_
 from labwright.agent.plan import PlannedStage, Progress
-from labwright.llm.errors import LLMCancelled, LLMError
+from labwright.llm.errors import LLMCancelled, LLMConnectionError, LLMError
 from labwright.messages import Message, say
 
 if TYPE_CHECKING:
@@ -121,6 +121,9 @@ class RunContext:
     tex_available: bool = False
     problems: list[str] = field(default_factory=list)
     degraded: bool = False
+    #: Set when a model call could not reach the provider: the later model
+    #: stages then take their offline result at once, without a warning each.
+    unreachable: bool = False
     pdf: Path | None = None  # set by a compile stage that produced one
     #: What the model client reports for each billed call. The client puts
     #: records into this queue (a usage sink of the llm layer's own kind), so
@@ -202,6 +205,7 @@ class RunContext:
         if isinstance(error, LLMCancelled):
             raise _Cancelled
         self.degraded = True
+        self.unreachable = self.unreachable or isinstance(error, LLMConnectionError)
         message = say("llm.degraded", stage=during, reason=error.user_message)
         self.problems.append(message)
         return Warning_(message=message)
@@ -282,6 +286,12 @@ def _released(ctx: RunContext, events: Iterator[Event], progress: Progress) -> I
 
 
 def _guarded(stage: Stage[C], ctx: C) -> Iterator[Event]:
+    if ctx.unreachable and stage.during is not None:
+        # A model stage after the provider was lost: its offline result, said once already.
+        if stage.fallback is not None:
+            yield from _released(ctx, stage.fallback(ctx), _NO_PROGRESS)
+        yield from ctx.drain_usage()
+        return
     try:
         yield from _released(ctx, stage.run(ctx), _NO_PROGRESS)
     except LLMCancelled:
