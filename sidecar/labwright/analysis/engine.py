@@ -220,6 +220,8 @@ def _work_units(entry: ModelEntry, units: Mapping[str, str | None]) -> dict[str,
 def _readable(unit: Any) -> tuple[Any, float]:
     """A readable unit for a natural unit, and the factor natural -> readable."""
     reg = quantities.registry()
+    if len(getattr(unit, "_units", {})) <= 1:
+        return unit, 1.0  # one unit is readable as it is (pint would put degrees in radians)
     try:
         q = quantities.readable(reg.Quantity(1.0, unit))
     except Exception:  # pint cannot reduce some fractional powers (S·cm²·L^½/mol^1.5)

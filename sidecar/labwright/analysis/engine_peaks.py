@@ -42,9 +42,14 @@ SIGNIFICANT = 3.0
 #: AICc a fit with more peaks (or a higher baseline) must gain to be chosen.
 AICC_MARGIN = 2.0
 _ROLES = {
-    "center": "center", "centre": "center", "x0": "center",
+    "center": "center", "centre": "center", "x0": "center", "mu": "center",
     "fwhm": "fwhm", "w": "fwhm", "area": "area", "A": "area", "height": "height", "h": "height",
+    "sigma": "sigma", "gamma": "gamma", "fraction": "fraction", "eta": "eta",
 }  # fmt: skip
+#: Peak heights of a unit-area Gaussian and Lorentzian of FWHM 1: lmfit's
+#: pseudo-Voigt mixes by area (`fraction`), a formula often by height (η).
+_G0 = 2 * math.sqrt(math.log(2) / math.pi)
+_L0 = 2 / math.pi
 _DEGREE = {"none": -1, "constant": 0, "linear": 1, "quadratic": 2, "cubic": 3}
 _SHAPES = {
     "gaussian": "GaussianModel",
@@ -230,18 +235,30 @@ def _result(
     peaks = sorted(range(1, count + 1), key=lambda i: float(out.params[f"p{i}_center"].value))
     values: dict[str, UFloat] = {}
     units: dict[str, str | None] = {}
+    show.update(sigma=show["fwhm"], gamma=show["fwhm"], fraction=None, eta=None)
     for rank, i in enumerate(peaks, start=1):
         for role, lm in (("center", "center"), ("fwhm", "fwhm"), ("area", "amplitude"),
-                         ("height", "height")):  # fmt: skip
-            values[f"{role}_{rank}"] = uvars[f"p{i}_{lm}"]
-            units[f"{role}_{rank}"] = show[role]
+                         ("height", "height"), ("sigma", "sigma"), ("gamma", "gamma"),
+                         ("fraction", "fraction")):  # fmt: skip
+            if f"p{i}_{lm}" in uvars:
+                values[f"{role}_{rank}"] = uvars[f"p{i}_{lm}"]
+                units[f"{role}_{rank}"] = show[role]
+        if f"p{i}_fraction" in uvars:
+            f = uvars[f"p{i}_fraction"]
+            values[f"eta_{rank}"] = f * _L0 / (f * _L0 + (1 - f) * _G0)
+            units[f"eta_{rank}"] = None
     degree = _DEGREE[baseline]
     for k in range(degree + 1):
         values[f"c{k}"] = uvars[f"b_c{k}"]
         units[f"c{k}"] = quantities.display(uy / ux**k) or None
     peak_roles, rest = _roles(entry)
     for name, role in peak_roles.items():
-        values[name], units[name] = values[f"{role}_1"], units[f"{role}_1"]
+        if f"{role}_1" in values:
+            values[name], units[name] = values[f"{role}_1"], units[f"{role}_1"]
+    for d in entry.derived:  # a derived fwhm or area of the one-peak formula
+        role = _ROLES.get(d.key)
+        if role is not None and d.key not in values and f"{role}_1" in values:
+            values[d.key], units[d.key] = values[f"{role}_1"], units[f"{role}_1"]
     for k, name in enumerate(rest):
         if f"c{k}" in values:
             values[name], units[name] = values[f"c{k}"], units[f"c{k}"]
