@@ -256,9 +256,10 @@ def _result(
         if f"{role}_1" in values:
             values[name], units[name] = values[f"{role}_1"], units[f"{role}_1"]
     for d in entry.derived:  # a derived fwhm or area of the one-peak formula
-        role = _ROLES.get(d.key)
-        if role is not None and d.key not in values and f"{role}_1" in values:
-            values[d.key], units[d.key] = values[f"{role}_1"], units[f"{role}_1"]
+        derived_role = _ROLES.get(d.key)
+        if derived_role is not None and d.key not in values and f"{derived_role}_1" in values:
+            values[d.key] = values[f"{derived_role}_1"]
+            units[d.key] = units[f"{derived_role}_1"]
     for k, name in enumerate(rest):
         if f"c{k}" in values:
             values[name], units[name] = values[f"c{k}"], units[f"c{k}"]
