@@ -42,6 +42,7 @@ from labwright.analysis.jobs import Analysis, AnalysisKind, BindContext, Explain
 from labwright.analysis.procedures.calibration import CALIBRATION
 from labwright.analysis.procedures.factorial import FACTORIAL
 from labwright.analysis.procedures.periodogram import PERIODOGRAM
+from labwright.analysis.procedures.run_series import RUN_SERIES
 from labwright.analysis.procedures.titration import TITRATION
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
 #: each taking the tables no earlier kind answered (the regression before
 #: the groups and time series, which may share a table with it).
 KINDS: tuple[AnalysisKind[Any, Any], ...] = (
+    RUN_SERIES,
     FIT,
     TITRATION,
     CALIBRATION,
@@ -78,7 +80,7 @@ KINDS: tuple[AnalysisKind[Any, Any], ...] = (
 )
 
 #: How the analyses of one table are presented, whatever order they were bound in.
-_PRESENTED = ("fit", "titration", "calibration", "periodogram", "factorial", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
+_PRESENTED = ("run_series", "fit", "titration", "calibration", "periodogram", "factorial", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
               "wide", "symmetry", "xy")  # fmt: skip
 
 

@@ -27,6 +27,7 @@ from labwright.agent.offline.writers import (
     periodogram,
     regression,
     repeated,
+    run_series,
     series,
     symmetry,
     timeseries,
@@ -46,6 +47,7 @@ from labwright.analysis.peaks import PeakResult
 from labwright.analysis.procedures.calibration import CalibrationResult
 from labwright.analysis.procedures.factorial import FactorialResult
 from labwright.analysis.procedures.periodogram import PeriodResult
+from labwright.analysis.procedures.run_series import RunSeriesResult
 from labwright.analysis.procedures.titration import TitrationResult
 from labwright.analysis.regression import RegressionResult
 from labwright.analysis.repeated import Repeated
@@ -81,6 +83,9 @@ class KindWriter(Generic[R]):
 
 
 WRITERS: dict[str, KindWriter[Any]] = {
+    "run_series": KindWriter(
+        RunSeriesResult, run_series.text, run_series.figures, run_series.script
+    ),
     "fit": KindWriter(FitOutcome, fit.text, fit.figures, fit.script),
     "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
     "calibration": KindWriter(

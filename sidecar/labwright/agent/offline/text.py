@@ -367,6 +367,10 @@ def _figure_text(inp: ReportInput, plan: FigurePlan, ledger: Ledger) -> str:
     return out
 
 
+# Analyses of a series of files: a section of their own, after the tables.
+_SERIES_KINDS = ("series", "run_series")
+
+
 def _results(inp: ReportInput, ledger: Ledger) -> str:
     lang = inp.lang
     out = f"\\section{{{phrase(lang, 'sec_results')}}}\n"
@@ -402,14 +406,14 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
         if fa is not None and id(ds) in fa.handled:
             # An analysis of several tables (standards and unknowns) is
             # written with the first; a series of files has its own section.
-            out += _analyses_of(inp, ledger, [a for a in fa.analyses if a.kind != "series"
+            out += _analyses_of(inp, ledger, [a for a in fa.analyses if a.kind not in _SERIES_KINDS
                                               and a.job.datasets and a.job.datasets[0] is ds])  # fmt: skip
             continue
         for plan in by_dataset.get(id(ds), []):
             out += _figure_text(inp, plan, ledger) + "\n"
     if fa is not None:
         for a in fa.analyses:
-            if a.kind == "series":
+            if a.kind in _SERIES_KINDS:
                 out += f"\\subsection{{{src_text(a.source)}}}\n"
                 out += _analyses_of(inp, ledger, [a])
     for plan in inp.plans:
