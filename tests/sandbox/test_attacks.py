@@ -153,7 +153,7 @@ PAYLOADS: list[tuple[str, str, str, bool]] = [
     (
         "pd-read-csv-passwd",
         "read",
-        "import pandas as pd\nprint(pd.read_csv('/etc/passwd', sep=':', header=None).to_string())",
+        "import pandas as pd\nprint(pd.read_csv('/etc/passwd', sep='|', header=None).to_string())",
         False,
     ),
     (
@@ -433,20 +433,19 @@ def test_attack_contained(
     assert effects == [], f"{name} had an effect: {effects}"
 
 
-# Payloads whose effect is observable when nothing confines the child.
-_CONTROLS = [
-    "mpl-os-system",
-    "np-savetxt-outside",
-    "np-loadtxt-passwd",
-    "np-fromfile-ssh",
-    "np-proc-environ",
-    "pd-read-csv-http",
-    "socket-udp",
-    "os-fork",
-    "kill-victim",
-    "pth-into-site-packages",
-    "overwrite-data-file",
-]
+# Payloads that are not run unconfined, and why. Every other payload has a
+# control run below: unconfined, it *does* trip a wire.
+_NO_CONTROL: dict[str, str] = {
+    **{p[0]: "a resource bomb: unconfined it would exhaust the shared machine"
+       for p in PAYLOADS if p[1] == "resource"},
+    "help-antigravity": "unconfined, antigravity opens a web browser",
+    # Layer-1 tests: run unconfined they do nothing the OS could see (they
+    # print frames or never reach their act), so no OS layer is tested.
+    **{name: "no effect when run, even unconfined (a Layer-1 test)"
+       for name in ("format-gi-frame", "format-map", "str-format-unbound", "utf7-cookie",
+                    "bom-prefix", "breakpoint")},
+}  # fmt: skip
+_CONTROLS = [p[0] for p in PAYLOADS if p[0] not in _NO_CONTROL]
 
 
 @pytest.mark.parametrize("name", _CONTROLS)

@@ -303,13 +303,24 @@ def test_os_attack_contained(
     assert not work.exists()
 
 
-# Payloads whose effect is visible (and harmless to the machine) unconfined.
-_CONTROLS = ["prlimit-victim", "setpriority-victim", "setaffinity-victim", "shmget",
-             "msgget", "chmod-outside", "utime-outside", "inotify-data", "thread-bomb",
-             "stat-outside", "readlink-outside", "access-etc",
-             "bytes-many-files", "files-many"]  # fmt: skip
-if IS_ROOT:
-    _CONTROLS += ["chown-outside", "mknod-outside"]
+# Payloads not run unconfined, and why; every other one has a control run
+# below, in which it must have an effect.
+_NO_CONTROL: dict[str, str] = {
+    "prlimit-parent": "unconfined, it lowers the shared zygote's limits for later tests",
+    "prlimit-parent-as": "unconfined, it lowers the shared zygote's limits for later tests",
+    "setpriority-user": "unconfined, it renices every process of the user on the machine",
+    "clock-settime-same": "unconfined, it sets the host's clock",
+}
+if not IS_ROOT:
+    _NO_CONTROL.update(dict.fromkeys(
+        ("chown-outside", "mknod-outside", "mknod-kmsg", "immutable-work", "fanotify",
+         "syslog-read"), "needs root to have an effect"))  # fmt: skip
+# Unconfined, these show no effect yet: the payload or its tripwire needs
+# work (devlog 2026-12-02-sandbox-os-layer, leftovers).
+_NO_CONTROL.update(dict.fromkeys(
+    ("setscheduler-victim", "sigqueue-victim"),
+    "no effect seen even unconfined"))  # fmt: skip
+_CONTROLS = [p[0] for p in PAYLOADS if p[0] not in _NO_CONTROL]
 
 
 @pytest.mark.parametrize("name", _CONTROLS)
