@@ -39,7 +39,7 @@ _FRAMES: dict[str, dict[str, str]] = {
                "residuals (right).",
         "cap_obs": "{law} fitted to {file}: observed against fitted {y} (left) and the "
                    "residuals (right).",
-        "cap_lin": "{plot} of {file}: the linearised data with the straight line fitted to them "
+        "cap_lin": "The linearised plot of {file}: the data with the straight line fitted to them "
                    "(axes in SI base units).",
         "lg_data": "data",
         "lg_fit": "fit",
@@ -57,7 +57,7 @@ _FRAMES: dict[str, dict[str, str]] = {
         "failed": "{law}无法拟合到 {file}：{why}",
         "cap": "{file} 的{law}拟合：{y} 对 {x}，含拟合曲线（左）与残差（右）。",
         "cap_obs": "{file} 的{law}拟合：{y} 的观测值对拟合值（左）与残差（右）。",
-        "cap_lin": "{file} 的{plot}：线性化数据及其直线拟合（坐标为国际单位制基本单位）。",
+        "cap_lin": "{file} 的线性化作图：数据及其直线拟合（坐标为国际单位制基本单位）。",
         "lg_data": "数据",
         "lg_fit": "拟合",
         "lg_line": "直线",
@@ -193,8 +193,9 @@ def _linear_figure(a: FitAnalysis, next_key: KeyMaker, lang: str) -> FigurePlan 
                          "label": _f(lang, "lg_data")},
                         {"type": "line", "x": fb.arr(grid), "y": fb.arr(slope * grid + icpt),
                          "color": "#c0392b", "lw": 1.5, "label": _f(lang, "lg_line")}]}  # fmt: skip
-    name = plot.label.zh if lang == "zh" else plot.label.en
-    cap = _f(lang, "cap_lin", plot=name, file=src_file(a.source))
+    # The plot's name is not printed: names like "ln k–1/T" carry digits the
+    # ledger does not source; its axes say what is plotted.
+    cap = _f(lang, "cap_lin", file=src_file(a.source))
     return plan_figure(key, fb, {"panels": [panel], "ncols": 1, "size": [4.8, 3.4]}, cap, a)
 
 
@@ -202,24 +203,74 @@ def _py(name: str) -> str:
     return "v_" + "".join(ch if ch.isalnum() else "_" for ch in name)
 
 
+def _law_lines(e: Any, data: Any, res: Any, xs: dict[str, str], tag: str) -> list[str] | None:
+    """Lines that fit the law `e` to `y` (and `sigma`) over the independents
+    `xs` (expressions in the data's units), leaving the lmfit result in
+    `fit_{tag}`: the formula evaluated in SI base units (the factors of the
+    engine's own unit plan for these columns written out), started at the
+    report's values, so the block checks the same minimum."""
+    from labwright.analysis import engine
+
+    prep = engine._prepare(e, data)
+    if isinstance(prep, engine.FitResult):
+        return None
+    plan = prep.plan
+    lines = []
+    for v in e.independents:
+        sc = plan.variables[v.name]
+        expr = xs[v.name]
+        if sc.absolute and sc.data_unit and sc.data_unit.strip() in ("°C", "degC", "℃"):
+            expr = f"({expr} + 273.15)"
+        elif sc.absolute and sc.data_unit and sc.data_unit.strip() not in ("K", "kelvin"):
+            return None  # a scale the block does not write out
+        lines.append(f"{_py(v.name)} = {expr} * {sc.factor!r}  # {v.name} in SI base units")
+    consts = {k: engine._nominal(v) for k, v in prep.inputs_base.items()}
+    pnames = [p.name for p in e.parameters if p.name in res.values]
+    body = e.formula.split("=", 1)[1].strip()
+    for name in sorted(
+        {*pnames, *(v.name for v in e.independents), *consts}, key=len, reverse=True
+    ):
+        body = _replace_name(body, name, _py(name))
+    starts = {_py(p): res.value(p) / plan.display[p][1] * plan.params[p].factor for p in pnames}
+    names = ", ".join(_py(v.name) for v in e.independents)
+    lines += [
+        f"def law_{tag}(x, {', '.join(_py(n) for n in pnames)}):",
+        f"    {names}, = x",
+        *(f"    {_py(k)} = {v!r}" for k, v in consts.items()),
+        f"    return ({body}) / {plan.variables[e.response.name].factor!r}  # in the response's unit",
+        f"model = lmfit.Model(law_{tag}, independent_vars=['x'])",
+        f"params = model.make_params(**{starts!r})",
+        f"fit_{tag} = model.fit(y, params, x=({names},), "
+        "weights=None if sigma is None else 1 / sigma, scale_covar=sigma is None)",
+    ]
+    return lines
+
+
+def _to_display(e: Any, data: Any, name: str) -> float:
+    from labwright.analysis import engine
+
+    prep = engine._prepare(e, data)
+    assert not isinstance(prep, engine.FitResult)
+    return float(prep.plan.display[name][1] / prep.plan.params[name].factor)
+
+
+_IMPORTS = (
+    "import numpy as np",
+    "import lmfit",
+    "from numpy import exp, log, log10, sqrt, sin, cos, tan, pi, arctan, tanh",
+)
+
+
 def script(a: FitAnalysis) -> KindScript:
     """The compendium block: the same law fitted with lmfit to the same
     columns (prepared as the report did: replicates, background), the
-    formula evaluated in SI base units with each column's factor written
-    out, the parameters converted back to the report's units."""
-    from labwright.analysis import engine
-
+    parameters converted back to the report's units."""
     out_ = a.result
     b, res = out_.binding, out_.result
     e = b.entry
     what = _what(a)
     if not res.ok:
         return KindScript((), f"# The {e.name.en} could not be fitted to {a.source}.\n")
-    prep = engine._prepare(e, out_.data)  # the engine's own unit plan for these columns
-    if isinstance(prep, engine.FitResult):
-        return KindScript()
-    plan = prep.plan
-    yname = e.response.name
     lines = [read_table(b.dataset)]
     cols = [b.columns[v.name].name for v in e.independents]
     reps = [c.name for c in _replicates_of(b)]
@@ -246,61 +297,20 @@ def script(a: FitAnalysis) -> KindScript:
             lines.append(
                 f"y = y - {read_table(ds, 'bg').split(' = ', 1)[1]}[{col.name!r}].mean()  # background"
             )
-    env = []
-    for v in e.independents:
-        sc = plan.variables[v.name]
-        expr = xs[v.name]
-        if sc.absolute and sc.data_unit and sc.data_unit.strip() in ("°C", "degC", "℃"):
-            expr = f"({expr} + 273.15)"
-        env.append(f"{_py(v.name)} = {expr} * {sc.factor!r}  # {v.name} in SI base units")
-    lines += env
-    consts = {k: engine._nominal(v) for k, v in prep.inputs_base.items()}
-    pnames = [p.name for p in e.parameters if p.name in res.values]
-    rhs = e.formula.split("=", 1)[1].strip()
-    args = ", ".join(_py(n) for n in pnames)
-    body = rhs
-    for name in sorted(
-        {*pnames, *(v.name for v in e.independents), *consts}, key=len, reverse=True
-    ):
-        body = _replace_name(body, name, _py(name))
-    resp = plan.variables[yname].factor
-    starts = {p: res.value(p) / plan.display[p][1] * plan.params[p].factor for p in pnames}
-    lines.append(f"const = {{{', '.join(f'{_py(k)!r}: {v!r}' for k, v in consts.items())}}}")
-    lines.append(f"def law(x, {args}):")
-    lines.append(f"    {', '.join(_py(v.name) for v in e.independents)}, = x")
-    lines.append(
-        "    "
-        + "; ".join(f"{_py(k)} = const[{_py(k)!r}]" for k in consts)
-        + ("" if consts else "pass")
-    )
-    lines.append(f"    return ({body}) / {resp!r}  # back in the response's unit")
-    lines.append("model = lmfit.Model(law, independent_vars=['x'])")
-    lines.append(
-        "# Started at the report's values in base units: the block checks the same minimum."
-    )
-    lines.append(f"params = model.make_params(**{ {_py(k): v for k, v in starts.items()}!r})")
-    lines.append(f"x = ({', '.join(_py(v.name) for v in e.independents)},)")
-    lines.append(
-        "fit = model.fit(y, params, x=x, weights=None if sigma is None else 1 / sigma,"
-        " scale_covar=sigma is None)"
-    )
+    law = _law_lines(e, out_.data, res, xs, "law")
+    if law is None:
+        return KindScript((), f"# The {e.name.en} on this temperature scale is not written out.\n")
+    lines += law
     lines.append(f"what = {what!r}")
     lines.append('report(f"points in the {what}", len(y))')
-    for p in pnames:
-        to_display = plan.display[p][1] / plan.params[p].factor
+    for p in [p.name for p in e.parameters if p.name in res.values]:
+        k = _to_display(e, out_.data, p)
         lines.append(
-            f"value = fit.params[{_py(p)!r}]  # to {res.units.get(p) or 'a pure number'}: x {to_display!r}"
+            f"value = fit_law.params[{_py(p)!r}]  # to {res.units.get(p) or 'a pure number'}"
         )
-        lines.append(f'report(f"{p}, {{what}} (SE)", value.value * {to_display!r})')
-        lines.append(
-            f'report(f"standard uncertainty of {p}, {{what}} (SE)", value.stderr * {to_display!r})'
-        )
-    imports = (
-        "import numpy as np",
-        "import lmfit",
-        "from numpy import exp, log, log10, sqrt, sin, cos, tan, pi, arctan, tanh",
-    )
-    return KindScript(imports, "\n".join(lines) + "\n")
+        lines.append(f'report(f"{p}, {{what}} (SE)", value.value * {k!r})')
+        lines.append(f'report(f"standard uncertainty of {p}, {{what}} (SE)", value.stderr * {k!r})')
+    return KindScript(_IMPORTS, "\n".join(lines) + "\n")
 
 
 def _replace_name(text: str, name: str, new: str) -> str:
