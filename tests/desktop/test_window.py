@@ -9,6 +9,7 @@ drags the folder onto the window from another program (a real XDND drop)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -315,3 +316,190 @@ def _sidecar_pid(binary: Path) -> int | None:
             if exe.endswith("/labwright-sidecar"):
                 return child
     return None
+
+
+# --- daily use in the real window (issue 21; the Chromium counterpart is ui/e2e/daily.mjs) ---
+
+CJK = "[\u3400-\u9fff]"
+SET_SELECT = """
+const el = document.querySelector(arguments[0]);
+if (!el) return false;
+Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(el, arguments[1]);
+el.dispatchEvent(new Event('change', {bubbles: true}));
+return el.value === arguments[1];
+"""
+# Where a clicked number's source shows, in CSS px of the window: the popover,
+# the PDF pane, the LaTeX pane and its highlighted line, and the window.
+SOURCE_IN_VIEW = """
+const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect();
+  return {x: r.left, y: r.top, w: r.width, h: r.height}; };
+const pop = document.querySelector('[data-testid="number-popover"]');
+return {
+  popover: box(pop), text: pop ? pop.textContent : '',
+  visible: pop ? getComputedStyle(pop).visibility : '',
+  pane: box(document.querySelector('.pdf-scroll')),
+  line: box(document.querySelector('[data-testid="tex-picked-line"]')),
+  lineTagged: !!document.querySelector('[data-testid="tex-picked-line"] [data-id="' + arguments[0] + '"]'),
+  tex: box(document.querySelector('[data-testid="tex"]')),
+  window: {x: 0, y: 0, w: window.innerWidth, h: window.innerHeight},
+};
+"""
+
+
+def _inside(box: dict[str, float] | None, frame: dict[str, float] | None) -> bool:
+    return (
+        box is not None
+        and frame is not None
+        and box["w"] > 0
+        and box["x"] >= frame["x"] - 1
+        and box["y"] >= frame["y"] - 1
+        and box["x"] + box["w"] <= frame["x"] + frame["w"] + 1
+        and box["y"] + box["h"] <= frame["y"] + frame["h"] + 1
+    )
+
+
+def _photograph(session: Session, display: str, step: str) -> None:
+    """The step in both languages and both themes; the page is left in 中文, light.
+    The X display is photographed, not the page through WebDriver: after a
+    theme switch WebKitWebDriver's screenshot command did not return."""
+    for lang in ("zh", "en"):
+        for theme in ("light", "dark"):
+            assert session.script(SET_SELECT, '[data-testid="lang-switch"]', lang)
+            assert session.script(SET_SELECT, '[data-testid="theme-switch"]', theme)
+            time.sleep(0.3)
+            shot = ARTIFACTS / f"window-daily-{step}-{lang}-{theme}.png"
+            assert xdisplay.screenshot(display, shot), f"no screenshot of {step}"
+    session.script(SET_SELECT, '[data-testid="lang-switch"]', "zh")
+    session.script(SET_SELECT, '[data-testid="theme-switch"]', "light")
+
+
+def _api(state: dict[str, Any], path: str) -> httpx.Response:
+    reply = httpx.get(
+        f"{state['base']}/api{path}",
+        headers={"Authorization": f"Bearer {state['token']}"},
+        timeout=60,
+    )
+    reply.raise_for_status()
+    return reply
+
+
+def _glyphs_of_the_shown_pdf(
+    state: dict[str, Any], session_id: int, folder: Path, tmp: Path
+) -> None:
+    """The report is Chinese and its PDF misses no glyph: every font embedded,
+    no U+FFFD, the folder's Chinese names in its text."""
+    versions = _api(state, f"/sessions/{session_id}/versions").json()
+    last = versions[-1]["version_no"]
+    content = _api(state, f"/sessions/{session_id}/versions/{last}").json()["content"]
+    assert re.search(r"\\documentclass\[[^\]]*\bzh\b", content), content[:200]
+    pdf = tmp / "shown.pdf"
+    pdf.write_bytes(_api(state, f"/sessions/{session_id}/versions/{last}/pdf").content)
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True)
+    rows = fonts.stdout.strip().splitlines()[2:]
+    assert rows and all(r.split()[-5] == "yes" for r in rows), fonts.stdout
+    text = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "\ufffd" not in text
+    assert len(re.findall(CJK, text)) > 100
+    printed = re.sub(r"\s+", "", text)
+    for name in (p.stem for p in folder.iterdir()):
+        if re.search(CJK, name):
+            assert name in printed, f"{name} is missing from the PDF's text"
+
+
+def _click_number(session: Session, nth: int, label: str) -> str:
+    """Click the nth number button; its source shows beside it, in the window,
+    and its line is highlighted in view in the LaTeX pane. Its id."""
+    buttons = session._cmd(
+        "POST", "/elements", {"using": "css selector", "value": '[data-testid="pdf-num"]'}
+    )
+    element = buttons[nth]["element-6066-11e4-a52e-4f735466cecf"]
+    number_id = str(session._cmd("GET", f"/element/{element}/attribute/data-id"))
+    session.click(element)
+    deadline = time.monotonic() + 10
+    seen: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        seen = session.script(SOURCE_IN_VIEW, number_id)
+        if seen["popover"] and seen["visible"] == "visible" and seen["line"]:
+            break
+        time.sleep(0.2)
+    assert seen["popover"] and seen["visible"] == "visible", f"{label}: no popover ({seen})"
+    assert _inside(seen["popover"], seen["window"]), f"{label}: the popover is off screen {seen}"
+    assert _inside(seen["popover"], seen["pane"]), (
+        f"{label}: the popover leaves the PDF pane {seen}"
+    )
+    assert seen["text"].strip(), f"{label}: the popover is empty"
+    assert seen["lineTagged"] and _inside(seen["line"], seen["tex"]), (
+        f"{label}: the source line is not highlighted in the LaTeX pane {seen}"
+    )
+    assert _inside(seen["line"], seen["window"]), f"{label}: the source line is off screen {seen}"
+    return number_id
+
+
+def test_daily_use_in_the_real_window(
+    app_build: dict[str, str], examples_dir: Path, tmp_path: Path, _isolated_home: Path
+) -> None:
+    """With the UI in 中文, a Chinese folder opened in the native chooser gives
+    a Chinese report with no missing glyph; three numbers clicked in the PDF
+    show their sources in view; a rename accepted in chat gives version 2,
+    whose numbers still click to their sources. Every step is photographed in
+    both languages and both themes (window-daily-*.png)."""
+    folder = tmp_path / "plant-growth-zh"
+    shutil.copytree(examples_dir / "plant-growth-zh", folder)
+    with _installed_app(app_build["deb"], tmp_path, _isolated_home) as app:
+        s = app.session
+        s.wait_for('[data-testid="drop-zone"]', 60)
+        assert s.script(SET_SELECT, '[data-testid="lang-switch"]', "zh")
+        assert s.script(SET_SELECT, '[data-testid="theme-switch"]', "light")
+        assert (
+            s.script("return document.querySelector('[data-testid=\"report-language\"]').value;")
+            == "auto"
+        )
+        _photograph(s, app.display, "1-start")
+        assert _open_folder(s)
+        _choose_in_native_dialog(app.display, folder, _app_processes(app.binary))
+        session_id = _assert_one_session_for(app.state, folder)
+        _show_first_page(s, 400)
+        _glyphs_of_the_shown_pdf(app.state, session_id, folder, tmp_path)
+        _photograph(s, app.display, "2-report")
+
+        count = int(
+            s.script("return document.querySelectorAll('[data-testid=\"pdf-num\"]').length;")
+        )
+        assert count >= 3, f"{count} number buttons"
+        for i, nth in enumerate((0, count // 2, count - 1), start=1):
+            _click_number(s, nth, f"number {i} of 3")
+            _photograph(s, app.display, f"3-number-{i}")
+
+        # A rename in chat (the offline editor understands it), accepted.
+        content = _api(app.state, f"/sessions/{session_id}/versions/1").json()["content"]
+        body = content[content.index("\\begin{document}") :]
+        section = re.search(r"\\section\{([^}]+)\}", body)
+        assert section, "the report has no section to rename"
+        box = s.wait_for('[data-testid="chat-input"]', 30)
+        s.type(box, f"把“{section.group(1)}”改名为“结果与讨论”")
+        s.click(s.wait_for('[data-testid="chat-send"]', 10))
+        card = s.wait_for(
+            '[data-testid="proposal"][data-status="pending"] [data-testid="accept"]', 120
+        )
+        _photograph(s, app.display, "4-proposal")
+        s.click(card)
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            shown = s.script(
+                "const v = document.querySelector('[data-testid=\"report-version\"]');"
+                " return v ? v.value : null;"
+            )
+            if shown == "2":
+                break
+            time.sleep(1)
+        assert shown == "2", f"version 2 is not shown ({shown})"
+        time.sleep(1.0)  # the viewer starts over on the new version's PDF
+        _show_first_page(s, 120)
+        count2 = int(
+            s.script("return document.querySelectorAll('[data-testid=\"pdf-num\"]').length;")
+        )
+        assert count2 >= 1, "version 2 has no number buttons"
+        _click_number(s, count2 // 2, "a number of version 2")
+        _photograph(s, app.display, "5-renamed-number")

@@ -86,6 +86,10 @@ class Session:
     def click(self, element: str) -> None:
         self._cmd("POST", f"/element/{element}/click", {})
 
+    def type(self, element: str, text: str) -> None:
+        """Typed into the element as keystrokes (Element Send Keys)."""
+        self._cmd("POST", f"/element/{element}/value", {"text": text})
+
     def wait_for(self, css: str, seconds: float) -> str:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
