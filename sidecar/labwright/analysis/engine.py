@@ -246,6 +246,17 @@ def _has_dimension(dimension: str, unit: Any) -> bool:
 
 
 @lru_cache(maxsize=512)
+def _any_unit(entry: ModelEntry, variable: str) -> bool:
+    """The law holds whatever the unit of this variable: its parameters take
+    their units from it (Km in the unit of S, Vmax in that of v), so real
+    data in a proxy unit (ppm, counts per minute: `quantities.is_proxy`) fit
+    it as well as the textbook's mM and µM/s. Probed with a unit of a
+    dimension no law uses (the candela): a law that holds with S in cd holds
+    in any unit of S."""
+    return load.holds_in(entry, {variable: "cd"})
+
+
+@lru_cache(maxsize=512)
 def _plan(
     entry: ModelEntry,
     units_items: tuple[tuple[str, str | None], ...],
@@ -314,7 +325,11 @@ def _plan(
     except Exception:
         sound = False
     if sound:
-        sound = all(_has_dimension(v.dimension, symbol[v.name]) for v in entry.variables)
+        sound = all(
+            _has_dimension(v.dimension, symbol[v.name])
+            or (quantities.is_proxy(work[v.name]) and _any_unit(entry, v.name))
+            for v in entry.variables
+        )
     if not sound:
         written = ", ".join(f"{k} in {u}" for k, u in work.items() if u)
         written_zh = "，".join(f"{k}：{u}" for k, u in work.items() if u)

@@ -273,6 +273,15 @@ def factor(from_unit: str | Unit, to_unit: str | Unit) -> float | None:
         return None
 
 
+def is_proxy(text: str | None) -> bool:
+    """A unit that stands in for a physical quantity in real data: a count, a
+    ratio (ppm, %), or either per unit of time (counts/min, counts/min^2).
+    An enzyme's rate measured as counts/min^2 or a concentration as ppm is
+    such a proxy; a length in kg or a period in °C is not one."""
+    unit = parse_unit(text, difference=True)
+    return unit is not None and set(dict(unit.dimensionality)) <= {"[time]"}
+
+
 def dimensionality(text: str | None) -> str | None:
     """pint's dimensionality of a unit ("[substance] / [length] ** 3"), or None."""
     unit = parse_unit(text, difference=True)

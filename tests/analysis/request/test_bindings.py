@@ -148,3 +148,37 @@ def test_any_column_order_and_header_spelling_binds_the_same(
     assert bound["S"].column == table("x", {s_header: s}).columns[0].name
     assert bound["v"].column == table("x", {v_header: v}).columns[0].name
     assert bound["S"].unit == "mM" and bound["v"].unit in {"uM/min", "µM/min"}
+
+
+def test_a_named_column_in_foreign_units_binds_where_the_law_holds_in_any_unit() -> None:
+    # Real enzyme data in ppm and counts/min^2: Michaelis-Menten holds in any
+    # unit of S and v (Km and Vmax take theirs), so "[S] (ppm)" and
+    # "v (counts/min^2)" are its variables, and the reason says why.
+    from labwright.analysis.catalogue.load import catalogue as load_catalogue
+    from labwright.analysis.quantities import dimensionality as dimension
+    from labwright.analysis.quantities import is_proxy
+    from labwright.analysis.request_rules.bindings import score
+    from labwright.analysis.request_rules.columns import FolderColumn
+
+    def column(name: str, unit: str) -> FolderColumn:
+        return FolderColumn(
+            file="d.csv", sheet=None, table="d", name=name, position=1, unit=unit,
+            unit_from="the header", dimension=dimension(unit), role="measurement",
+            role_reason="", set_point=None, described="", numeric=True, increasing=False,
+        )  # fmt: skip
+
+    entries = load_catalogue()
+    mm = entries["michaelis_menten"]
+    s_var = next(v for v in mm.variables if v.name == "S")
+    v_var = next(v for v in mm.variables if v.name == "v")
+    bound_s = score(s_var, column("[S]", "ppm"), mm)
+    bound_v = score(v_var, column("v", "counts/min^2"), mm)
+    assert bound_s is not None and bound_v is not None
+    assert "any unit" in bound_s.reasons[-1]
+    # Without the law to check, or in a physical unit of another dimension, no.
+    assert score(s_var, column("[S]", "ppm")) is None
+    assert score(s_var, column("[S]", "kg"), mm) is None
+    assert is_proxy("counts/min") and is_proxy("%") and not is_proxy("kg") and not is_proxy("degC")
+    pendulum = entries["pendulum_small_angle"]
+    t_var = next(v for v in pendulum.variables if v.name == "T")
+    assert score(t_var, column("T", "degC"), pendulum) is None

@@ -487,6 +487,23 @@ def _check_dimensions(entry: ModelEntry, lhs_names: Iterable[str]) -> None:
         )
 
 
+def holds_in(entry: ModelEntry, variable_units: Mapping[str, str | None]) -> bool:
+    """Whether the law is dimensionally sound with its variables in these
+    units (the others typical). A law whose parameters take their units
+    from the variables (Michaelis–Menten: Km in the unit of S, Vmax in that
+    of v) holds in any unit of them, even a count rate or ppm; one with a
+    fixed-unit constant (g in m/s² beside a period) does not."""
+    try:
+        units = symbol_units(entry, variable_units)
+        env = quantity_env(entry, units)
+        equation = parse_equation(entry.formula)
+        rhs = equation.rhs.evaluate(env, UNITS)
+        lhs = equation.lhs.evaluate(env, UNITS)
+    except Exception:  # noqa: BLE001 - a unit pint cannot read, a sum of two dimensions: no
+        return False
+    return bool(_dims(lhs) == _dims(rhs))
+
+
 def _dims(value: Any) -> Any:
     return getattr(value, "dimensionality", quantities.registry().dimensionless.dimensionality)
 

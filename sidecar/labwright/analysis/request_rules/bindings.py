@@ -24,9 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from labwright.analysis.catalogue.load import holds_in
 from labwright.analysis.catalogue.schema import ModelEntry, Variable
 from labwright.analysis.quantities import dimensionality as dimension
-from labwright.analysis.quantities import registry
+from labwright.analysis.quantities import is_proxy, registry
 from labwright.analysis.request import Binding, Evidence, FileRole, Unanswered
 from labwright.analysis.request_rules.columns import FolderColumn
 from labwright.analysis.request_rules.words import (
@@ -70,8 +71,16 @@ def variable_dimension(v: Variable) -> str | None:
     return (dimension(v.unit) if v.unit else None) or dimension_of_spec(v.dimension)
 
 
-def score(v: Variable, col: FolderColumn) -> Scored | None:
-    """How well a column fits a variable; None when it cannot be it."""
+def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Scored | None:
+    """How well a column fits a variable; None when it cannot be it.
+
+    A unit whose dimension contradicts the variable rules the column out,
+    except a proxy unit (a count or ratio, or one per unit time:
+    `quantities.is_proxy`) on a column whose name is the variable's (its
+    symbol or its words), for a law that holds in any unit of it (`entry`
+    given): real data are often in counts per minute or ppm where the
+    textbook writes µM/s and mM, and "[S] (ppm)" beside "v (counts/min^2)"
+    is still Michaelis–Menten. A length in kg or a period in °C never is."""
     if not col.numeric or col.role in _NEVER:
         return None
     if v.role == "response" and col.set_point:
@@ -104,7 +113,15 @@ def score(v: Variable, col: FolderColumn) -> Scored | None:
     want = variable_dimension(v)
     if col.dimension and want:
         if col.dimension != want:
-            return None  # a unit that contradicts the variable
+            named = any(r.startswith("its name") or r.endswith("in its name") for r in reasons)
+            proxy = named and is_proxy(col.unit)
+            if not (proxy and entry is not None and holds_in(entry, {v.name: col.unit})):
+                return None  # a unit that contradicts the variable
+            reasons.append(
+                f"its unit ({col.unit}) is a count or ratio standing in for the {v.label.en},"
+                f" and the law holds in any unit of {v.name}"
+            )
+            return Scored(col, total, tuple(reasons))
         total += 2
         reasons.append(
             f"its unit ({col.unit}, from {col.unit_from}) has the dimension of the {v.label.en}"
@@ -134,7 +151,7 @@ def bind_table(entry: ModelEntry, ds: Dataset, columns: Sequence[FolderColumn]) 
     pairs: list[tuple[float, int, str, Scored]] = []
     for v in entry.variables:
         for i, col in enumerate(columns):
-            s = score(v, col)
+            s = score(v, col, entry)
             if s is not None and s.score >= MIN_SCORE:
                 pairs.append((s.score, -i, v.name, s))
     pairs.sort(key=lambda p: (p[0], p[1]), reverse=True)
@@ -156,7 +173,7 @@ def bind_table(entry: ModelEntry, ds: Dataset, columns: Sequence[FolderColumn]) 
         ok = True
         picks: dict[str, Scored] = {}
         for v, col in zip(slots, order, strict=False):
-            s = score(v, col)
+            s = score(v, col, entry)
             if s is None:
                 ok = False
                 break
