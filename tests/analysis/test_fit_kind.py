@@ -224,3 +224,15 @@ def test_writer_prints_through_the_ledger_and_the_block_recomputes(tmp_path: Pat
     assert all(np.all(np.isfinite(v)) for v in plans[0].arrays.values())
     zh = w.write(a, Ledger(), "zh")
     assert a.result.entry.name.zh in zh and "拟合得到" in zh
+
+
+def test_an_asked_quantity_no_table_binds_is_said_to_be_not_computed(tmp_path: Path) -> None:
+    """Asked for the activation energy with one temperature only: no table
+    binds the Arrhenius law, so the sheet says Ea was not computed."""
+    ea = AskedQuantity(quantity="Ea", model="arrhenius", evidence=WHY)
+    fa = _analyse(_mm_folder(tmp_path), _mm_request(asked=(ea,)))
+    (u,) = [u for u in fa.sheet.unanswered if "(Ea)" in u.what]
+    assert u.what.startswith("activation energy") and "Arrhenius" in u.why
+    assert all(a.quantity != "Ea" for a in fa.sheet.answers)
+    # Quantities that were answered are not listed.
+    assert not [u for u in fa.sheet.unanswered if "(Km)" in u.what]

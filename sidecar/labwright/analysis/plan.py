@@ -24,7 +24,7 @@ from labwright.analysis.jobs import Analysis, BindContext
 from labwright.analysis.notes import NoteFacts
 from labwright.analysis.question import Question
 from labwright.analysis.reading import Reading, read_notes_and_roles
-from labwright.analysis.request import AnalysisRequest
+from labwright.analysis.request import AnalysisRequest, Unanswered
 from labwright.analysis.results import AnswerSheet
 from labwright.analysis.roles import TableRoles
 from labwright.analysis.series_files import FileSeries
@@ -142,7 +142,38 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
             *(u for a in fa.analyses for u in a.unanswered()),
         ],
     )
+    fa.sheet.unanswered += _not_reached(fa.request, fa.sheet)
     return fa
+
+
+def _not_reached(request: AnalysisRequest, sheet: AnswerSheet) -> list[Unanswered]:
+    """Asked quantities no analysis answered and nothing said why: the
+    report must still say each was not computed (a question left in silence
+    reads as answered somewhere)."""
+    from labwright.analysis.catalogue.load import catalogue
+
+    answered = {a.quantity for a in sheet.answers}
+    out: list[Unanswered] = []
+    for q in request.asked:
+        if q.quantity in answered or any(
+            f"({q.quantity})" in u.what for u in [*sheet.unanswered, *out]
+        ):
+            continue
+        entry = next((e for e in catalogue() if e.key == q.model), None)
+        label = (
+            next((p.label.en for p in entry.parameters if p.name == q.quantity), None)
+            if entry
+            else None
+        )
+        if entry is not None and label is None:
+            label = next((d.label.en for d in entry.derived if d.key == q.quantity), None)
+        law = f"the {entry.name.en}" if entry else "a law"
+        out.append(Unanswered(
+            what=f"{label or q.quantity} ({q.quantity})",
+            why=f"No table of the folder binds every variable of {law}, so it was not computed.",
+            model=q.model,
+        ))  # fmt: skip
+    return out
 
 
 def analysis_digest(record: dict[str, Any]) -> str:
