@@ -425,7 +425,8 @@ def _reference(entry: ModelEntry, quantity: str, unit: str | None, notes: str) -
 
 def method_text(outcome: FitOutcome) -> Text:
     """One line: what was fitted to what, and where the SE comes from (no
-    computed number: the table prints it as fixed words)."""
+    number at all: the table prints it as fixed words, so neither a computed
+    value nor the formula's 2 of 2*pi, which the ledger cannot source)."""
     b, res = outcome.binding, outcome.result
     e = b.entry
     y = b.response.name
@@ -439,8 +440,8 @@ def method_text(outcome: FitOutcome) -> Text:
         )  # fmt: skip
     )
     return Text(
-        f"least-squares fit of the {e.name.en} ({e.formula}) to {y} against {x}; {se.en}",
-        f"{e.name.zh}（{e.formula}）对 {y}–{x} 的最小二乘拟合；{se.zh}",
+        f"least-squares fit of the {e.name.en} to {y} against {x}; {se.en}",
+        f"{e.name.zh}对 {y}–{x} 的最小二乘拟合；{se.zh}",
     )
 
 

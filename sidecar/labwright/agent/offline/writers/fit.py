@@ -96,7 +96,7 @@ def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
            col=src_text(b.columns[v.name].name + (f" ({b.units[v.name]})" if b.units.get(v.name) else "")))
         for v in e.variables
     )  # fmt: skip
-    parts = [_f(lang, "intro", law=law, latex=e.latex, file=src_file(a.source), binds=binds,
+    parts = [_f(lang, "intro", law=law, latex=f"\\lwtext{{{e.latex}}}", file=src_file(a.source), binds=binds,
                 n=ledger.count(res.n, prov, f"points in the {what}"))]  # fmt: skip
     if b.prepared.notes:
         done = sep.join(t.zh if lang == "zh" else t.en for t in b.prepared.notes)
