@@ -237,7 +237,8 @@ def _segment(name: str, known: Collection[str]) -> list[str] | None:
     """`name` as a run of known symbols and function names ("RT" -> R, T;
     "I0cos" -> I0, cos), fewest pieces first; None when it is not one."""
     best: dict[int, list[str]] = {0: []}
-    pieces = set(known) | _FUNCTIONS | {"e"}  # "eU": the elementary charge times U
+    # "eU": the elementary charge times U; "piL": π times L
+    pieces = set(known) | _FUNCTIONS | {"e", "pi"}
     for end in range(1, len(name) + 1):
         for start in range(end):
             if start in best and name[start:end] in pieces:
@@ -265,7 +266,8 @@ def _tokens(text: str, known: Collection[str]) -> list[_Token]:
         elif m.group("name"):
             word = m.group("name").replace("'", "_prime")
             parts = [word]
-            if word not in known and word not in _FUNCTIONS and word != "e":
+            # π is the number even when a catalogue knows p and i as symbols.
+            if word not in known and word not in _FUNCTIONS and word not in ("e", "pi"):
                 parts = _segment(word, known) or _trailing_function(word) or [word]
             for part in parts:
                 if part in _FUNCTIONS:
