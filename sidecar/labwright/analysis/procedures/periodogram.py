@@ -39,6 +39,8 @@ MIN_POINTS = 12
 MIN_CYCLES = 2.0  # a period is claimed only when the series spans this many
 UNEVEN = 0.01  # relative spread of the sampling steps above which Lomb–Scargle is used
 OVERSAMPLE = 10
+LS_MIN_OVERSAMPLE = 3  # bins per peak width the Lomb–Scargle grid never goes below
+LS_BUDGET = 2_000_000  # points x frequencies of one Lomb–Scargle grid
 
 
 @dataclass
@@ -119,11 +121,27 @@ def spectrum(t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, str]
     span = float(t[-1] - t[0])
     if float(np.std(steps) / np.mean(steps)) > UNEVEN:
         nyquist = 0.5 / float(np.median(steps))
-        n = int(OVERSAMPLE * span * nyquist) + 1
-        freqs = np.linspace(1.0 / span, nyquist, max(n, 100))
+        # Lomb–Scargle costs points x frequencies: a daily series of a few
+        # years on the full OVERSAMPLE grid took seconds per column. The grid
+        # is kept within a budget, never coarser than LS_MIN_OVERSAMPLE bins
+        # per peak width (1/span), and refined around its highest bin.
+        full = int(OVERSAMPLE * span * nyquist) + 1
+        floor = int(LS_MIN_OVERSAMPLE * span * nyquist) + 1
+        n = max(min(full, LS_BUDGET // max(t.size, 1)), floor, 100)
+        freqs = np.linspace(1.0 / span, nyquist, n)
         detrended = signal.detrend(y)
-        power = signal.lombscargle(t, detrended, 2 * np.pi * freqs)  # detrended: mean zero
-        return freqs, np.asarray(power), "Lomb-Scargle"
+        power = np.asarray(signal.lombscargle(t, detrended, 2 * np.pi * freqs))  # mean zero
+        if n < full:
+            k = int(np.argmax(power))
+            lo, hi = freqs[max(k - 1, 0)], freqs[min(k + 1, n - 1)]
+            fine = np.linspace(lo, hi, 41)
+            fine_power = np.asarray(signal.lombscargle(t, detrended, 2 * np.pi * fine))
+            keep = (freqs < lo) | (freqs > hi)
+            freqs = np.concatenate([freqs[keep], fine])
+            power = np.concatenate([power[keep], fine_power])
+            order = np.argsort(freqs)
+            freqs, power = freqs[order], power[order]
+        return freqs, power, "Lomb-Scargle"
     fs = 1.0 / float(np.mean(steps))
     freqs, power = signal.periodogram(y, fs=fs, detrend="linear")
     return np.asarray(freqs[1:]), np.asarray(power[1:]), "periodogram"
