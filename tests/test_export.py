@@ -53,6 +53,8 @@ def test_zip_holds_exactly_the_document_and_its_inputs(build: Path, tmp_path: Pa
         names = zf.namelist()
         assert zf.read("latexmkrc").decode() == LATEXMKRC
     assert names[0] == "main.tex" and "labwright-report.cls" in names and "latexmkrc" in names
+    # The numbers' appendix: the class reads it by name, main.tex never says it.
+    assert "labwright-numbers.tex" in names
     figures = [n for n in names if n.startswith("figures/")]
     assert figures == sorted(figures) and len(figures) == 3
     assert "provenance.json" not in names and not any(n.endswith((".log", ".aux")) for n in names)

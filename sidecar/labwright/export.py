@@ -1,7 +1,7 @@
 """The Overleaf export: a zip that compiles as it is.
 
-The archive holds main.tex, the class file it names, the figures it
-includes, the .bib files it cites from and a `latexmkrc` selecting XeLaTeX
+The archive holds main.tex, the class file it names, the traced numbers'
+appendix the class reads (labwright-numbers.tex), the figures it includes, the .bib files it cites from and a `latexmkrc` selecting XeLaTeX
 (`$pdf_mode = 5`), which Overleaf and a local `latexmk` both honour.
 
 What goes in is derived from the document itself, and every member is
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from labwright.latex.compile import COMPILE_RECORD
-from labwright.latex.template import CLASS_FILE, template_files
+from labwright.latex.template import CLASS_FILE, NUMBERS_FILE, template_files
 from labwright.safety import is_plain_below, is_regular_file, read_regular, read_regular_whole
 
 LATEXMKRC = (
@@ -35,6 +35,8 @@ LATEXMKRC = (
     "$pdf_mode = 5;\n"
     "$postscript_mode = 0;\n"
     "$dvi_mode = 0;\n"
+    "# main.tex only: labwright-numbers.tex is read by the class, not a document.\n"
+    "@default_files = ('main.tex');\n"
 )
 _FIXED_TIME = (2026, 1, 1, 0, 0, 0)
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
@@ -129,6 +131,10 @@ def members_of(tex_path: Path) -> list[Member]:
         # A standard class (article) is not ours to ship; ours always is.
         if os.path.lexists(root / name) or name == CLASS_FILE:
             wanted.append(_check_rel(name))
+    # The traced numbers' appendix: the class reads it by name, so main.tex
+    # does not mention it; without it every number link would lose its entry.
+    if os.path.lexists(root / NUMBERS_FILE):
+        wanted.append(_check_rel(NUMBERS_FILE))
     for m in _BIB.finditer(source):
         for stem in m.group(1).split(","):
             stem = stem.strip()

@@ -21,7 +21,7 @@ def test_comma_table_with_units_in_three_styles() -> None:
     d = table("t (s),U/mV,I [A]\n0,1.5,0.1\n1,2.5,0.2\n2,3.5,0.3\n")
     assert summary(d) == [("t", "s"), ("U", "mV"), ("I", "A")]
     np.testing.assert_allclose(d.column("U").values, [1.5, 2.5, 3.5])
-    assert d.column("I").provenance == Provenance("t.csv", column="I")
+    assert d.column("I").provenance == Provenance("t.csv", column="I", rows="1–3")
     assert d.kind == "table" and d.n_rows == 3
 
 

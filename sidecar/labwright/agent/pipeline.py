@@ -438,9 +438,14 @@ def _bibliography_offline(ctx: AgentContext) -> Iterator[Event]:
 
 
 def _compile(ctx: AgentContext) -> Iterator[Event]:
-    from labwright.latex.template import template_files
+    from labwright.latex.template import NUMBERS_FILE, template_files
 
     files: dict[str, Path | bytes] = {p.name: p for p in template_files(ctx.lang)}  # type: ignore[arg-type]
+    # The numbers' appendix written beside provenance.json (write_report_files):
+    # with it each traced number links to its source entry.
+    appendix = ctx.out_dir / NUMBERS_FILE
+    if appendix.is_file() and not appendix.is_symlink():
+        files[NUMBERS_FILE] = appendix
     fig_dir = ctx.out_dir / "figures"
     if fig_dir.is_dir():
         for figure in fig_dir.iterdir():

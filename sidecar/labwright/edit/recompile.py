@@ -86,7 +86,28 @@ def prepare_build(
     cleaned = sanitize(content, graphics_root=out_dir)
     main = out_dir / MAIN_TEX
     main.write_text(cleaned.text, encoding="utf-8")
+    _write_appendix(cleaned.text, out_dir / PROVENANCE_JSON, out_dir, lang)
     return main
+
+
+def _write_appendix(tex: str, record: Path, out_dir: Path, lang: str) -> None:
+    """The numbers' appendix of this version: the record's entries of the tags
+    its text still carries (a number the edit changed is untagged, so it has
+    no entry and no link). No record, no appendix (and no stale one)."""
+    import json
+
+    from labwright.agent.offline.appendix import APPENDIX_FILE, write_appendix
+    from labwright.verify.tags import find_tags
+
+    (out_dir / APPENDIX_FILE).unlink(missing_ok=True)
+    if not is_regular_file(record):
+        return
+    try:
+        data = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(data, dict):
+        write_appendix(data, lang, out_dir, ids=[t.id for t in find_tags(tex)])
 
 
 def compile_build(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -320,6 +320,9 @@ def frame_to_columns(
             if not keep.all():
                 for col in columns:
                     col.values = col.values[keep]
+        for col in columns:
+            if len(col.values):
+                col.provenance = replace(col.provenance, rows=f"1–{len(col.values)}")
     return columns
 
 

@@ -22,6 +22,9 @@ class Provenance:
     sheet: str | None = None
     variable: str | None = None
     column: str | None = None
+    #: The data rows a column spans, counted from 1 after the header ("1–40"):
+    #: what the numbers appendix names beside the column (issue 23).
+    rows: str | None = None
 
     def describe(self) -> str:
         parts = [self.file]

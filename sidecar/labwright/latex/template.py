@@ -19,6 +19,9 @@ from labwright.resources import knowledge_path
 Lang = Literal["en", "zh"]
 
 CLASS_FILE = "labwright-report.cls"
+#: The traced numbers' appendix the class reads at \end{document} when it lies
+#: beside the document (agent/offline/appendix.py writes it).
+NUMBERS_FILE = "labwright-numbers.tex"
 _TEMPLATE_FILES: dict[str, str] = {"en": "report_en.tex", "zh": "report_zh.tex"}
 _SLOT = re.compile(r"<<([a-z_]+)>>")
 

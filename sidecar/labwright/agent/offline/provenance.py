@@ -46,6 +46,9 @@ class Entry:
     column: str | None = None
     #: Stable id: a hash of the fields above (`lwnum.ID` in the PDF).
     id: str = ""
+    #: The data rows of the column ("1–40"), when the source knows them. Not
+    #: in the id: the file and column already decide it.
+    rows: str | None = None
 
 
 def _entry_id(e: Entry) -> str:
@@ -134,6 +137,7 @@ class Ledger:
             sheet=src.sheet,
             variable=src.variable,
             column=src.column,
+            rows=src.rows,
         )
         base = _entry_id(entry)
         entry_id, n = base, 1

@@ -261,7 +261,9 @@ def write_offline_report(
 
 def write_report_files(report: OfflineReport, out_dir: Path) -> None:
     """The template files and provenance.json next to where main.tex goes (both pipelines)."""
+    from labwright.agent.offline.appendix import write_appendix
     from labwright.latex.template import install_template_files
 
     install_template_files(report.lang, out_dir)  # type: ignore[arg-type]
     report.ledger.save(out_dir / PROVENANCE_JSON)
+    write_appendix(report.ledger.to_dict(), report.lang, out_dir)
