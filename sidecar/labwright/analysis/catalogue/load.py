@@ -12,8 +12,9 @@ straight line of the model's own data, and the entry's example generates
 finite data.
 
 A broken built-in entry is a bug: `tests/analysis/test_catalogue_load.py`
-fails on any problem, and a user's build skips the entry with a log line
-instead of failing. A broken overlay entry is skipped with one warning, and
+validates every built-in file in full and fails on any problem; a user's
+build reads the built-in files without re-validating them (most of a
+second per process for a hundred laws), and validates overlay files. A broken overlay entry is skipped with one warning, and
 the built-in entry of the same key (if any) stays in use, so a bad knowledge
 pack never removes a law.
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import re
 import threading
 import tomllib
@@ -797,8 +799,16 @@ def _check_example(entry: ModelEntry, example: Example) -> None:
 # Files, overlay and the cache
 
 
-def parse_text(text: str, source: str) -> tuple[list[ModelEntry], list[CatalogueProblem]]:
-    """The valid entries of one TOML text and the problems of the others."""
+def parse_text(
+    text: str, source: str, *, check: bool = True
+) -> tuple[list[ModelEntry], list[CatalogueProblem]]:
+    """The valid entries of one TOML text and the problems of the others.
+
+    `check=False` reads the entries without the validation of `_check`
+    (formula, units, dimensions, starts, derived quantities, the example):
+    for the built-in files, which the test suite validates in full
+    (`tests/analysis/test_catalogue_load.py`), so that a build does not
+    spend most of a second re-proving them in every process."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -817,7 +827,8 @@ def parse_text(text: str, source: str) -> tuple[list[ModelEntry], list[Catalogue
         key = raw.get("key") if isinstance(raw, dict) else None
         name = key if isinstance(key, str) else f"entry {index + 1}"
         try:
-            entries.append(_check(_entry(raw, source)))
+            entry = _entry(raw, source)
+            entries.append(_check(entry) if check else entry)
         except (_Invalid, FormulaError) as exc:
             problems.append(CatalogueProblem(source, name, str(exc)))
         except Exception as exc:  # a check that met something no rule foresaw
@@ -897,15 +908,20 @@ def _files(folder: Path | None) -> dict[str, Path]:
     return {p.name: p for p in sorted(folder.glob("*.toml")) if p.is_file()}
 
 
-def load_files(builtin: Mapping[str, Path], overlay: Mapping[str, Path]) -> Catalogue:
+def load_files(
+    builtin: Mapping[str, Path], overlay: Mapping[str, Path], *, check_builtin: bool = True
+) -> Catalogue:
     """Entries of the built-in files, with the overlay's files replacing
     theirs by name (and adding new ones); an invalid overlay entry is skipped
-    with a warning and the built-in entry of its key stays."""
+    with a warning and the built-in entry of its key stays. Overlay entries
+    are always validated; built-in ones unless `check_builtin` is False."""
     entries: dict[str, ModelEntry] = {}
     problems: list[CatalogueProblem] = []
     builtin_entries: dict[str, ModelEntry] = {}
     for name, path in builtin.items():
-        found, bad = parse_text(path.read_text(encoding="utf-8"), f"knowledge/models/{name}")
+        found, bad = parse_text(
+            path.read_text(encoding="utf-8"), f"knowledge/models/{name}", check=check_builtin
+        )
         problems.extend(bad)
         for entry in found:
             if entry.key in builtin_entries:
@@ -971,7 +987,11 @@ def catalogue() -> Catalogue:
     with _cache_lock:
         if _cache is not None and _cache[0] == signature:
             return _cache[1]
-        loaded = load_files(builtin, overlay)
+        # The built-in files are validated by the test suite, not per run;
+        # LABWRIGHT_CHECK_CATALOGUE=1 validates them here too.
+        loaded = load_files(
+            builtin, overlay, check_builtin=os.environ.get("LABWRIGHT_CHECK_CATALOGUE") == "1"
+        )
         for problem in loaded.problems:
             log.error("catalogue entry skipped (a bug in the built-in catalogue): %s", problem)
         _cache = (signature, loaded)
