@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from labwright.server.routes.provenance import _citations
+from labwright.server.routes.provenance import read_citations
 from labwright.verify.settings import load_citation_settings
 
 
@@ -78,11 +78,11 @@ def test_the_trust_record_lists_every_verdict(tmp_path: Path) -> None:
     (tmp_path / "citations.json").write_text(
         json.dumps({"network": "on", "verdicts": verdicts}), encoding="utf-8"
     )
-    read = _citations(tmp_path)
+    read = read_citations(tmp_path)
     assert [(c.key, c.verdict) for c in read] == [
         ("a", "verified"),
         ("b", "corrected"),
         ("c", "not_found"),
     ]
     assert read[1].proposal is not None and read[1].differences[0].record == "2015"
-    assert _citations(None) == [] and _citations(tmp_path / "nowhere") == []
+    assert read_citations(None) == [] and read_citations(tmp_path / "nowhere") == []
