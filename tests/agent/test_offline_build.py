@@ -69,7 +69,12 @@ def test_without_tex_the_source_is_written_and_numbers_are_sourced(tmp_path: Pat
     tex = Path(done.tex_path).read_text(encoding="utf-8")
     record = json.loads((out / "provenance.json").read_text(encoding="utf-8"))
     assert unsourced_numbers(tex, record, tuple(m.formula for m in MODELS.values())) == []
-    assert "A e^{-x/\\tau}" in tex  # the exponential law was found
+    # The notes ask for the cooling constant: Newton's law of cooling is
+    # fitted and k is answered as asked (before the catalogue, a generic
+    # exponential A e^{-x/tau} was fitted instead).
+    asked = [a for a in record["analysis"]["answers"] if a["asked"]]
+    assert [(a["model"], a["quantity"]) for a in asked] == [("newton_cooling", "k")]
+    assert "law of cooling" in tex
     assert (out / "labwright-report.cls").is_file()
     assert _hashes(folder) == before
 

@@ -17,8 +17,9 @@ import numpy as np
 
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.results_table import unit_tex
 from labwright.agent.offline.tables import src_file, src_text
-from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure, unit_text
+from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure
 from labwright.agent.offline.writers.script import KindScript, read_table
 from labwright.analysis.analyses.fit import FitBinding, FitOutcome
 from labwright.analysis.jobs import Analysis
@@ -106,7 +107,9 @@ def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
         if ans.se is None:
             continue
         num = ledger.measured(ans.value, ans.se, prov, f"{ans.quantity}, {what} (SE)")
-        values.append(f"${ans.latex} = {num}$ {unit_text(ans.unit)}".rstrip())
+        # The symbol's digits (t_{1/2}) are not measurements, and the answer's
+        # unit is pint's display form (s⁻¹), which needs math, not text.
+        values.append(f"$\\lwtext{{{ans.latex}}} = {num}$ {unit_tex(ans.unit)}".rstrip())
     quality = _f(lang, "weighted") if res.weighted else ""
     if math.isfinite(res.r2):
         quality += _f(lang, "r2", r2=ledger.num(res.r2, prov, f"R^2 of the {what}", sig=4))

@@ -14,6 +14,7 @@ import numpy as np
 
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.results_table import unit_tex
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import (
     Builder,
@@ -87,7 +88,7 @@ def text(a: RunSeriesAnalysis, ledger: Ledger, lang: str) -> str:
     out.append(float_table("lrr", head, rows, _f(lang, "cap", q=q, pattern=pattern)))
     values = []
     for ans in r.answers():
-        values.append(_f(lang, "value", name=src_text(_name(ans.label, lang)), u=unit_text(ans.unit),
+        values.append(_f(lang, "value", name=src_text(_name(ans.label, lang)), u=unit_tex(ans.unit),
                          v=ledger.measured(ans.value, ans.se or 0.0, None,
                                            f"{ans.quantity}, {r.law.key} across the {what}")))  # fmt: skip
     law = _f(lang, "law", law=src_text(_name(r.law.name, lang))) + " " + "; ".join(values) + "."
