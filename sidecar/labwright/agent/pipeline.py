@@ -621,6 +621,7 @@ def agent_stages(reflect_rounds: int) -> tuple[Stage[AgentContext], ...]:
             enabled=lambda ctx: ctx.tex_available and "compile" not in ctx.options.off,
             during=say("during.repair"),
             fallback=_compiled,
+            model_optional=True,  # compiles without repairs once degraded
         ),
     )
 

@@ -228,7 +228,8 @@ class Stage(Generic[C]):
     asked when the stage's turn comes (reflection converged) and turns its
     milestone into a skipped one. `during` names the stage in a degradation
     warning; `fallback` runs after a model failure, to put the offline result
-    in place of what the model should have produced.
+    in place of what the model should have produced; `model_optional` stages
+    run on without the model after the provider was lost.
     """
 
     name: str
@@ -238,6 +239,10 @@ class Stage(Generic[C]):
     skip: Callable[[C], bool] | None = None
     during: Message | None = None
     fallback: StageBody[C] | None = None
+    #: The stage does its own work without the model once the run is
+    #: degraded (the compile: XeLaTeX without the model's repairs), so a lost
+    #: provider must not skip it.
+    model_optional: bool = False
 
 
 def plan_of(stages: Sequence[Stage[C]], ctx: C) -> list[PlannedStage]:
@@ -286,7 +291,7 @@ def _released(ctx: RunContext, events: Iterator[Event], progress: Progress) -> I
 
 
 def _guarded(stage: Stage[C], ctx: C) -> Iterator[Event]:
-    if ctx.unreachable and stage.during is not None:
+    if ctx.unreachable and stage.during is not None and not stage.model_optional:
         # A model stage after the provider was lost: its offline result, said once already.
         if stage.fallback is not None:
             yield from _released(ctx, stage.fallback(ctx), _NO_PROGRESS)
