@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from labwright.analysis.catalogue.schema import Text
+from labwright.analysis.catalogue.schema import ModelEntry, Text
 from labwright.ingest.types import Column
 
 if TYPE_CHECKING:
@@ -237,6 +237,7 @@ class LawFit:
     relation: ConstantRelation | None = None
     constant: float | None = None
     constant_se: float | None = None
+    models: tuple[str, ...] = ()  # catalogue laws the request names (preferred for names)
 
     @property
     def through_origin(self) -> bool:
@@ -272,7 +273,7 @@ class LawFit:
             f"OLS of {ty} on {tx} {form[0]}; {name} from the slope, SE by the delta method",
             f"{ty} 对 {tx} 的最小二乘拟合（{form[1]}），由斜率求 {name}，误差按传递公式",
         )
-        known = _catalogue_quantity(name)
+        known = _catalogue_quantity(name, self.models)
         label, latex = (known[0], known[1]) if known else (
             Text("constant of the stated law", "笔记所给定律中的常量"), name
         )  # fmt: skip
@@ -291,16 +292,23 @@ class LawFit:
         ]  # fmt: skip
 
 
-def _catalogue_quantity(symbol: str) -> tuple[Text, str, Reference | None] | None:
+def _catalogue_quantity(
+    symbol: str, prefer: tuple[str, ...] = ()
+) -> tuple[Text, str, Reference | None] | None:
     """The catalogue's label, LaTeX and reference value of a parameter or
     derived quantity written with this symbol, when the catalogue has exactly
     one name for it (g: acceleration due to gravity, 9.806 m/s²; the
     reference only when the laws that give one agree); None when none has it
-    or laws use the symbol differently (k: a spring constant, a rate)."""
+    or laws use the symbol differently (k: a spring constant, a rate). The
+    laws the request names (`prefer`) are asked first: the pendulum's g and
+    free fall's g are one quantity with two references, and the notes'
+    pendulum decides which."""
     from labwright.analysis.catalogue.load import catalogue
 
+    entries = list(catalogue())
+    named = [e for e in entries if e.key in prefer and _writes(e, symbol)]
     found: list[tuple[Text, str, Reference | None]] = []
-    for e in catalogue():
+    for e in named or entries:
         keys = [p.name for p in e.parameters] + [d.key for d in e.derived]
         labels = {p.name: (p.label, p.latex) for p in e.parameters}
         labels |= {d.key: (d.label, d.latex) for d in e.derived}
@@ -313,6 +321,10 @@ def _catalogue_quantity(symbol: str) -> tuple[Text, str, Reference | None] | Non
     refs = {f[2] for f in found if f[2] is not None}
     label, latex = names.pop()
     return label, latex, refs.pop() if len(refs) == 1 else None
+
+
+def _writes(entry: ModelEntry, symbol: str) -> bool:
+    return symbol in {p.name for p in entry.parameters} | {d.key for d in entry.derived}
 
 
 def _reference(ref: Reference, unit: str | None) -> Comparison | None:

@@ -143,6 +143,11 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
         ],
     )
     fa.sheet.unanswered += _not_reached(fa.request, fa.sheet)
+    # A coefficient the x-y fits give from their units (the heat-loss
+    # coefficient as the reciprocal of a K/W slope) is answered there, even
+    # though no catalogue law has it.
+    given = {c.name.strip().lower() for c in fa.coefficients}
+    fa.sheet.unanswered = [u for u in fa.sheet.unanswered if u.what.strip().lower() not in given]
     return fa
 
 

@@ -11,7 +11,7 @@ not the law's stays free for the kinds after this one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.law import LawFit, LawStatement, find_law
@@ -26,6 +26,9 @@ class LawBinding:
     roles: TableRoles
     laws: list[LawStatement]
     question: Question
+    # The catalogue laws the request names: their names and references are
+    # the ones the answer uses when several laws write the same symbol.
+    models: tuple[str, ...] = ()
 
 
 class LawKind:
@@ -43,11 +46,14 @@ class LawKind:
                 continue
             if len(roles.measurements) >= 2 and roles.time is None:
                 why = "the notes state a law; its quantities may be columns of this table"
-                jobs.append(Job(self.name, ds.source, why, LawBinding(ds, roles, q.laws, q), (ds,)))
+                models = tuple(m.key for m in ctx.request.models if m.key)
+                binding = LawBinding(ds, roles, q.laws, q, models)
+                jobs.append(Job(self.name, ds.source, why, binding, (ds,)))
         return jobs
 
     def compute(self, job: Job[LawBinding]) -> LawFit | None:
-        return find_law(job.binding.laws, job.binding.roles.measurements)
+        found = find_law(job.binding.laws, job.binding.roles.measurements)
+        return None if found is None else replace(found, models=job.binding.models)
 
     def goals(self, job: Job[LawBinding], result: LawFit) -> list[str]:
         return ["law"] + (["dependence"] if job.binding.question.asks("dependence") else [])

@@ -151,13 +151,17 @@ class Line:
 def fit_line(x: np.ndarray, y: np.ndarray) -> Line | None:
     """OLS, or WLS with 1/s^2 of each standard's replicates when every
     standard was measured at least twice (and their spreads differ)."""
-    import statsmodels.api as sm
+    # The modules, not statsmodels.api: the api pulls in every model
+    # statsmodels has (seconds on a cold start), among them the time-series
+    # extensions the frozen bundle leaves out (build_scripts' excludes).
+    from statsmodels.regression.linear_model import OLS, WLS
+    from statsmodels.tools.tools import add_constant
 
     ok = np.isfinite(x) & np.isfinite(y)
     x, y = x[ok], y[ok]
     if np.unique(x).size < MIN_STANDARDS or x.size < MIN_STANDARDS:
         return None
-    X = sm.add_constant(x, has_constant="add")
+    X = add_constant(x, has_constant="add")
     levels, counts = np.unique(x, return_counts=True)
     var = {
         float(v): float(np.var(y[x == v], ddof=1))
@@ -167,9 +171,9 @@ def fit_line(x: np.ndarray, y: np.ndarray) -> Line | None:
     weighted = len(var) == levels.size and levels.size >= MIN_STANDARDS and min(var.values()) > 0
     if weighted:
         w = np.array([1.0 / var[float(v)] for v in x])
-        res = sm.WLS(y, X, weights=w).fit()
+        res = WLS(y, X, weights=w).fit()
     else:
-        res = sm.OLS(y, X).fit()
+        res = OLS(y, X).fit()
     if x.size <= 2:
         return None
     a, b = (float(p) for p in res.params)

@@ -31,6 +31,15 @@ from labwright.analysis.request_rules.words import (
 )
 
 GENERIC_LAWS = 3  # a one-word phrase of this many laws names no quantity alone
+#: One-word phrases that name a kind of quantity, not a quantity: "find the
+#: coefficient" asks for some law's coefficient, and a law that lists the
+#: bare word among its asks must not be chosen by it (the heated plate's
+#: "heat-loss coefficient" became the Stefan–Boltzmann prefactor). Stems,
+#: as `phrase_stems` writes them.
+_KIND_NOUNS = frozenset(
+    phrase_stems(w)[0]
+    for w in ("coefficient", "constant", "factor", "parameter", "ratio", "value", "prefactor")
+)
 TermKind = Literal["model", "quantity", "variable", "input", "constant"]
 # How a term names its thing: a name or alias (strong), an `asks` phrase, a
 # label (the quantity's display name), a symbol.
@@ -193,7 +202,9 @@ class Vocabulary:
             elif c.term.kind in ("variable", "input"):
                 variable_words.add(key)
         self._generic = {
-            k for k, laws in laws_of.items() if len(laws) >= GENERIC_LAWS or k in variable_words
+            k
+            for k, laws in laws_of.items()
+            if len(laws) >= GENERIC_LAWS or k in variable_words or k in _KIND_NOUNS
         }
         self._by_symbol: dict[str, list[_Compiled]] = {}
         for c in compiled:
