@@ -161,7 +161,8 @@ def mercury_vapour_pressure_zh() -> LabFolder:
         "real-mercury-vapour-zh", "clausius_clapeyron", "zh",
         {"说明.txt": f.text(notes),
          "蒸气压.csv": f.csv(_cols(d, {"temperature": "温度 t (°C)", "pressure": "蒸气压 p (mmHg)"}), 6)},
-        (Truth(("dH", "ΔH", "汽化热", "摩尔汽化热", "汽化焓", "L"), 60.75, "kJ/mol"),),
+        (Truth(("dH", "ΔH", "汽化热", "摩尔汽化热", "汽化焓", "L", "enthalpy of vaporisation",
+                "enthalpy of vaporization", "molar enthalpy of vaporisation"), 60.75, "kJ/mol"),),
         shapes=("real", "zh-headers", "celsius-for-absolute-law"),
     )  # fmt: skip
 
