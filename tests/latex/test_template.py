@@ -138,15 +138,17 @@ def test_english_template_without_references_needs_one_pass(
     assert result.pass_names == ["xelatex"] and result.status == "clean"
 
 
-def test_chinese_text_in_english_template_is_reported(
+def test_text_in_a_script_no_font_has_is_reported(
     tmp_path: Path, tex_engine: TexEngine
 ) -> None:
-    """Control for the zh template: without ctex the glyphs are missing, and
-    diagnose says so (so the zh test above really checks the fonts)."""
-    tex = render_template("en", {"title": "x", "body": "中文"})
+    """Control for the font checks: text in a script no bundled font has
+    (Hangul; the English report loads the Chinese fonts for CJK ideographs
+    since xeCJK became its fallback) prints blank, and diagnose says so (so
+    the zh test above really checks the fonts)."""
+    tex = render_template("en", {"title": "x", "body": "한국어"})
     result = compile_source(tex, files=_files("en"), build_root=tmp_path, engine=tex_engine)
     assert result.status == "degraded"
-    assert "中" in result.diagnostics.missing_characters
+    assert "한" in result.diagnostics.missing_characters
 
 
 _REQUESTED = re.compile(
