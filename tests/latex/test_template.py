@@ -138,9 +138,7 @@ def test_english_template_without_references_needs_one_pass(
     assert result.pass_names == ["xelatex"] and result.status == "clean"
 
 
-def test_text_in_a_script_no_font_has_is_reported(
-    tmp_path: Path, tex_engine: TexEngine
-) -> None:
+def test_text_in_a_script_no_font_has_is_reported(tmp_path: Path, tex_engine: TexEngine) -> None:
     """Control for the font checks: text in a script no bundled font has
     (Hangul; the English report loads the Chinese fonts for CJK ideographs
     since xeCJK became its fallback) prints blank, and diagnose says so (so
