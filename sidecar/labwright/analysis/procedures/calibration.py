@@ -335,13 +335,10 @@ class CalibrationKind:
         jobs: list[Job[CalibrationBinding]] = []
         for entry in entries_of(req, "calibration"):
             for table in bound_tables(req, ctx.read, entry):
-                x = next(
-                    (table.columns[v.name] for v in entry.independents if v.name in table.columns),
-                    None,
-                )
-                y = table.columns.get(entry.response.name)
-                if x is None or y is None or id(table.dataset) not in free:
+                xy = table.xy()
+                if xy is None or id(table.dataset) not in free:
                     continue
+                x, y = xy
                 unknowns = [] if entry.key == _ADDITION else find_unknowns(ctx, table.dataset, x, y)
                 what = "standard addition" if entry.key == _ADDITION else "a calibration line"
                 why = f"the notes ask for {what}; {table.reason}"

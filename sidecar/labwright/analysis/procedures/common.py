@@ -34,6 +34,17 @@ class BoundTable:
     columns: dict[str, Column]  # variable name -> column
     reason: str
 
+    def xy(self) -> tuple[Column, Column] | None:
+        """The first bound independent variable's column and the response's,
+        or None when either is not bound (one x, one y: every procedure's
+        table)."""
+        x = next(
+            (self.columns[v.name] for v in self.entry.independents if v.name in self.columns),
+            None,
+        )
+        y = self.columns.get(self.entry.response.name)
+        return None if x is None or y is None else (x, y)
+
 
 def _dataset(read: ReadResult, file: str, sheet: str | None) -> Dataset | None:
     for ds in read.datasets:

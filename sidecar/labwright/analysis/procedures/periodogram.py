@@ -234,13 +234,10 @@ class PeriodogramKind:
         jobs: list[Job[PeriodBinding]] = []
         for entry in entries_of(req, "periodogram"):
             for table in bound_tables(req, ctx.read, entry):
-                t = next(
-                    (table.columns[v.name] for v in entry.independents if v.name in table.columns),
-                    None,
-                )
-                y = table.columns.get(entry.response.name)
-                if t is None or y is None or id(table.dataset) not in free:
+                ty = table.xy()
+                if ty is None or id(table.dataset) not in free:
                     continue
+                t, y = ty
                 why = f"the notes ask for the period of a cycle; {table.reason}"
                 b = PeriodBinding(table, t, y, req)
                 jobs.append(Job(self.name, table.dataset.source, why, b, (table.dataset,)))

@@ -379,15 +379,6 @@ def _u(value: float, se: float) -> Any:
 # --- the kind --------------------------------------------------------------------------
 
 
-def _columns(table: BoundTable) -> tuple[Column, Column] | None:
-    """The volume (the independent variable) and the pH (the response)."""
-    resp = table.entry.response.name
-    ind = [v.name for v in table.entry.independents]
-    ph = table.columns.get(resp)
-    vol = next((table.columns[n] for n in ind if n in table.columns), None)
-    return None if ph is None or vol is None else (vol, ph)
-
-
 class TitrationKind:
     name = "titration"
 
@@ -399,7 +390,7 @@ class TitrationKind:
         jobs: list[Job[TitrationBinding]] = []
         for entry in entries_of(req, "titration"):
             for table in bound_tables(req, ctx.read, entry):
-                cols = _columns(table)
+                cols = table.xy()  # the volume and the pH
                 if cols is None or id(table.dataset) not in free:
                     continue
                 why = f"the notes ask for a titration's end point; {table.reason}"
