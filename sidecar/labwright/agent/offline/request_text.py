@@ -122,17 +122,26 @@ def given_number(ledger: Ledger, value: float, source: Provenance, what: str) ->
     return ledger.num(value, source, what, sig=max(len(mantissa.rstrip("0")), 1))
 
 
+def _given(
+    ledger: Ledger, value: float, uncertainty: float | None, unit: str | None, file: str, what: str
+) -> tuple[str, str]:
+    """A value the notes give, with its uncertainty when they give one, as
+    math through the ledger, and its unit ("" without one)."""
+    prov = Provenance(file=file)
+    text = given_number(ledger, value, prov, what)
+    if uncertainty:
+        text += " \\pm " + given_number(
+            ledger, uncertainty, prov, f"standard uncertainty of the {what}"
+        )
+    tex = unit_tex(unit) if unit else ""
+    return text, f"~{tex}" if tex else ""
+
+
 def _constants(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
     items = []
     for c in req.constants:
-        prov = Provenance(file=c.evidence.source)
         what = f"constant {c.symbol} given in the notes"
-        value = given_number(ledger, c.value, prov, what)
-        if c.uncertainty:
-            value += " \\pm " + given_number(
-                ledger, c.uncertainty, prov, f"standard uncertainty of the {what}"
-            )
-        unit = f"~{unit_tex(c.unit)}" if c.unit and unit_tex(c.unit) else ""
+        value, unit = _given(ledger, c.value, c.uncertainty, c.unit, c.evidence.source, what)
         items.append(phrase(lang, "rq_constant", sym=src_text(c.symbol), value=f"${value}$",
                             unit=unit, file=_file(c.evidence)))  # fmt: skip
     return phrase(lang, "rq_constants", items="; ".join(items)) if items else ""
@@ -141,14 +150,8 @@ def _constants(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
 def _expected(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
     items = []
     for e in req.expected:
-        prov = Provenance(file=e.evidence.source)
         what = f"expected value of {e.quantity} given in the notes"
-        value = given_number(ledger, e.value, prov, what)
-        if e.uncertainty:
-            value += " \\pm " + given_number(
-                ledger, e.uncertainty, prov, f"standard uncertainty of the {what}"
-            )
-        unit = f"~{unit_tex(e.unit)}" if e.unit and unit_tex(e.unit) else ""
+        value, unit = _given(ledger, e.value, e.uncertainty, e.unit, e.evidence.source, what)
         name = quantity_name(e.quantity, e.model, lang)
         items.append(f"{name} = ${value}${unit} ({_file(e.evidence)})")
     return phrase(lang, "rq_expected", items="; ".join(items)) if items else ""
