@@ -36,6 +36,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "labwright.server.cli:configure_serve",
     ),
     "edit": ("Ask for a change to a session's report.", "labwright.edit.cli:configure_edit"),
+    "export": (
+        "Write the compendium: a script and a notebook that recompute the report's numbers.",
+        "labwright.cli:configure_export",
+    ),
 }
 
 # --- build ---------------------------------------------------------------------
@@ -239,6 +243,56 @@ def _deliver(
     for p in done.problems:
         _say(f"Problem: {p}")
     return code
+
+
+# --- export --------------------------------------------------------------------
+
+
+def configure_export(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("folder", type=Path, help="the folder that holds the experiment's files")
+    parser.add_argument(
+        "--compendium",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="write analysis.py, analysis.ipynb, requirements.txt and data/ into DIR",
+    )
+    parser.add_argument(
+        "--provenance",
+        type=Path,
+        default=None,
+        help="the report's provenance.json to compare with (default: the numbers a build prints)",
+    )
+    parser.set_defaults(run=run_export)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    import json
+
+    from labwright.agent.offline.compendium import SCRIPT, export_compendium
+
+    folder: Path = args.folder
+    if not folder.is_dir():
+        _say(f"{folder} is not a folder; give the folder of the experiment's files.")
+        return EXIT_BAD_INPUT
+    record = None
+    if args.provenance is not None:
+        try:
+            record = json.loads(args.provenance.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            _say(
+                f"{args.provenance} is not a readable provenance record; give the report's provenance.json."
+            )
+            return EXIT_BAD_INPUT
+    comp, shipped = export_compendium(folder, args.compendium, record=record)
+    _say(f"Compendium: {args.compendium / SCRIPT} ({len(comp.lines)} numbers recomputed)")
+    if comp.not_recomputed:
+        _say(
+            f"{len(comp.not_recomputed)} numbers are not recomputed; the script lists them at its end."
+        )
+    for file, why in shipped.left_out:
+        _say(f"Left out of data/: {file} ({why})")
+    return EXIT_OK
 
 
 # --- doctor --------------------------------------------------------------------

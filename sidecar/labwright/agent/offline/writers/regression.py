@@ -173,7 +173,7 @@ for term in ["const", *predictors]:
 # Rows flagged, never dropped from this fit: studentized residual beyond 2.5
 # or Cook's distance above 4/n (row numbers counted from 1).
 flagged = data.index[(np.abs(studentized) > 2.5) | (cooks > 4 / n)]
-for row, r_i, d_i in zip(flagged, studentized[data.index.isin(flagged)], cooks[data.index.isin(flagged)]):
+for row, r_i, d_i in zip(flagged, studentized[data.index.isin(flagged)], cooks[data.index.isin(flagged)], strict=True):
     report("row number (1-based) of a flagged row", row + 1)
     report(f"studentized residual of row {{row + 1}}", r_i)
     report(f"Cook's distance of row {{row + 1}}", d_i)

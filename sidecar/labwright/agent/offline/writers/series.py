@@ -263,17 +263,17 @@ def script(a: SeriesAnalysis) -> KindScript:
     lines = [f"files = {files!r}", "per_file = []"]
     if s.mode == "fit" and s.model_key:
         lines += [
-            "for file, parameter in files:",
+            "for file, _parameter in files:",
             "    " + read_table(fs.datasets[0], file="file"),
             f"    params, errors, _, _, _ = fit_model({s.model_key!r}, df[{s.x!r}], df[{s.y!r}])",
-            f"    for q, value, error in zip({list(s.quantities)!r}, params, errors):",
+            f"    for q, value, error in zip({list(s.quantities)!r}, params, errors, strict=False):",
             '        report(f"{q} of {file}", value)',
             '        report(f"standard uncertainty of {q} of {file}", error)',
             "    per_file.append(params)",
         ]
     else:
         lines += [
-            "for file, parameter in files:",
+            "for file, _parameter in files:",
             "    " + read_table(fs.datasets[0], file="file"),
             f"    values = df[{s.y!r}].to_numpy(dtype=float)",
             "    values = values[np.isfinite(values)]",
@@ -294,7 +294,7 @@ def script(a: SeriesAnalysis) -> KindScript:
                     f"params, errors, r2, n, _ = fit_model({fit.model.key!r}, parameters, per_file[:, {j}])",
                     'report(f"points in the {what}", n)',
                     'report(f"R^2 of the {what}", r2)',
-                    f"for sym, value, error in zip({symbols!r}, params, errors):",
+                    f"for sym, value, error in zip({symbols!r}, params, errors, strict=False):",
                     '    report(f"parameter {sym} of the {what}", value)',
                     '    report(f"standard uncertainty of parameter {sym} of the {what}", error)',
                 ]

@@ -127,7 +127,7 @@ for name in {ys!r}:
     what = f"{{key}} least-squares fit of {{name}} against {{xname}}"
     report(f"points in the {{what}}", n)
     report(f"coefficient of determination of the {{what}}", r2)
-    for sym, value, error in zip(SYMBOLS[key], params, errors):
+    for sym, value, error in zip(SYMBOLS[key], params, errors, strict=False):
         report(f"parameter {{sym}} of the {{what}}", value)
         report(f"standard uncertainty of parameter {{sym}} of the {{what}}", error)
 """

@@ -1,0 +1,107 @@
+"""The compendium's block for the report's data section: every table's rows
+and the summary of each column the report prints (count, mean, spread,
+extremes), taken from the ledger entries that name a file.
+
+The data section is written by `text.py`/`tables.py`, not by a kind
+writer, so it has no `script` hook; its numbers are few and uniform (one
+statistic of one column), which is why one block, driven by what the ledger
+recorded, recomputes all of them. Each `report()` names its source
+("file [part]: column") so a mean is compared with that column's mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labwright.agent.offline.writers.script import KindScript
+
+#: The statistics the data section prints, as the block computes them.
+COLUMN_STATISTICS: dict[str, str] = {
+    "number of finite values": "values.size",
+    "mean": "values.mean()",
+    "sample standard deviation (ddof=1)": "values.std(ddof=1)",
+    "minimum": "values.min()",
+    "maximum": "values.max()",
+}
+_TABLE = {"number of rows": "len(df)"}
+_MATRIX = {"matrix rows": "m.shape[0]", "matrix columns": "m.shape[1] if m.ndim > 1 else 1"}
+
+_HELPER = '''STATISTICS = {
+    "number of finite values": lambda v: v.size,
+    "mean": np.mean,
+    "sample standard deviation (ddof=1)": lambda v: np.std(v, ddof=1),
+    "minimum": np.min,
+    "maximum": np.max,
+}
+
+
+def finite(values: object) -> np.ndarray:
+    """The finite numbers of a column or an array, flattened."""
+    v = np.asarray(values, dtype=float).ravel()
+    return v[np.isfinite(v)]'''
+
+
+#: (file, sheet, variable, column) of a ledger entry -> (file, part, column name)
+#: of the table the compendium's table()/matrix() reads; column None for a table.
+Locator = Mapping[
+    tuple[str, str | None, str | None, str | None], tuple[str, str | None, str | None]
+]
+
+
+def _where(e: Mapping[str, Any]) -> str:
+    key = str(e.get("file") or "")
+    part = e.get("sheet") or e.get("variable")
+    return key + (f" [{part}]" if part else "") + (f": {e['column']}" if e.get("column") else "")
+
+
+def summary_script(
+    record: Mapping[str, Any], locate: Locator, matrices: set[tuple[str, str | None]]
+) -> KindScript:
+    """The block recomputing the data section's numbers of `record`; an
+    entry `locate` cannot place stays unrecomputed (the script lists it)."""
+    tables: dict[tuple[str, str | None], dict[tuple[str, str], None]] = {}
+    counted: dict[tuple[str, str | None], str] = {}
+    for e in record.get("numbers", []):
+        what = e.get("computation")
+        if not e.get("file") or e.get("file") == ".":
+            continue
+        if what not in COLUMN_STATISTICS and what not in _MATRIX and what not in _TABLE:
+            continue
+        found = locate.get((e["file"], e.get("sheet"), e.get("variable"), e.get("column")))
+        if found is None:
+            continue
+        file, part, column = found
+        columns = tables.setdefault((file, part), {})
+        if column is not None and what in COLUMN_STATISTICS:
+            columns[(column, _where(e))] = None
+        elif column is None:
+            counted.setdefault((file, part), _where(e))
+    if not tables:
+        return KindScript()
+    lines: list[str] = []
+    for (file, part), columns in tables.items():
+        args = repr(file) + (f", {part!r}" if part else "")
+        where = counted.get((file, part), "")
+        if (file, part) in matrices:
+            lines += [
+                f"m = matrix({args})",
+                *(f"report({w!r}, {expr}, {where!r})" for w, expr in _MATRIX.items()),
+                "values = finite(m)",
+                "for what, statistic in STATISTICS.items():",
+                f"    report(what, statistic(values), {where!r})",
+                "",
+            ]
+            continue
+        lines.append(f"df = table({args})")
+        if (file, part) in counted:
+            lines.append(f"report('number of rows', len(df), {where!r})")
+        if columns:
+            lines += [
+                f"for name, source in {list(columns)!r}:",
+                "    values = finite(df[name])",
+                "    for what, statistic in STATISTICS.items():",
+                "        report(what, statistic(values), source)",
+            ]
+        lines.append("")
+    return KindScript(("import numpy as np",), "\n".join(lines).strip() + "\n", {"finite": _HELPER})

@@ -1,0 +1,132 @@
+"""The compendium (issue 23) in this interpreter: for every example folder the
+exported script recomputes the report's numbers and exits 0, reads only
+data/ beside it, imports nothing of Labwright and is ruff-clean; one altered
+number in the report's record makes it exit 1. (The round trip in a fresh
+virtual environment, with the notebook, is tests/test_compendium_roundtrip.py.)"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from labwright.agent.offline.compendium import (
+    NOTEBOOK,
+    REQUIREMENTS,
+    SCRIPT,
+    export_compendium,
+    plain_number,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+FOLDERS = sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir() and not p.name.startswith("_"))
+ROOT = Path(__file__).resolve().parents[2]
+#: ruff's rules for the exported script: pyflakes, isort, bugbear, pyupgrade.
+RUFF_RULES = "E4,E7,E9,F,I,B,UP"
+
+
+def _run(folder: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, SCRIPT],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8", "MPLBACKEND": "Agg"},
+    )
+
+
+def test_printed_numbers_are_read_with_their_digits() -> None:
+    assert plain_number("1.431") == "1.431"
+    assert plain_number("2.5\\times10^{-3}") == "2.5e-3"
+    assert plain_number("\\text{n/a}") == "nan"
+    assert plain_number("\\text{words}") is None
+
+
+@pytest.mark.parametrize("name", FOLDERS)
+def test_the_script_recomputes_the_report_from_data_alone(name: str, tmp_path: Path) -> None:
+    out = tmp_path / "compendium"
+    comp, shipped = export_compendium(EXAMPLES / name, out)
+    assert comp.lines, "no number is recomputed"
+    assert not shipped.left_out
+    # Moved away from the folder: it runs from its own data/ only.
+    moved = shutil.move(str(out), str(tmp_path / "elsewhere"))
+    done = _run(Path(moved))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "DIFFERS" not in done.stdout
+    script = (Path(moved) / SCRIPT).read_text(encoding="utf-8")
+    assert "labwright" not in script.lower()
+    nb = json.loads((Path(moved) / NOTEBOOK).read_text(encoding="utf-8"))
+    assert nb["nbformat"] == 4 and nb["cells"]
+    assert (Path(moved) / REQUIREMENTS).read_text(encoding="utf-8").count("==") == 6
+    # The appendix's line numbers point at the report() lines.
+    lines = script.splitlines()
+    assert all("report(" in lines[n - 1] for n in comp.lines.values())
+
+
+def test_the_script_is_ruff_clean(tmp_path: Path) -> None:
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
+    if ruff is None:
+        pytest.skip("ruff is not installed in this environment")
+    scripts = []
+    for name in FOLDERS:
+        export_compendium(EXAMPLES / name, tmp_path / name)
+        scripts.append(str(tmp_path / name / SCRIPT))
+    done = subprocess.run(
+        [ruff, "check", "--isolated", "--select", RUFF_RULES, *scripts],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout
+
+
+def test_one_altered_number_makes_the_script_fail(tmp_path: Path) -> None:
+    good, _ = export_compendium(EXAMPLES / "pendulum", tmp_path / "good")
+    record = json.loads(json.dumps(_record("pendulum")))
+    target = next(e for e in record["numbers"] if e["id"] in good.lines)
+    altered = copy.deepcopy(record)
+    for e in altered["numbers"]:
+        if e["id"] == target["id"]:
+            e["printed"] = _bump(e["printed"])
+    export_compendium(EXAMPLES / "pendulum", tmp_path / "bad", record=altered)
+    done = _run(tmp_path / "bad")
+    assert done.returncode == 1 and target["id"] in done.stdout
+
+
+def _record(name: str) -> dict[str, object]:
+    from labwright.agent.offline.figures import plan_figures
+    from labwright.agent.offline.provenance import Ledger
+    from labwright.agent.offline.text import ReportInput, assemble
+    from labwright.analysis.plan import analyse_folder
+    from labwright.ingest.read import read_folder
+
+    read = read_folder(EXAMPLES / name)
+    fa = analyse_folder(read)
+    ledger = Ledger()
+    plans = plan_figures(read.datasets, read.images, analysis=fa)
+    assemble(ReportInput("en", name, read, plans, analysis=fa), ledger)
+    return ledger.to_dict()
+
+
+def _bump(printed: str) -> str:
+    """The printed number with its last digit changed by one (9 -> 8)."""
+    for i in range(len(printed) - 1, -1, -1):
+        if printed[i].isdigit():
+            d = int(printed[i])
+            return printed[:i] + str(d - 1 if d else 1) + printed[i + 1 :]
+    raise AssertionError(printed)
+
+
+def test_the_command_line_writes_the_compendium(tmp_path: Path) -> None:
+    from labwright.cli import EXIT_BAD_INPUT, EXIT_OK, main
+
+    out = tmp_path / "c"
+    assert main(["export", str(EXAMPLES / "resistor-repeats"), "--compendium", str(out)]) == EXIT_OK
+    assert (out / SCRIPT).is_file() and (out / "data" / "readings.csv").is_file()
+    missing = tmp_path / "none"
+    assert main(["export", str(missing), "--compendium", str(out)]) == EXIT_BAD_INPUT
