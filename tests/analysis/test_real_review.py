@@ -1,0 +1,43 @@
+"""Defects the page-by-page review of the real folders (tests/realdata,
+docs/review/2026-12-02-real-folders.md) found, each held as a class on
+small hand-made folders rather than on the real folder itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from labwright.analysis.catalogue.load import catalogue
+from labwright.analysis.request import AnalysisRequest
+from labwright.analysis.request_rules import read_request
+from labwright.ingest.read import read_folder
+
+
+def _request(tmp_path: Path, files: dict[str, str]) -> AnalysisRequest:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return read_request(read_folder(tmp_path), catalogue())
+
+
+def _series(header: str) -> str:
+    t = np.arange(1900, 1960)
+    y = 50 + 30 * np.sin(2 * np.pi * t / 9.0)
+    return header + "\n" + "".join(f"{a},{b:.2f}\n" for a, b in zip(t, y, strict=True))
+
+
+def test_the_period_of_a_variation_asks_for_the_periodogram(tmp_path: Path) -> None:
+    # "求种群数量变化的周期" (lynx): "周期" alone is shared by many laws and
+    # never chooses one; the period of a variation is a periodic signal's.
+    for i, (notes, header) in enumerate(
+        [
+            ("每年捕获的猞猁数量。求种群数量变化的周期。", "年份,捕获数"),
+            ("逐年水位记录。求水位波动的周期。", "年份,水位 (m)"),
+            ("Yearly counts. Find the period of the variation.", "year,count"),
+        ]
+    ):
+        d = tmp_path / str(i)
+        d.mkdir()
+        req = _request(d, {"notes.txt": notes, "s.csv": _series(header)})
+        assert req.procedure == "periodogram", (notes, req)
+        assert [(a.model, a.quantity) for a in req.asked] == [("periodic_signal", "P")], notes
