@@ -41,3 +41,23 @@ def test_the_period_of_a_variation_asks_for_the_periodogram(tmp_path: Path) -> N
         req = _request(d, {"notes.txt": notes, "s.csv": _series(header)})
         assert req.procedure == "periodogram", (notes, req)
         assert [(a.model, a.quantity) for a in req.asked] == [("periodic_signal", "P")], notes
+
+
+def test_the_fewest_of_a_count_is_the_best_cell(tmp_path: Path) -> None:
+    # warpbreaks: "say which combination gives the fewest breaks" was
+    # answered with the cell of the most breaks.
+    from tests.analysis.procedures.folders import build
+
+    rng = np.random.default_rng(3)
+    means = {("A", "L"): 44.0, ("A", "H"): 25.0, ("B", "L"): 28.0, ("B", "H"): 18.0}
+    lines = ["breaks,wool,tension"] + [
+        f"{m + rng.normal(0, 2):.0f},{w},{t}" for (w, t), m in means.items() for _ in range(6)
+    ]
+    (tmp_path / "warp.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text(
+        "Breaks per loom for two wools at two tensions: a two-factor experiment. Test both "
+        "factors by two-way ANOVA and say which combination gives the fewest breaks.\n",
+        encoding="utf-8",
+    )
+    [(value, se, _, _)] = build(tmp_path, "en").answer("best")
+    assert abs(value - 18.0) <= 3 * se, value

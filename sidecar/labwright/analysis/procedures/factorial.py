@@ -30,7 +30,14 @@ from labwright.ingest.types import Column, Dataset
 
 MAX_LEVELS = 6
 MIN_REPEATS = 2  # rows per level (a factor's level is set more than once)
-_LOWEST = re.compile(r"\b(?:lowest|minimum|smallest|least)\b|最低|最小|最少", re.I)
+# "Fewest breaks", "minimise the wear": a count or a cost
+# the notes want small (warpbreaks asked for the fewest breaks and got the
+# most).
+_LOWEST = re.compile(
+    r"\b(?:lowest|minimum|smallest|least|fewest|minimi[sz](?:e|es|ed|ing))\b|"
+    r"最低|最小|最少|越少|越低",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
