@@ -61,3 +61,17 @@ def test_the_fewest_of_a_count_is_the_best_cell(tmp_path: Path) -> None:
     )
     [(value, se, _, _)] = build(tmp_path, "en").answer("best")
     assert abs(value - 18.0) <= 3 * se, value
+
+
+def test_a_chinese_year_axis_gives_the_period_in_years() -> None:
+    # lynx (zh): the time column "年份" has no unit in its header; the
+    # period came out unitless.
+    from labwright.analysis.procedures.periodogram import time_unit
+    from labwright.ingest.types import Column, Provenance
+
+    def col(name: str) -> Column:
+        return Column(name, np.arange(5.0), Provenance("s.csv", column=name), None)
+
+    assert [time_unit(col(n)) for n in ("年份", "天", "year", "捕获数")] == [
+        "year", "day", "year", None
+    ]

@@ -102,11 +102,22 @@ class PeriodResult:
         ]  # fmt: skip
 
 
+#: Chinese names of a time axis that are units of time themselves.
+_ZH_TIME_NAMES: dict[str, str] = {
+    "年": "year", "年份": "year", "年度": "year", "月": "month", "月份": "month",
+    "日": "day", "天": "day", "天数": "day", "小时": "hour", "分钟": "minute", "秒": "s",
+}  # fmt: skip
+
+
 def time_unit(col: Column) -> str | None:
     """The column's unit, or its name when the name is a unit of time
-    ("day", "year": a light curve's or a census's time axis)."""
+    ("day", "year": a light curve's or a census's time axis; "年份", "天"
+    in Chinese headers, the lynx census's period had no unit)."""
     if col.unit:
         return col.unit
+    zh = _ZH_TIME_NAMES.get(col.name.strip())
+    if zh is not None:
+        return zh
     unit = parse_unit(col.name.strip())
     if unit is not None and str(unit.dimensionality) == "[time]":
         return col.name.strip()
