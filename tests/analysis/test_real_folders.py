@@ -61,9 +61,10 @@ def test_puromycin_reproduces_the_published_estimates(make, tmp_path: Path) -> N
 
 
 #: Floor of the real set (counts of its 22 truths within 3 SE), measured on
-#: 2026-12-02 with `benchmarks/analyst_eval.py --set real --no-tex`. Raise it
+#: 2026-12-02 with `benchmarks/analyst_eval.py --set real --no-tex` (6, then 8
+#: after the evening review: lynx and warpbreaks). Raise it
 #: when the analyst improves.
-REAL_WITHIN_FLOOR = 6
+REAL_WITHIN_FLOOR = 8
 
 
 def test_real_set_floor(tmp_path: Path) -> None:

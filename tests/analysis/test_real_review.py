@@ -73,5 +73,8 @@ def test_a_chinese_year_axis_gives_the_period_in_years() -> None:
         return Column(name, np.arange(5.0), Provenance("s.csv", column=name), None)
 
     assert [time_unit(col(n)) for n in ("年份", "天", "year", "捕获数")] == [
-        "year", "day", "year", None
+        "year",
+        "day",
+        "year",
+        None,
     ]
