@@ -12,6 +12,7 @@ lists symbols, so the article "a" is never an acceleration.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -188,13 +189,24 @@ def find_words(phrase: tuple[str, ...], text: str, toks: Tokens) -> list[Span]:
     return [other] if other is not None else []
 
 
+@functools.lru_cache(maxsize=4096)
+def _chinese_pattern(p: str) -> re.Pattern[str]:
+    """The pattern of a spaceless Chinese phrase: its characters with any
+    spaces between. Cached: every clause is searched for every Chinese term
+    of the vocabulary (over a thousand), more patterns than `re`'s own cache
+    of 512 keeps, so each search compiled its pattern again (~2/3 of a
+    build's analysis time before)."""
+    return re.compile(r"\s*".join(re.escape(ch) for ch in p))
+
+
 def find_chinese(phrase: str, text: str) -> list[Span]:
     """Every occurrence of a Chinese phrase as written; spaces in the text are ignored."""
-    p = re.sub(r"\s+", "", phrase)
-    if not p:
+    p = "".join(phrase.split())
+    # Every match begins with the phrase's first character: most clauses
+    # (all English ones) are ruled out without a pattern.
+    if not p or p[0] not in text:
         return []
-    pattern = r"\s*".join(re.escape(ch) for ch in p)
-    return [Span(m.start(), m.end()) for m in re.finditer(pattern, text)]
+    return [Span(m.start(), m.end()) for m in _chinese_pattern(p).finditer(text)]
 
 
 def is_chinese(phrase: str) -> bool:
