@@ -4,8 +4,11 @@ For each example folder: the wall time of the whole offline build as a user
 runs it (`python -m labwright build FOLDER -o ...`, a fresh process: start-up,
 reading, fitting, plotting, writing, compiling), against two bare XeLaTeX
 passes of the very .tex that build produced, measured in the same run and
-interleaved so machine load hits both alike. Prints the medians and their
-ratio; the goal is a ratio of at most 1.3.
+interleaved so machine load hits both alike. Prints, per example, the
+medians of wall and CPU time (user + system of the whole process tree) and
+both ratios, then the worst of each against the target: a ratio of at most
+1.3. On a shared machine the CPU ratio is the steadier one (other load
+stretches wall time, not our CPU seconds); the wall ratio is what a user feels.
 
     python benchmarks/main_job.py [--repeat 3] [EXAMPLE ...]
 """
@@ -106,12 +109,13 @@ def main() -> int:
     names = args.examples or sorted(
         p.name for p in EXAMPLES.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))
     )
+    print(f"target: build <= {GOAL}x two bare XeLaTeX passes (medians of {args.repeat} runs)")
     print(
-        f"{'example':<14} {'build s':>8} {'2x xelatex s':>13} {'ratio':>6}   "
+        f"{'example':<16} {'build s':>8} {'2x xelatex s':>13} {'ratio':>6}   "
         f"{'build cpu s':>11} {'2x xelatex cpu s':>16} {'cpu ratio':>9}"
     )
     _compile_bytecode()
-    worst = 0.0
+    worst: dict[str, tuple[float, str]] = {"wall": (0.0, ""), "cpu": (0.0, "")}
     for name in names:
         folder = EXAMPLES / name
         with tempfile.TemporaryDirectory(prefix=f"lw-bench-{name}-") as tmp:
@@ -125,14 +129,18 @@ def main() -> int:
             x = statistics.median(t for t, _ in bares)
             bc = statistics.median(c for _, c in builds)
             xc = statistics.median(c for _, c in bares)
-            ratio = b / x
-            worst = max(worst, ratio)
+            ratios = {"wall": b / x, "cpu": bc / xc}
+            for what, r in ratios.items():
+                if r > worst[what][0]:
+                    worst[what] = (r, name)
             print(
-                f"{name:<14} {b:>8.2f} {x:>13.2f} {ratio:>6.2f}   "
-                f"{bc:>11.2f} {xc:>16.2f} {bc / xc:>9.2f}"
+                f"{name:<16} {b:>8.2f} {x:>13.2f} {ratios['wall']:>6.2f}   "
+                f"{bc:>11.2f} {xc:>16.2f} {ratios['cpu']:>9.2f}",
+                flush=True,
             )
-    verdict = "meets" if worst <= GOAL else "misses"
-    print(f"worst wall-clock ratio {worst:.2f} {verdict} the goal of <= {GOAL}x")
+    for what, (r, name) in worst.items():
+        verdict = "meets" if r <= GOAL else "misses"
+        print(f"worst {what} ratio {r:.2f} ({name}) {verdict} the target of <= {GOAL}x")
     print("(cpu = user + system seconds of the process tree; less sensitive to other load)")
     return 0
 

@@ -230,9 +230,14 @@ _LATEX_WRAP = re.compile(r"\\(?:mathrm|text|mathit|rm|operatorname|mathbf)\s*\{(
 _LATEX_GREEK = re.compile(r"\\([A-Za-z]+)")
 
 
+@functools.lru_cache(maxsize=8192)
 def symbol_key(symbol: str) -> str:
     """One spelling of a symbol: "K_m", "K_{m}", "Kₘ", "K_\\mathrm{m}" -> "Km";
-    "\\lambda", "lam", "λ" -> "λ"; "t_{1/2}", "t½", "t_half" -> "t1/2"."""
+    "\\lambda", "lam", "λ" -> "λ"; "t_{1/2}", "t½", "t_half" -> "t1/2".
+
+    Cached (a pure function of the text): every symbol a clause writes is
+    compared with every catalogue symbol of its first letter (~15k calls a
+    build, ten regex passes each)."""
     s = symbol.strip().strip("$").translate(_SUBSCRIPTS).translate(_MICRO)
     s = _LATEX_WRAP.sub(r"\1", s)
     s = _LATEX_GREEK.sub(lambda m: _GREEK.get(m.group(1), m.group(1)), s)
