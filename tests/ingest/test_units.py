@@ -60,6 +60,15 @@ def test_not_unit_cells(cell: str) -> None:
         ("data_1", ("data_1", None)),
         ("T_amb", ("T_amb", None)),
         ("time", ("time", None)),
+        # A symbol with a unit suffix, and a rate written with "per".
+        ("S_mM", ("S", "mM")),
+        ("I_mA", ("I", "mA")),
+        ("v0_uM_per_min", ("v0", "uM/min")),
+        ("rate_mmol_per_s", ("rate", "mmol/s")),
+        ("T_min", ("T_min", None)),  # a minimum, not minutes
+        ("I_ph", ("I_ph", None)),  # a photocurrent
+        ("m_s", ("m_s", None)),  # the spring's mass, not seconds
+        ("k_B", ("k_B", None)),
     ],
 )
 def test_split_suffix_unit(name: str, expected: tuple[str, str | None]) -> None:

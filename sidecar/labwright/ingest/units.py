@@ -52,7 +52,8 @@ _PREFIXES = "yzafpnuµμmcdkMGT"
 def _is_unit_token(token: str) -> bool:
     if token in _BASE_UNITS or re.fullmatch(r"[-+]?\d+", token):
         return True
-    return len(token) > 1 and token[0] in _PREFIXES and token[1:] in _BASE_UNITS
+    # Molar only with a prefix (mM, µM): a bare "M" is as often a name.
+    return len(token) > 1 and token[0] in _PREFIXES and token[1:] in _BASE_UNITS | {"M"}
 
 
 def looks_like_unit(cell: str) -> bool:
@@ -73,18 +74,43 @@ def looks_like_unit(cell: str) -> bool:
     return all(_is_unit_token(t.rstrip("²³⁻¹")) for t in tokens)
 
 
-def split_suffix_unit(name: str) -> tuple[str, str | None]:
-    """Identifiers with a unit suffix, as scripts name variables: `time_s`, `voltage_mV`.
+# Subscripts that read as unit symbols: "T_min" is a minimum, "I_ph" a
+# photocurrent, "V_pp" peak-to-peak.
+_SUBSCRIPT_WORDS = frozenset("min max ph pp dc ac eq in out tot avg".split())
+_PER = re.compile(r"^(?P<stem>.+?)_(?P<num>[^_]+(?:_[^_]+)?)_per_(?P<den>[^_]+)$")
 
-    Only when the part before the underscore is a word of three or more
-    characters, so `U_C` (a subscript) and `t_10` (a count) stay whole.
+
+def split_suffix_unit(name: str) -> tuple[str, str | None]:
+    """Identifiers with a unit suffix, as scripts name variables: `time_s`,
+    `voltage_mV`, `S_mM`, `v0_uM_per_min` (a rate in uM/min).
+
+    A stem of one or two characters is a symbol (`S`, `v0`), and its suffix
+    may be a subscript: it is a unit only when it is at least two letters,
+    a prefixed or compound unit, and no subscript word (`S_mM` is in mM, but
+    `U_C` is a capacitor's voltage, `t_10` a count, `T_min` a minimum).
     """
-    stem, sep, suffix = str(name).rpartition("_")
-    if not sep or len(stem) < 3 or not re.fullmatch(r"[^\W\d_][\w]*", stem):
+    text = str(name)
+    per = _PER.match(text)
+    if per:
+        stem, unit = per.group("stem"), per.group("num").replace("_", " ") + "/" + per.group("den")
+        if _stem_ok(stem, short_ok=True) and all(
+            looks_like_unit(u) for u in (per.group("num").replace("_", " "), per.group("den"))
+        ):
+            return stem, unit
+    stem, sep, suffix = text.rpartition("_")
+    if not sep or not _stem_ok(stem, short_ok=len(suffix) >= 2):
         return name, None
     if re.fullmatch(r"\d.*", suffix) or not looks_like_unit(suffix):
         return name, None
+    if len(stem) < 3 and suffix.lower() in _SUBSCRIPT_WORDS:
+        return name, None
     return stem, suffix
+
+
+def _stem_ok(stem: str, short_ok: bool) -> bool:
+    if not re.fullmatch(r"[^\W\d_][\w]*", stem):
+        return False
+    return len(stem) >= 3 or (short_ok and "_" not in stem)
 
 
 def split_suffix_units(names: list[str]) -> list[tuple[str, str | None]]:

@@ -205,6 +205,10 @@ CATALOGUE: tuple[ModelEntry, ...] = (
         derived=(
             _der("V_half", "V_eq/2", "half-equivalence volume", "半等当点体积", "V_{1/2}", ("half-equivalence volume", "half-equivalence point"), ("半等当点",)),
         ),
+        inputs=(
+            Input("c_titrant", Text("concentration of the titrant", "滴定剂浓度"), "mol/L", ("c_titrant", "c_NaOH"), _p(("NaOH", "titrant", "standard solution"), ("NaOH", "标准溶液", "滴定剂"))),
+            Input("V_sample", Text("volume of the sample", "样品体积"), "L", ("V_sample", "V0"), _p(("sample", "aliquot", "acid solution"), ("移取", "待测", "样品"))),
+        ),
         procedure="titration",
     ),
     _entry(

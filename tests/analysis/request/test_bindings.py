@@ -182,3 +182,70 @@ def test_a_named_column_in_foreign_units_binds_where_the_law_holds_in_any_unit()
     pendulum = entries["pendulum_small_angle"]
     t_var = next(v for v in pendulum.variables if v.name == "T")
     assert score(t_var, column("T", "degC"), pendulum) is None
+
+
+def _real_read(notes: str, *datasets: object) -> AnalysisRequest:
+    from labwright.analysis.catalogue.load import catalogue as load_catalogue
+    from labwright.analysis.request_rules import read_request
+    from labwright.ingest.types import DocumentText, ReadResult
+
+    folder = ReadResult(datasets=list(datasets), documents=[DocumentText("notes.md", notes)])  # type: ignore[arg-type]
+    return read_request(folder, load_catalogue())
+
+
+def test_a_count_the_law_uses_binds_though_it_steps_like_a_row_counter() -> None:
+    n = np.array([3.0, 4.0, 5.0, 6.0])
+    lam = 1e9 / (1.0968e7 * (0.25 - 1 / n**2))
+    data = table("lines.json", {"n": n, "wavelength (nm)": lam})
+    req = _real_read(
+        "Balmer lines measured with a grating spectrometer (upper level n and wavelength "
+        "in nm). Find the Rydberg constant R.",
+        data,
+    )
+    assert _bound(req, "rydberg") == {"n": "n", "lam": "wavelength"}
+    # The spectrometer is the instrument, not the grating equation.
+    assert [m.key for m in req.models] == ["rydberg"]
+
+
+def test_a_row_counter_is_never_a_response_nor_bound_by_words() -> None:
+    from labwright.analysis.catalogue.load import catalogue as load_catalogue
+    from labwright.analysis.request_rules.bindings import score
+    from labwright.analysis.request_rules.columns import FolderColumn
+
+    def counter(name: str) -> FolderColumn:
+        return FolderColumn(
+            file="d.csv", sheet=None, table="d", name=name, position=1, unit=None,
+            unit_from="", dimension=None, role="index", role_reason="a row counter",
+            set_point=None, described="", numeric=True, increasing=True,
+        )  # fmt: skip
+
+    rydberg = load_catalogue()["rydberg"]
+    n_var = next(v for v in rydberg.variables if v.name == "n")
+    lam_var = next(v for v in rydberg.variables if v.name == "lam")
+    assert score(n_var, counter("n")) is not None
+    assert score(n_var, counter("No.")) is None
+    assert score(lam_var, counter("lam")) is None
+
+
+def test_units_the_notes_write_as_a_header_does() -> None:
+    from labwright.analysis.request_rules.columns import table_columns
+    from labwright.analysis.request_rules.text import read_notes
+    from labwright.ingest.types import DocumentText
+
+    t = np.linspace(0, 0.1, 50)
+    data = table("波形.mat", {"t": t, "u": 3.2 * np.sin(2 * np.pi * 50 * t)})
+    for text in (
+        "示波器记录的信号（波形.mat：变量 t 为时间/s，u 为电压/V）。",
+        "The trace (wave.mat: t is the time in s, u is the voltage in V).",
+    ):
+        cols = table_columns(data, read_notes([DocumentText("n.txt", text)]))
+        assert {c.name: c.unit for c in cols} == {"t": "s", "u": "V"}, text
+        assert "u" not in cols[0].described
+
+
+def test_an_ac_voltage_in_chinese_names_the_sinusoid() -> None:
+    t = np.linspace(0, 0.1, 200)
+    data = table("波形.mat", {"t (s)": t, "u (V)": 3.2 * np.sin(2 * np.pi * 50 * t)})
+    req = _real_read("示波器记录的交流电压信号。要求：求信号的频率和振幅。", data)
+    assert {(a.model, a.quantity) for a in req.asked} == {("sinusoid", "f"), ("sinusoid", "A")}
+    assert _bound(req, "sinusoid") == {"t": "t", "y": "u"}

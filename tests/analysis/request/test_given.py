@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from labwright.analysis.request_rules.text import clauses_of
-from labwright.analysis.request_rules.values import statements
+from labwright.analysis.request_rules.values import statements, values_before_nouns
 
 from .conftest import Read
 from .tables import table
@@ -94,3 +94,54 @@ def test_notes_in_chinese_give_constants_and_literature_values(read: Read) -> No
     req = read("用米氏方程拟合。酶浓度 E0 = 10 nM。米氏常数的文献值为 2.5 mM。")
     assert [(c.symbol, c.unit) for c in req.constants] == [("E0", "nM")]
     assert [(e.quantity, e.value) for e in req.expected] == [("Km", 2.5)]
+
+
+def test_a_fraction_is_a_value() -> None:
+    (st,) = statements(clauses_of("n.md", "光栅常数 d = 1/600 mm。")[0])
+    assert (st.subject, st.measured.unit) == ("d", "mm")
+    assert st.measured.value == pytest.approx(1 / 600)
+
+
+@pytest.mark.parametrize(
+    ("text", "noun", "value", "unit"),
+    [
+        ("The acid was titrated with 0.1000 mol/L NaOH.", "NaOH", 0.1, "mol/L"),
+        ("25.00 mL of acetic acid solution was titrated.", "of acetic acid solution", 25.0, "mL"),
+        ("The capacitor discharges through a 10 kΩ resistor.", "resistor", 10.0, "kΩ"),
+        ("移取 20.00 mL 待测盐酸。", "待测盐酸", 20.0, "mL"),
+        ("用 0.1000 mol/L NaOH 标准溶液滴定。", "NaOH 标准溶液滴定", 0.1, "mol/L"),
+    ],
+)
+def test_a_value_written_before_its_noun(text: str, noun: str, value: float, unit: str) -> None:
+    (st,) = values_before_nouns(clauses_of("n.md", text)[0], [])
+    assert st.subject == noun
+    assert (st.measured.value, st.measured.unit) == (pytest.approx(value), unit)
+    assert noun in st.quote
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NaOH was added in 0.50 mL steps.",
+        "The pH was read every 30 s after each addition.",
+        "The reading took 5 min.",
+    ],
+)
+def test_steps_and_intervals_are_not_amounts(text: str) -> None:
+    assert values_before_nouns(clauses_of("n.md", text)[0], []) == []
+
+
+@pytest.mark.parametrize(
+    "notes",
+    [
+        "Titration of acetic acid\n\n25.00 mL of acetic acid solution was titrated with "
+        "0.1000 mol/L NaOH. Find the equivalence point.",
+        "酸碱滴定\n\n移取 20.00 mL 待测盐酸，用 0.1000 mol/L NaOH 标准溶液滴定。要求：确定滴定终点。",
+    ],
+)
+def test_the_titrations_amounts_are_its_inputs(read: Read, notes: str) -> None:
+    req = read(notes)
+    given = {c.symbol: (c.value, c.unit) for c in req.constants}
+    assert given["c_titrant"] == (pytest.approx(0.1), "mol/L")
+    assert given["V_sample"][0] in (pytest.approx(25.0), pytest.approx(20.0))
+    assert given["V_sample"][1] == "mL"

@@ -36,3 +36,8 @@ def test_normalising_keeps_offsets() -> None:
 def test_stars_of_a_formula_are_not_emphasis() -> None:
     assert strip_markup("A = epsilon*l*c and k*conc") == "A = epsilon*l*c and k*conc"
     assert strip_markup("a **bold** and an *emphasised* word") == "a bold and an emphasised word"
+
+
+def test_a_line_that_starts_with_a_decimal_number_is_not_an_item() -> None:
+    clauses = clauses_of("n.md", "Titration\n\n25.00 mL of acid was titrated.\n\n1. Find V_eq.")
+    assert [c.text for c in clauses][1:] == ["25.00 mL of acid was titrated.", "Find V_eq."]

@@ -81,13 +81,22 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
     given): real data are often in counts per minute or ppm where the
     textbook writes µM/s and mM, and "[S] (ppm)" beside "v (counts/min^2)"
     is still Michaelis–Menten. A length in kg or a period in °C never is."""
-    if not col.numeric or col.role in _NEVER:
+    if not col.numeric or col.role in _NEVER - {"index"}:
         return None
     if v.role == "response" and col.set_point:
         return None
     reasons: list[str] = []
     total = 0.0
-    if not col.generated_name and any(same_symbol(col.name, s) for s in (v.name, *v.symbols)):
+    named = not col.generated_name and any(same_symbol(col.name, s) for s in (v.name, *v.symbols))
+    if col.role == "index":
+        # A count the law itself uses (the upper level n of the Balmer
+        # series, a ring or diffraction order) steps 1, 2, 3 like a row
+        # counter; a column named by the symbol of such an independent
+        # variable is that count. Never a response, never by words alone.
+        if not (named and v.role == "independent" and _is_count(v)):
+            return None
+        reasons.append("whole numbers stepping by one, named as the law's count")
+    if named:
         total += 3
         reasons.append(f"its name {col.name!r} is the symbol of the {v.label.en}")
     words = col.words
@@ -129,6 +138,11 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
     if col.set_point and v.role == "independent":
         reasons.append(f"a controlled variable: {col.set_point}")
     return Scored(col, total, tuple(reasons))
+
+
+def _is_count(v: Variable) -> bool:
+    """A dimensionless independent variable: an order, a level, a number of rings."""
+    return variable_dimension(v) in (None, "dimensionless")
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from labwright.analysis.request_rules.text import Notes
 from labwright.analysis.request_rules.words import stem
 from labwright.analysis.roles import Role, infer_roles
 from labwright.ingest.types import Column, Dataset, ReadResult
+from labwright.ingest.units import split_unit
 
 _GENERATED = re.compile(r"col\d+")
 _SET_POINT = re.compile(
@@ -98,11 +99,24 @@ def _mentions(notes: Notes, name: str) -> list[str]:
     out = []
     for c in notes.clauses:
         for m in pattern.finditer(c.text):
-            said = m.group(1).strip()
+            said = _NEXT_COLUMN.split(m.group(1).strip())[0]
+            # "(波形.mat：变量 t 为时间/s，u 为电压/V）": the list's own bracket.
+            while said.count(")") > said.count("(") and said.endswith(")"):
+                said = said[:-1].rstrip()
+            while said.count("）") > said.count("（") and said.endswith("）"):
+                said = said[:-1].rstrip()
             # "T = 2π√(L/g)" is a formula, not a description of column T.
             if re.match(r"[A-Za-z\u3400-\u9fff]{2,}", said) and not re.search(r"[=√^*]", said):
                 out.append(said)
     return out
+
+
+# "t 为时间/s，u 为电压/V", "t: time in s, U: voltage in V": the next
+# column's definition ends the description of this one.
+_NEXT_COLUMN = re.compile(
+    r"\s*[,，、;；]\s*(?=(?:the\s+)?[\"'`]?[A-Za-z_][\w]{0,11}[\"'`]?\s*"
+    r"(?:为|是|表示|[:：=]|\bis\b|\bare\b|\bholds\b))"
+)
 
 
 _BARE_ORDINAL = re.compile(r"\b(?:the\s+)?(second|third|fourth|fifth|sixth)\b(?!\s+column)", re.I)
@@ -162,6 +176,10 @@ def _unit_in(words: str) -> str | None:
                 unit = unit.rstrip(")")
             if dimension(unit) is not None:
                 return unit
+    # The quantity-calculus form a header uses, written in the notes: "时间/s".
+    _, unit = split_unit(words.strip())
+    if unit is not None and dimension(unit) is not None:
+        return unit
     return None
 
 

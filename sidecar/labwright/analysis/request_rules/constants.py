@@ -29,7 +29,7 @@ from labwright.analysis.catalogue.schema import ModelEntry
 from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.request import AskedQuantity, Evidence, ExpectedValue, GivenConstant
 from labwright.analysis.request_rules.text import Clause, Notes
-from labwright.analysis.request_rules.values import Statement, statements
+from labwright.analysis.request_rules.values import Statement, statements, values_before_nouns
 from labwright.analysis.request_rules.vocabulary import Hit, Vocabulary
 from labwright.analysis.request_rules.words import same_symbol
 
@@ -97,7 +97,10 @@ def given_values(notes: Notes, vocab: Vocabulary, models: Sequence[str]) -> Give
     asked: list[AskedQuantity] = []
     seen: set[str] = set()
     for clause in notes.clauses:
-        for st in statements(clause):
+        said = statements(clause)
+        taken = [(st.subject_start, st.measured.end) for st in said]
+        taken += [(st.measured.start, st.subject_end) for st in said]
+        for st in said + values_before_nouns(clause, taken):
             if st.is_symbol:
                 hits = [
                     h

@@ -5,9 +5,14 @@ discharge", "Beer–Lambert". A name is a name wherever it stands (a heading,
 the theory, a task), because naming the law is saying it applies; only a
 negation before it in the same clause ("do not use a Lorentzian") takes it
 back. Each model is listed once, with the first phrase that named it.
+A law's word that names the instrument the data were taken with ("a
+grating spectrometer", "光栅光谱仪") is not the law: the Balmer lines
+measured with a grating are Rydberg's, not the grating equation's.
 """
 
 from __future__ import annotations
+
+import re
 
 from labwright.analysis.request import Evidence, NamedModel
 from labwright.analysis.request_rules.cues import negated_before
@@ -16,6 +21,11 @@ from labwright.analysis.request_rules.vocabulary import Hit, TermKind, Vocabular
 
 _MODEL: frozenset[TermKind] = frozenset({"model"})
 _QUANTITY: frozenset[TermKind] = frozenset({"quantity"})
+_INSTRUMENT = re.compile(
+    r"[\s-]*(?:spectrometers?|spectrographs?|spectrophotometers?|monochromators?)\b|"
+    r"\s*(?:光谱仪|分光计|单色仪|分光光度计)",
+    re.I,
+)
 
 
 def model_hits(notes: Notes, vocab: Vocabulary) -> list[Hit]:
@@ -28,6 +38,8 @@ def model_hits(notes: Notes, vocab: Vocabulary) -> list[Hit]:
         quantities = [(q.start, q.end) for q in vocab.hits(clause, _QUANTITY)]
         for h in vocab.hits(clause, _MODEL):
             if negated_before(clause, h.start):
+                continue
+            if _INSTRUMENT.match(clause.text, h.end):
                 continue
             if h.term.how == "asks" and any(a < h.end and h.start < b for a, b in quantities):
                 continue

@@ -52,7 +52,8 @@ def normalise(text: str) -> str:
 
 
 _ITEM = re.compile(
-    r"^\s*(?:[-*•·+]\s+|\(?\d{1,2}[.)、]\s*|[（(]\s*\d{1,2}\s*[)）]\s*|[a-zA-Z][.)]\s+|"
+    # "1." is an item, "25.00 mL of acid" a line that starts with a number.
+    r"^\s*(?:[-*•·+]\s+|\(?\d{1,2}(?:[.](?!\d)|[)、])\s*|[（(]\s*\d{1,2}\s*[)）]\s*|[a-zA-Z][.)]\s+|"
     r"[一二三四五六七八九十]{1,2}[、.．]\s*|[①②③④⑤⑥⑦⑧⑨⑩]\s*)"
 )
 _MD_HEADING = re.compile(r"^\s*#{1,6}\s+")

@@ -30,6 +30,7 @@ _NUMBER = re.compile(
     r"(?:×|x|\*|·)\s*10(?P<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)))?"
 )
 _POWER = re.compile(r"\s*(?:×|x|\*|·)\s*10\s*(?:\^\s*\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
+_FRACTION = re.compile(r"\s*/\s*(?=\d)")
 _PM = re.compile(r"\s*(?:±|\+/-|\+-|\+ / -)\s*")
 _PCT_TOL = re.compile(
     r"\s*\(?\s*(?:tolerance|tol\.?|±|\+/-|误差|精度)\s*:?\s*(" + _NUM + r")\s*%\s*\)?", re.I
@@ -107,6 +108,12 @@ def measured_at(text: str, pos: int) -> Measured | None:
         return None
     value = _number(m)
     end = m.end()
+    # "d = 1/600 mm": a fraction of two plain numbers (a grating's spacing).
+    frac = _FRACTION.match(text, end)
+    if frac is not None and not bracket:
+        den = _NUMBER.match(text, frac.end())
+        if den is not None and _number(den) != 0:
+            value, end = value / _number(den), den.end()
     unc: float | None = None
     pm = _PM.match(text, end)
     if pm:
@@ -170,7 +177,7 @@ _SUBJECT_EN = re.compile(
     re.I,
 )
 _SUBJECT_ZH = re.compile(
-    r"((?:[A-Za-z_0-9]{0,6}[\u3400-\u9fff]){1,14}?[A-Za-z_0-9]{0,4}?)\s*(?:的值)?\s*(?:为|是|约为|取|取为|等于|=|:|：)\s*(?=[-+(]?\.?\d)"
+    r"((?:[A-Za-z_0-9]{0,6}[\u3400-\u9fff]){1,14}?[A-Za-z_0-9]{0,4}?)\s*(?:的值)?\s*(?:为|是|约为|(?<![移吸量抽称])取|取为|等于|=|:|：)\s*(?=[-+(]?\.?\d)"
 )
 
 
@@ -186,7 +193,10 @@ class Statement:
 
     @property
     def quote(self) -> str:
-        return self.clause.quote(min(self.subject_start, self.measured.start), self.measured.end)
+        """The words that give the value, its subject before or after it."""
+        return self.clause.quote(
+            min(self.subject_start, self.measured.start), max(self.subject_end, self.measured.end)
+        )
 
 
 def statements(clause: Clause) -> list[Statement]:
@@ -227,6 +237,65 @@ def statements(clause: Clause) -> list[Statement]:
         used.append((m.start(1), value.end))
     out.sort(key=lambda s: s.subject_start)
     return out
+
+
+# What a value written before its noun is of: "titrated with 0.1000 mol/L
+# NaOH", "25.00 mL of acetic acid solution", "a 10 kΩ resistor", "移取
+# 20.00 mL 待测盐酸", "用 0.1000 mol/L NaOH 标准溶液滴定".
+_NOUN_AFTER = re.compile(
+    r"[ \t]*((?:of\s+)?(?:(?:the|a|an)\s+)?"
+    r"(?:[A-Za-z][\w()'’\-]*|[\u3400-\u9fff]{1,10})"
+    r"(?:[ \t]*(?:[A-Za-z][\w()'’\-]*|[\u3400-\u9fff]{1,10})){0,3})"
+)
+# Words that end the noun phrase ("25.00 mL of acid was titrated").
+_NOUN_STOP = re.compile(
+    r"\s+(?:was|were|is|are|and|with|to|in|at|for|from|by|on|into|then|"
+    r"which|that|each|per|until|after|before)\b.*",
+    re.I | re.S,
+)
+# A step or an interval, not an amount: "in 0.50 mL steps", "every 30 s",
+# "每次 0.5 mL".
+_STEP_BEFORE = re.compile(r"(?:\b(?:every|each|per|steps? of|increments? of|intervals? of)|每次|每隔|每)\s*$", re.I)
+_STEP_NOUN = re.compile(
+    r"^(?:steps?|increments?|intervals?|portions?|aliquots? each|drops?|later|apart|"
+    r"after|before|long|wide|high|deep|thick|间隔|步|一次)\b|^(?:间隔|为步长)",
+    re.I,
+)
+
+
+def values_before_nouns(clause: Clause, taken: list[tuple[int, int]]) -> list[Statement]:
+    """Values written before the noun they are of (outside `taken`, the
+    spans of `statements`): the subject is the noun phrase after the value."""
+    text = mask_file_names(clause.text)
+    expected = bool(_EXPECTED.search(text)) and not _NOMINAL.search(text)
+    out: list[Statement] = []
+    for m in _NUMBER.finditer(text):
+        start = m.start()
+        if start > 0 and re.match(r"[\w.,/^]", text[start - 1]) and not is_cjk(text[start - 1]):
+            continue
+        if any(a <= start < b for a, b in taken) or _STEP_BEFORE.search(text[:start]):
+            continue
+        if re.search(r"(?:=|≈|~|＝|为|是|(?<![移吸量抽称])取|:|：)\s*\(?\s*$", text[:start]):
+            continue  # an assignment `statements` reads or declined
+        value = measured_at(text, start)
+        if value is None or value.unit is None or value.start != start:
+            continue
+        noun = _NOUN_AFTER.match(text, value.end)
+        if noun is None or noun.end(1) == noun.start(1):
+            continue
+        words = _NOUN_STOP.sub("", noun.group(1)).strip()
+        if not words or _STEP_NOUN.match(words):
+            continue
+        begin = noun.start(1)
+        out.append(
+            Statement(clause, words, begin, begin + len(words), False, value, expected)
+        )
+        taken = [*taken, (start, begin + len(words))]
+    return out
+
+
+def is_cjk(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff"
 
 
 def _ends_value(text: str, end: int) -> bool:
