@@ -255,7 +255,9 @@ _NOUN_STOP = re.compile(
 )
 # A step or an interval, not an amount: "in 0.50 mL steps", "every 30 s",
 # "每次 0.5 mL".
-_STEP_BEFORE = re.compile(r"(?:\b(?:every|each|per|steps? of|increments? of|intervals? of)|每次|每隔|每)\s*$", re.I)
+_STEP_BEFORE = re.compile(
+    r"(?:\b(?:every|each|per|steps? of|increments? of|intervals? of)|每次|每隔|每)\s*$", re.I
+)
 _STEP_NOUN = re.compile(
     r"^(?:steps?|increments?|intervals?|portions?|aliquots? each|drops?|later|apart|"
     r"after|before|long|wide|high|deep|thick|间隔|步|一次)\b|^(?:间隔|为步长)",
@@ -287,9 +289,7 @@ def values_before_nouns(clause: Clause, taken: list[tuple[int, int]]) -> list[St
         if not words or _STEP_NOUN.match(words):
             continue
         begin = noun.start(1)
-        out.append(
-            Statement(clause, words, begin, begin + len(words), False, value, expected)
-        )
+        out.append(Statement(clause, words, begin, begin + len(words), False, value, expected))
         taken = [*taken, (start, begin + len(words))]
     return out
 
