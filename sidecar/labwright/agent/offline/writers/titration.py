@@ -44,8 +44,8 @@ _FRAMES: dict[str, dict[str, str]] = {
                   "$V_\\mathrm{{eq}}$) gives $\\mathrm{{p}}K_\\mathrm{{a}} = {pka}$.",
         "half": " The pH at half-equivalence is {half}.",
         "conc": "With $c_\\mathrm{{titrant}} = {ct}$ mol/L and a sample of {vs} {unit}, the "
-                "concentration of the {what} is $c = {c}$ mol/L (1:1; the uncertainty "
-                "propagated).",
+                "concentration of the {what} is $c = {c}$ mol/L (a \\lwtext{{1:1}} reaction; the "
+                "uncertainty propagated).",
         "acid": "acid",
         "base": "base",
         "cap": "Titration curve of {file}: pH against the volume of titrant with the fitted "
@@ -68,7 +68,7 @@ _FRAMES: dict[str, dict[str, str]] = {
                   "$\\mathrm{{p}}K_\\mathrm{{a}} = {pka}$。",
         "half": "半等当点处的 pH 为 {half}。",
         "conc": "由 $c_\\mathrm{{titrant}} = {ct}$ mol/L 与样品体积 {vs} {unit}，{what}的浓度为 "
-                "$c = {c}$ mol/L（按 1:1 计量，误差传递）。",
+                "$c = {c}$ mol/L（按 \\lwtext{{1:1}} 计量，误差传递）。",
         "acid": "酸",
         "base": "碱",
         "cap": "{file} 的滴定曲线：pH 对滴定剂体积，含拟合曲线与等当点（左）；一阶导数（右）。",
