@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from labwright.agent.offline.compendium import dataset_named
 from labwright.agent.offline.figures import plan_figures
 from labwright.agent.offline.kind_writers import WRITERS, scripts
 from labwright.agent.offline.provenance import Ledger
@@ -22,7 +23,7 @@ from labwright.agent.offline.text import ReportInput, assemble
 from labwright.analysis.kinds import KINDS
 from labwright.analysis.plan import analyse_folder
 from labwright.ingest.read import read_folder
-from labwright.ingest.types import Dataset, ReadResult
+from labwright.ingest.types import ReadResult
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FOLDERS = sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir() and not p.name.startswith("_"))
@@ -32,24 +33,15 @@ def test_both_tables_have_the_same_kinds() -> None:
     assert [k.name for k in KINDS] == list(WRITERS)
 
 
-def _find(read: ReadResult, file: str, part: str | None) -> Dataset:
-    for ds in read.datasets:
-        prov = ds.provenance
-        own = (prov.sheet or prov.variable) if prov is not None else None
-        if ds.source == file and (part is None or own == part):
-            return ds
-    raise KeyError((file, part))
-
-
 def _run(read: ReadResult, source: str) -> list[tuple[str, float]]:
     said: list[tuple[str, float]] = []
 
     def table(file: str, part: str | None = None) -> pd.DataFrame:
-        ds = _find(read, file, part)
+        ds = dataset_named(read, file, part)
         return pd.DataFrame({c.name: c.values for c in ds.columns})
 
     def matrix(file: str, part: str | None = None) -> np.ndarray:
-        found = _find(read, file, part).matrix
+        found = dataset_named(read, file, part).matrix
         assert found is not None
         return np.asarray(found)
 

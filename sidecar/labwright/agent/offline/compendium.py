@@ -149,7 +149,8 @@ def _close(a: float, b: str) -> float:
 # --- running the blocks here -------------------------------------------------------
 
 
-def _find(read: ReadResult, file: str, part: str | None) -> Dataset:
+def dataset_named(read: ReadResult, file: str, part: str | None) -> Dataset:
+    """The dataset of `file` (and of its sheet or variable `part`) in a read folder."""
     for ds in read.datasets:
         prov = ds.provenance
         own = (prov.sheet or prov.variable) if prov is not None else None
@@ -194,12 +195,12 @@ def _run_block(read: ReadResult, block: KindScript, first_line: int, run: _Run) 
     """Run one block as the script will, its code numbered from `first_line`."""
 
     def table(file: str, part: str | None = None) -> Any:
-        ds = _find(read, file, part)
+        ds = dataset_named(read, file, part)
         run.tables[(file, part)] = ds
         return frame_of(ds)
 
     def matrix(file: str, part: str | None = None) -> Any:
-        ds = _find(read, file, part)
+        ds = dataset_named(read, file, part)
         run.tables[(file, part)] = ds
         run.matrices.add((file, part))
         return np.asarray(ds.matrix)
@@ -501,7 +502,7 @@ def write_compendium(comp: Compendium, read: ReadResult, folder: Path, out_dir: 
     )
     (out_dir / REQUIREMENTS).write_text(comp.requirements, encoding="utf-8")
     for r in comp.readers:
-        write_extract(r, _find(read, r.file, r.part), data)
+        write_extract(r, dataset_named(read, r.file, r.part), data)
     shipped = ship_raw_files([r.file for r in comp.readers], folder, data)
     note = ["The raw files the report's analysis read, as they were in the data folder."]
     extracts = [r for r in comp.readers if r.extract]
