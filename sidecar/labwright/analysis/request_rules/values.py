@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.request_rules.text import Clause
-from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT
+from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT, is_chinese
 
 _NUM = r"[-+]?(?:\d+(?:[.,]\d+)?|[.]\d+)"
 _NUMBER = re.compile(
@@ -176,8 +176,13 @@ _SUBJECT_EN = re.compile(
     r"has a value of|reported to be)\s+)?(?=[-+(]?\.?\d)",
     re.I,
 )
+# 取 alone is "take as" (取 g = 9.8); 移取, 吸取, 量取, 抽取, 称取 measure an
+# amount out ("移取 20.00 mL 待测盐酸"), which `values_before_nouns` reads.
+_ZH_TAKE_AS = r"(?<![移吸量抽称])取"
 _SUBJECT_ZH = re.compile(
-    r"((?:[A-Za-z_0-9]{0,6}[\u3400-\u9fff]){1,14}?[A-Za-z_0-9]{0,4}?)\s*(?:的值)?\s*(?:为|是|约为|(?<![移吸量抽称])取|取为|等于|=|:|：)\s*(?=[-+(]?\.?\d)"
+    r"((?:[A-Za-z_0-9]{0,6}[\u3400-\u9fff]){1,14}?[A-Za-z_0-9]{0,4}?)\s*(?:的值)?\s*(?:为|是|约为|"
+    + _ZH_TAKE_AS
+    + r"|取为|等于|=|:|：)\s*(?=[-+(]?\.?\d)"
 )
 
 
@@ -273,11 +278,11 @@ def values_before_nouns(clause: Clause, taken: list[tuple[int, int]]) -> list[St
     out: list[Statement] = []
     for m in _NUMBER.finditer(text):
         start = m.start()
-        if start > 0 and re.match(r"[\w.,/^]", text[start - 1]) and not is_cjk(text[start - 1]):
+        if start > 0 and re.match(r"[\w.,/^]", text[start - 1]) and not is_chinese(text[start - 1]):
             continue
         if any(a <= start < b for a, b in taken) or _STEP_BEFORE.search(text[:start]):
             continue
-        if re.search(r"(?:=|≈|~|＝|为|是|(?<![移吸量抽称])取|:|：)\s*\(?\s*$", text[:start]):
+        if re.search(r"(?:=|≈|~|＝|为|是|" + _ZH_TAKE_AS + r"|:|：)\s*\(?\s*$", text[:start]):
             continue  # an assignment `statements` reads or declined
         value = measured_at(text, start)
         if value is None or value.unit is None or value.start != start:
@@ -292,10 +297,6 @@ def values_before_nouns(clause: Clause, taken: list[tuple[int, int]]) -> list[St
         out.append(Statement(clause, words, begin, begin + len(words), False, value, expected))
         taken = [*taken, (start, begin + len(words))]
     return out
-
-
-def is_cjk(ch: str) -> bool:
-    return "\u3400" <= ch <= "\u9fff"
 
 
 def _ends_value(text: str, end: int) -> bool:
