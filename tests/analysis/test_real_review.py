@@ -78,3 +78,27 @@ def test_a_chinese_year_axis_gives_the_period_in_years() -> None:
         "year",
         None,
     ]
+
+
+def test_a_subscript_word_is_part_of_its_symbol(tmp_path: Path) -> None:
+    # Orange: "C = Cmax / (1 + exp(-(t - t0)/s))" was read as C·m·a·x and
+    # matched Planck's law (t0 -> c_light); Loblolly's "hmax" as h·m·a·x.
+    from labwright.analysis.catalogue.match import known_symbols
+    from labwright.analysis.catalogue.written import read_formula
+
+    known = known_symbols(catalogue().entries)
+    assert read_formula("y = ymax x / (K + x)", known).text == "y = ymax * x / (K + x)"
+    assert read_formula("T = Tmin + a t", known).text == "T = Tmin + a * t"
+    assert read_formula("p = p0 exp(-Ea/RT)", known).text == "p = p0 * exp(-Ea / (R * T))"
+    t = np.arange(100.0, 1600.0, 150.0)
+    w = 150 / (1 + np.exp(-(t - 700) / 300))
+    req = _request(
+        tmp_path,
+        {
+            "notes.txt": "Width of the leaves against age. Fit W = Wmax / (1 + exp(-(t - t0)/s)) "
+            "and report Wmax and t0.\n",
+            "leaves.csv": "age (day),width (mm)\n"
+            + "".join(f"{a:.0f},{b:.2f}\n" for a, b in zip(t, w, strict=True)),
+        },
+    )
+    assert "planck_spectrum" not in {m.key for m in req.models}, req.models

@@ -249,6 +249,14 @@ def _segment(name: str, known: Collection[str]) -> list[str] | None:
     return found if found and len(found) > 1 and found != ["e"] * len(found) else None
 
 
+#: Words written as a subscript run into their symbol ("Cmax", "hmax",
+#: "Tmin", "Ntot", "Keq"): the notes mean C_max, not C·m·a·x. A symbol of
+#: one or two letters followed by one of these is one name, never split into
+#: a product of the letters (which matched Cmax/(1 + exp(...)) to Planck's law).
+_SUBSCRIPT_WORDS = ("max", "min", "tot", "sat", "eq", "ref", "avg", "mean")
+_SUBSCRIPTED = re.compile(r"[A-Za-z]{1,2}(?:" + "|".join(_SUBSCRIPT_WORDS) + r")")
+
+
 def _tokens(text: str, known: Collection[str]) -> list[_Token]:
     tokens: list[_Token] = []
     pos = 0
@@ -267,7 +275,12 @@ def _tokens(text: str, known: Collection[str]) -> list[_Token]:
             word = m.group("name").replace("'", "_prime")
             parts = [word]
             # π is the number even when a catalogue knows p and i as symbols.
-            if word not in known and word not in _FUNCTIONS and word not in ("e", "pi"):
+            if (
+                word not in known
+                and word not in _FUNCTIONS
+                and word not in ("e", "pi")
+                and not _SUBSCRIPTED.fullmatch(word)
+            ):
                 parts = _segment(word, known) or _trailing_function(word) or [word]
             for part in parts:
                 if part in _FUNCTIONS:

@@ -22,8 +22,11 @@ from labwright.analysis.request_rules.text import Clause
 from labwright.analysis.request_rules.values import measured_at
 
 _MATH = re.compile(r"\$\$?([^$]{3,300}?)\$\$?|\\\((.{3,300}?)\\\)|\\\[(.{3,300}?)\\\]")
+# The left side may be a logarithm of the symbol ("ln p = -ΔH/(RT) + C",
+# "lg k = ..."): the notes then ask for the linearised law, and dropping the
+# "ln" read the Clausius-Clapeyron line as p = -ΔH/(RT) + C.
 _LHS = re.compile(
-    r"(?:\\[A-Za-z]+|[A-Za-zΑ-Ωα-ωµ\[])[\w\[\]{}\\^²³₀-₉ₐ-ₜ½/]*"
+    r"(?:\b(?:ln|lg|log)\s+)?(?:\\[A-Za-z]+|[A-Za-zΑ-Ωα-ωµ\[])[\w\[\]{}\\^²³₀-₉ₐ-ₜ½/]*"
     r"(?:\s*\([A-Za-z, ]{1,12}\))?(?:\s*(?:\^\s*\{?\d\}?|²|³))?\s*$"
 )
 _STOP_WORDS = frozenset(
