@@ -102,3 +102,22 @@ def test_a_subscript_word_is_part_of_its_symbol(tmp_path: Path) -> None:
         },
     )
     assert "planck_spectrum" not in {m.key for m in req.models}, req.models
+
+
+def test_a_logarithm_on_the_written_left_side_is_kept(tmp_path: Path) -> None:
+    # mercury: "ln p = -ΔH/(R T) + C" was read as p = -ΔH/(RT) + C (the ln
+    # before the left-hand symbol dropped), a law no data follow. Kept, the
+    # linearised Arrhenius line is the Arrhenius law.
+    t = np.arange(300.0, 400.0, 10.0)
+    k = 1e6 * np.exp(-50000 / (8.314 * t))
+    req = _request(
+        tmp_path,
+        {
+            "notes.txt": "Rate constant against temperature. Use ln k = ln A - Ea/(R T) to "
+            "find the activation energy Ea.\n",
+            "k.csv": "T (K),k (1/s)\n" + "".join(f"{a},{b:.5g}\n" for a, b in zip(t, k, strict=True)),
+        },
+    )
+    [named] = req.models
+    assert (named.key, named.how) == ("arrhenius", "formula"), req.models
+    assert named.formula is not None and named.formula.startswith("log(k) ="), named.formula
