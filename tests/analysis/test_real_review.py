@@ -115,7 +115,8 @@ def test_a_logarithm_on_the_written_left_side_is_kept(tmp_path: Path) -> None:
         {
             "notes.txt": "Rate constant against temperature. Use ln k = ln A - Ea/(R T) to "
             "find the activation energy Ea.\n",
-            "k.csv": "T (K),k (1/s)\n" + "".join(f"{a},{b:.5g}\n" for a, b in zip(t, k, strict=True)),
+            "k.csv": "T (K),k (1/s)\n"
+            + "".join(f"{a},{b:.5g}\n" for a, b in zip(t, k, strict=True)),
         },
     )
     [named] = req.models
