@@ -122,3 +122,54 @@ def test_a_logarithm_on_the_written_left_side_is_kept(tmp_path: Path) -> None:
     [named] = req.models
     assert (named.key, named.how) == ("arrhenius", "formula"), req.models
     assert named.formula is not None and named.formula.startswith("log(k) ="), named.formula
+
+
+def test_a_written_formula_no_law_is_is_fitted_with_the_units_it_implies(tmp_path: Path) -> None:
+    # stopping distance, cherry trees, DNase: the notes write a formula no
+    # catalogue law is; the request said "fitted as written", bound its
+    # symbols, and nothing fitted it ("no table binds every variable").
+    from tests.analysis.procedures.folders import build
+
+    rng = np.random.default_rng(5)
+    x = np.linspace(0.01, 0.1, 14)
+    force = 40.0 * x + x**3 / 2.5e-5 + rng.normal(0, 0.05, x.size)
+    (tmp_path / "spring.csv").write_text(
+        "x (m),F (N)\n" + "".join(f"{a:.4f},{b:.4f}\n" for a, b in zip(x, force, strict=True)),
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text(
+        "A stiffening spring. Fit F = k x + x^3 / c and report k and c.\n", encoding="utf-8"
+    )
+    built = build(tmp_path, "en")
+    [(k, k_se, k_unit, k_label)] = built.answer("k")
+    assert k_se is not None and abs(k - 40.0) <= 3 * k_se, (k, k_se)
+    from labwright.analysis.quantities import factor
+
+    # k in the unit of F over that of x, c in x³/F: the formula's dimensions.
+    assert factor(k_unit or "", "N/m") == 1.0, k_unit
+    [(c, c_se, c_unit, _)] = built.answer("c")
+    assert factor(c_unit or "", "m^3/N") is not None, c_unit
+    assert c_se is not None and abs(c - 2.5e-5) <= 3 * c_se * factor(c_unit or "", "m^3/N"), c
+    assert "parameter" in k_label and "growth" not in built.tex
+
+
+def test_a_written_formula_with_the_log_of_a_unit_is_fitted_on_the_numbers(tmp_path: Path) -> None:
+    # DNase: "ln c" of a concentration in ng/mL balances no units; the notes
+    # mean the numbers in the column's unit.
+    from tests.analysis.procedures.folders import build
+
+    c = np.repeat(np.geomspace(0.05, 12.0, 8), 2)
+    od = 1.8 / (1 + np.exp((0.9 - np.log(c)) / 1.1)) + np.tile([0.01, -0.01], 8)
+    (tmp_path / "assay.csv").write_text(
+        "c (ng/mL),OD\n" + "".join(f"{a:.4g},{b:.4f}\n" for a, b in zip(c, od, strict=True)),
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text(
+        "Assay curve. Fit OD = Amax / (1 + exp((m - ln c)/w)) and report Amax and m.\n",
+        encoding="utf-8",
+    )
+    built = build(tmp_path, "en")
+    [(m, m_se, _, _)] = built.answer("m")
+    assert m_se is not None and abs(m - 0.9) <= 3 * m_se + 1e-3, (m, m_se)
+    [(a, a_se, _, _)] = built.answer("Amax")
+    assert a_se is not None and abs(a - 1.8) <= 3 * a_se + 1e-3, (a, a_se)

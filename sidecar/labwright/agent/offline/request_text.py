@@ -27,6 +27,8 @@ from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.results_table import fixed, unit_tex
 from labwright.agent.offline.tables import src_file, src_text
+from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
+from labwright.analysis.catalogue.custom import PARAMETER, symbol_latex
 from labwright.analysis.catalogue.load import catalogue
 from labwright.analysis.catalogue.schema import ModelEntry, Text
 from labwright.analysis.request import (
@@ -47,6 +49,11 @@ def _entry(key: str | None) -> ModelEntry | None:
 def quantity_name(key: str, model: str | None, lang: str) -> str:
     """A quantity's catalogue label and symbol ("Michaelis constant $K_m$"),
     or its key when the catalogue does not know it."""
+    if model == CUSTOM_KEY:
+        # A parameter of the formula the notes write: never the label of a
+        # catalogue law's parameter that has the same letter ("b" is no
+        # growth-retardation rate in V = a G^b H^c).
+        return _named(PARAMETER, symbol_latex(key), lang)
     models = [e for e in [_entry(model)] if e is not None] or list(catalogue())
     for entry in models:
         for p in entry.parameters:

@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
+from labwright.analysis.catalogue.custom import CustomEntry, custom_entry, with_starts
 from labwright.analysis.catalogue.load import catalogue
 from labwright.analysis.catalogue.schema import ModelEntry, Text
 from labwright.analysis.engine import FitData, FitResult, fit
@@ -159,7 +161,21 @@ def _entries(request: AnalysisRequest) -> list[ModelEntry]:
         entry = by_key.get(key)
         if entry is not None and entry.procedure in _PLAIN:
             out.append(entry)
-    return out
+    custom = _custom(request)
+    return out + ([custom.entry] if custom is not None else [])
+
+
+def _custom(request: AnalysisRequest) -> CustomEntry | None:
+    """The formula the notes write that no catalogue law is, as an entry
+    over the symbols the request bound to columns: "fitted as written" is
+    what the request says of it, so it is fitted like any law."""
+    bound = list(dict.fromkeys(b.variable for b in request.bindings if b.model == CUSTOM_KEY))
+    for m in request.models:
+        if m.key is None and m.formula:
+            found = custom_entry(m.formula, bound)
+            if found is not None:
+                return found
+    return None
 
 
 def _inputs(
@@ -315,6 +331,10 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
                 continue
             columns[b.variable] = col
             units[b.variable] = b.unit if b.unit is not None else col.unit
+        if entry.key == CUSTOM_KEY and (custom := _custom(req)) is not None and custom.pure_numbers:
+            # No units balance the written formula (ln c of a concentration):
+            # the notes mean the numbers in the columns' units.
+            units = dict.fromkeys(units)
             used.append(b)
         if set(columns) != wanted:
             continue
@@ -362,7 +382,10 @@ class FitKind:
             input_units=b.input_units,
             sigma=None if p.sigma is None else p.sigma[keep],
         )
-        result = fit(b.entry, data)
+        entry = b.entry
+        if entry.key == CUSTOM_KEY:
+            entry = _started(entry, data)
+        result = fit(entry, data)
         out = FitOutcome(b, result, data)
         if result.ok:
             out.quality = fit_quality(
@@ -381,6 +404,18 @@ class FitKind:
 
 
 FIT = FitKind()
+
+
+def _started(entry: ModelEntry, data: FitData) -> ModelEntry:
+    """A written formula with start values searched on these data, in the
+    SI base units the engine evaluates start rules in."""
+    from labwright.analysis import engine
+
+    prep = engine._prepare(entry, data)
+    if isinstance(prep, FitResult):
+        return entry
+    y = prep.y * prep.plan.variables[entry.response.name].factor
+    return with_starts(entry, prep.x_base, y)
 
 
 # --- answers ---------------------------------------------------------------------------

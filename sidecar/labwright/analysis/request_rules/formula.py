@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
 from labwright.analysis.catalogue.expr import FormulaError
 from labwright.analysis.catalogue.match import FormulaMatch, known_symbols, match_formula
 from labwright.analysis.catalogue.schema import ModelEntry
@@ -35,7 +36,9 @@ from labwright.analysis.request_rules.text import Clause, Notes
 from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT, same_symbol
 from labwright.ingest.types import Dataset
 
-CUSTOM = "formula"  # the model key of a custom formula's bindings
+CUSTOM = (
+    CUSTOM_KEY  # the model key of a custom formula's bindings (one definition: catalogue.custom)
+)
 
 
 @dataclass(frozen=True)
