@@ -77,3 +77,62 @@ def test_the_light_curve_folder_is_answered_and_written(tmp_path: Path) -> None:
     assert not unsourced, unsourced
     fs = score(lab, record)
     assert not fs.harmful and all(ts.within for ts in fs.truths), [t.note for t in fs.truths]
+
+
+def test_noise_around_a_trend_claims_no_cycle() -> None:
+    """The highest of some N/2 periodogram bins always looks like a peak;
+    without a cycle in the data it must not become a period (at the 1 %
+    false-alarm level, about one seed in a hundred may)."""
+    claimed = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        t = np.arange(730.0)
+        y = 20 + 0.011 * t + rng.normal(0, 0.8, t.size)
+        claimed += find_period(t, y) is not None
+    assert claimed <= 2
+
+
+def test_a_weak_but_real_cycle_is_still_claimed() -> None:
+    found = 0
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        t = np.arange(365.0)
+        y = 5 + 0.4 * np.sin(2 * np.pi * t / 27.0) + rng.normal(0, 0.8, t.size)
+        r = find_period(t, y)
+        found += r is not None and abs(1 / float(r[-1].params["f"]) - 27.0) < 1.0
+    assert found >= 19
+
+
+def test_the_false_alarm_probability_is_calibrated_on_noise() -> None:
+    """On pure noise the probability is (close to) uniform: about 10 % of
+    series fall below 0.1, far fewer below 0.01."""
+    from labwright.analysis.procedures.periodogram import false_alarm
+
+    below = []
+    for seed in range(300):
+        rng = np.random.default_rng(1000 + seed)
+        t = np.arange(200.0)
+        y = rng.normal(0, 1, t.size)
+        freqs = np.fft.rfftfreq(t.size)[1:]
+        best = float("inf")
+        for f in freqs:  # the best sinusoid over the independent frequencies
+            design = np.column_stack(
+                [np.ones_like(t), t, np.sin(2 * np.pi * f * t), np.cos(2 * np.pi * f * t)]
+            )
+            rss = float(np.sum((y - design @ np.linalg.lstsq(design, y, rcond=None)[0]) ** 2))
+            best = min(best, rss)
+        below.append(false_alarm(t, y, best, freqs.size))
+    share = np.mean(np.asarray(below) < 0.1)
+    assert 0.03 <= share <= 0.2, share
+    assert np.mean(np.asarray(below) < 0.01) <= 0.04
+
+
+def test_calendar_codes_are_not_a_time_for_a_period() -> None:
+    """YYYYMMDD integers jump at every month's and year's end: the time-series
+    analysis reads them as dates; a period in 'their units' is meaningless."""
+    from labwright.analysis.procedures.periodogram import _calendar_code
+
+    days = np.array([19900106 + 7 * k for k in range(3)], dtype=float)
+    assert _calendar_code(_col("date", days))
+    assert not _calendar_code(_col("year", np.arange(1900, 1950.0)))
+    assert not _calendar_code(_col("t", np.arange(50.0), "s"))

@@ -10,6 +10,17 @@ y = y0 + c t + a sin(2π f t) + b cos(2π f t) with f free; its SE gives the
 period's, P = 1/f, s_P = s_f/f². The trend term c is there so that a drift
 does not bias the period, never reported as the answer: the notes ask for a
 cycle, not a trend.
+
+A cycle is claimed only when its peak is unlikely to be noise: the highest of
+a periodogram's some N/2 independent bins always looks like a peak, and
+white noise around a trend (a daily price with a steady rise) gave a
+"period" of a few days. The sinusoid's share of the detrended
+residuals, p = (RSS_trend − RSS_sine)/RSS_trend, has the single-frequency
+false-alarm probability (1 − p)^((N−3)/2) (Zechmeister & Kürster 2009, the
+generalised Lomb–Scargle periodogram); over the M independent frequencies
+searched (span × bandwidth) the probability that noise alone gives a peak
+this high is 1 − (1 − that)^M (Horne & Baliunas 1986). Above MAX_FALSE_ALARM
+no period is claimed and the series is left to the time-series analysis.
 """
 
 from __future__ import annotations
@@ -41,6 +52,10 @@ UNEVEN = 0.01  # relative spread of the sampling steps above which Lomb–Scargl
 OVERSAMPLE = 10
 LS_MIN_OVERSAMPLE = 3  # bins per peak width the Lomb–Scargle grid never goes below
 LS_BUDGET = 2_000_000  # points x frequencies of one Lomb–Scargle grid
+MAX_FALSE_ALARM = 0.01  # a cycle is claimed only when noise gives a peak this high less often
+#: Calendar codes whose numbers are not a linear time (20191231 → 20200101
+#: jumps by 8870): a period "in these units" is meaningless.
+_CALENDAR_CODES = frozenset({"yyyymmdd", "yyyymm"})
 
 
 @dataclass
@@ -198,7 +213,23 @@ def find_period(
     out = lmfit.minimize(residual, params)
     if not out.success or out.params["f"].stderr is None:
         return None
+    bandwidth = float(freqs[-1] - freqs[0])
+    if false_alarm(t, y, float(np.sum(out.residual**2)), span * bandwidth) > MAX_FALSE_ALARM:
+        return None
     return t, y, freqs, power, method, f_peak, out
+
+
+def false_alarm(t: np.ndarray, y: np.ndarray, rss_sine: float, independent: float) -> float:
+    """The probability that noise around a straight line gives a periodogram
+    peak that explains as much as the fitted sinusoid did (module docstring)."""
+    trend = np.polyval(np.polyfit(t - np.mean(t), y, 1), t - np.mean(t))
+    rss_trend = float(np.sum((y - trend) ** 2))
+    if rss_trend <= 0:
+        return 1.0
+    p = min(max((rss_trend - rss_sine) / rss_trend, 0.0), 1.0)
+    single = (1.0 - p) ** ((t.size - 3) / 2)
+    # 1 − (1 − single)^M without losing a tiny `single` to rounding.
+    return float(-np.expm1(max(independent, 1.0) * np.log1p(-min(single, 1.0 - 1e-16))))
 
 
 def analyse_period(
@@ -225,6 +256,13 @@ def analyse_period(
                         request)  # fmt: skip
 
 
+def _calendar_code(t: Column) -> bool:
+    from labwright.analysis.dates import recognise
+
+    axis = recognise(t)
+    return axis is not None and axis.format in _CALENDAR_CODES
+
+
 # --- the kind --------------------------------------------------------------------------
 
 
@@ -249,6 +287,8 @@ class PeriodogramKind:
                 if ty is None or id(table.dataset) not in free:
                     continue
                 t, y = ty
+                if _calendar_code(t):
+                    continue  # the time-series analysis reads such dates as dates
                 why = f"the notes ask for the period of a cycle; {table.reason}"
                 b = PeriodBinding(table, t, y, req)
                 jobs.append(Job(self.name, table.dataset.source, why, b, (table.dataset,)))
