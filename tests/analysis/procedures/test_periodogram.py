@@ -136,3 +136,49 @@ def test_calendar_codes_are_not_a_time_for_a_period() -> None:
     assert _calendar_code(_col("date", days))
     assert not _calendar_code(_col("year", np.arange(1900, 1950.0)))
     assert not _calendar_code(_col("t", np.arange(50.0), "s"))
+
+
+def test_dates_give_the_period_in_years_or_days() -> None:
+    """Dates the reader turned into seconds: a yearly cycle is 1 year, not
+    3.156e7 s; a fortnight's tide series is told in days."""
+    from labwright.analysis.procedures.periodogram import calendar_time
+
+    rng = np.random.default_rng(3)
+    seconds = np.arange(360) * 30.4375 * 86_400.0  # thirty years, monthly
+    y = 9 + 8 * np.sin(2 * np.pi * seconds / 31_557_600.0) + rng.normal(0, 0.5, seconds.size)
+    dated = Column("date", seconds, Provenance("m.csv", column="date"), "s", "1980-01-15 00:00:00")
+    t, scale, since = calendar_time(dated)
+    assert (t.unit, scale, since) == ("year", 31_557_600.0, "1980-01-15")
+    r = analyse_period(ENTRY, t, _col("temperature", y, "°C"))
+    assert r is not None and r.time_unit == "year"
+    assert abs(r.period - 1.0) <= 3 * r.period_se and r.period_se < 0.01
+    hours = Column("t", np.arange(0, 14 * 86_400.0, 3600.0), Provenance("tide.csv", column="t"),
+                   "s", "2020-03-01 00:00:00")  # fmt: skip
+    assert calendar_time(hours)[0].unit == "day"
+    logger = Column("t", np.arange(0, 600.0), Provenance("osc.csv", column="t"), "s", "2020-03-01")
+    assert calendar_time(logger)[0] is logger  # ten minutes of a logger: seconds
+    assert calendar_time(_col("year", np.arange(1900, 1950.0)))[1] == 1.0
+
+
+def test_a_dated_folder_tells_its_cycle_in_years_and_its_script_agrees(tmp_path: Path) -> None:
+    import pandas as pd
+
+    rng = np.random.default_rng(11)
+    dates = pd.date_range("1990-01-15", periods=144, freq="MS") + pd.Timedelta(days=14)
+    years = (dates - dates[0]).total_seconds().to_numpy() / 31_557_600.0
+    temp = 9 + 0.02 * years + 8 * np.sin(2 * np.pi * years) + rng.normal(0, 0.6, years.size)
+    folder = tmp_path / "air"
+    folder.mkdir()
+    rows = ["date,temperature (°C)"] + [
+        f"{d:%Y-%m-%d},{v:.2f}" for d, v in zip(dates, temp, strict=True)
+    ]
+    (folder / "monthly.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (folder / "README.md").write_text("Find the period of the cycle.\n", encoding="utf-8")
+    b = build(folder, "en")
+    period = [a for a in b.analysis.analyses if a.kind == "periodogram"]
+    assert len(period) == 1
+    r = period[0].result
+    assert r.time_unit == "year" and abs(r.period - 1.0) <= 3 * r.period_se
+    shown = [p.panels for p in b.plans if p.analysis is period[0] and p.panels]
+    assert shown and shown[0]["panels"][0]["xlabel"].startswith(f"time since {dates[0]:%Y-%m-%d}")
+    assert recomputed_values_are_printed(b, "periodogram") >= 6

@@ -25,6 +25,7 @@ no period is claimed and the series is left to the time-series analysis.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -256,6 +257,29 @@ def analyse_period(
                         request)  # fmt: skip
 
 
+_DAY, _JULIAN_YEAR = 86_400.0, 31_557_600.0
+
+
+def calendar_time(t: Column) -> tuple[Column, float, str | None]:
+    """Dates the reader turned into seconds, in days (or Julian years of
+    365.25 d for a span of two years or more): a yearly cycle is told as
+    P = 1.000 year, not 3.156 × 10⁷ s. Returns the column, the seconds per
+    unit, and the first date; any other column comes back as it is."""
+    values = np.asarray(t.values, dtype=float)
+    finite = values[np.isfinite(values)]
+    if t.origin is None or t.unit != "s" or finite.size < 2:
+        return t, 1.0, None
+    span = float(finite.max() - finite.min())
+    if span >= 2 * _JULIAN_YEAR:
+        scale, unit = _JULIAN_YEAR, "year"
+    elif span >= 2 * _DAY:
+        scale, unit = _DAY, "day"
+    else:
+        return t, 1.0, None
+    scaled = dataclasses.replace(t, values=values / scale, unit=unit, origin=None)
+    return scaled, scale, t.origin[:10]
+
+
 def _calendar_code(t: Column) -> bool:
     from labwright.analysis.dates import recognise
 
@@ -269,9 +293,13 @@ def _calendar_code(t: Column) -> bool:
 @dataclass(frozen=True)
 class PeriodBinding:
     table: BoundTable
-    t: Column
+    t: Column  # in the unit the period is told in (calendar_time)
     y: Column
     request: AnalysisRequest
+    #: Seconds per unit of `t` when the file held dates (1.0 otherwise), and
+    #: the first date: the exported script and the figure's axis say both.
+    t_scale: float = 1.0
+    since: str | None = None
 
 
 class PeriodogramKind:
@@ -290,7 +318,8 @@ class PeriodogramKind:
                 if _calendar_code(t):
                     continue  # the time-series analysis reads such dates as dates
                 why = f"the notes ask for the period of a cycle; {table.reason}"
-                b = PeriodBinding(table, t, y, req)
+                t, scale, since = calendar_time(t)
+                b = PeriodBinding(table, t, y, req, scale, since)
                 jobs.append(Job(self.name, table.dataset.source, why, b, (table.dataset,)))
         return jobs
 

@@ -37,6 +37,7 @@ _FRAMES: dict[str, dict[str, str]] = {
         "lg_fit": "sinusoid",
         "freq": "frequency",
         "power": "power",
+        "since": "time since {date}",
     },
     "zh": {
         "intro": "在 {file} 的 {n} 个 {y} 数据中寻找周期：{y} 对 {t} 的{method}在频率 ${fp}$ {fu} 处取峰值。",
@@ -48,6 +49,7 @@ _FRAMES: dict[str, dict[str, str]] = {
         "lg_fit": "正弦拟合",
         "freq": "频率",
         "power": "功率",
+        "since": "自 {date} 起的时间",
     },
 }  # fmt: skip
 
@@ -85,7 +87,9 @@ def figures(a: PeriodAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan
     b = Builder(key)
     grid = np.linspace(float(r.ts.min()), float(r.ts.max()), 800)
     u = r.time_unit
-    p1: dict[str, Any] = {"xlabel": axis_label(r.t.name, r.t.unit), "ylabel": axis_label(r.y.name, r.y.unit),
+    since = a.binding.since
+    t_name = _f(lang, "since", date=since) if since else r.t.name
+    p1: dict[str, Any] = {"xlabel": axis_label(t_name, r.t.unit), "ylabel": axis_label(r.y.name, r.y.unit),
           "legend": True,
           "layers": [{"type": "scatter", "x": b.arr(r.ts), "y": b.arr(r.ys), "color": "#1f77b4", "label": _f(lang, "lg_data")},
                      {"type": "line", "x": b.arr(grid), "y": b.arr(r.model(grid)), "color": "#c0392b", "lw": 1.2,
@@ -98,6 +102,15 @@ def figures(a: PeriodAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan
     return [plan_figure(key, b, spec, _f(lang, "cap", file=src_file(a.source)), a)]
 
 
+def _scale_line(a: PeriodAnalysis) -> str:
+    """The script's line that puts dates read as seconds into the unit the
+    report tells the period in (`calendar_time`), or nothing."""
+    b = a.binding
+    if b.t_scale == 1.0:
+        return ""
+    return f"t = t / {b.t_scale!r}  # seconds since {b.since} -> {b.t.unit}s\n"
+
+
 def script(a: PeriodAnalysis) -> KindScript:
     r = a.result
     what = _what(a)
@@ -106,7 +119,7 @@ def script(a: PeriodAnalysis) -> KindScript:
 what = {what!r}
 data = df[[{t!r}, {y!r}]].astype(float).dropna().sort_values({t!r})
 t, y = data[{t!r}].to_numpy(), data[{y!r}].to_numpy()
-assert t.size >= {MIN_POINTS}
+{_scale_line(a)}assert t.size >= {MIN_POINTS}
 report(f"points in the {{what}}", t.size)
 steps = np.diff(t)
 if {r.method == "Lomb-Scargle"!r}:  # uneven sampling: Lomb-Scargle, 10x oversampled to Nyquist
