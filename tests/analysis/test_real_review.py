@@ -173,3 +173,30 @@ def test_a_written_formula_with_the_log_of_a_unit_is_fitted_on_the_numbers(tmp_p
     assert m_se is not None and abs(m - 0.9) <= 3 * m_se + 1e-3, (m, m_se)
     [(a, a_se, _, _)] = built.answer("Amax")
     assert a_se is not None and abs(a - 1.8) <= 3 * a_se + 1e-3, (a, a_se)
+
+
+def test_a_written_response_no_column_names_is_the_one_left(tmp_path: Path) -> None:
+    # BOD: "y = L0 (1 - exp(-k t))" over the columns t and BOD: y names no
+    # column, so the formula was dropped and L0 went to Kohlrausch's law, k
+    # to a pharmacokinetic decay fitted to a rising curve. The response is
+    # the table's one measurement the formula's other symbols did not take;
+    # the rate constant's start is found near 1/t, not from 1 s⁻¹.
+    from tests.analysis.procedures.folders import build
+
+    t = np.array([1.0, 2, 3, 4, 5, 7])
+    y = 20.0 * (1 - np.exp(-0.5 * t)) + np.array([0.3, -0.4, 0.2, -0.1, 0.3, -0.2])
+    (tmp_path / "uptake.csv").write_text(
+        "t (day),uptake (mg/L)\n" + "".join(f"{a:g},{b:.3f}\n" for a, b in zip(t, y, strict=True)),
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text(
+        "Oxygen uptake of a sample. It rises to a plateau as y = L0 (1 - exp(-k t)). "
+        "Find L0 and k.\n",
+        encoding="utf-8",
+    )
+    built = build(tmp_path, "en")
+    assert {a.model for a in built.analysis.sheet.answers} == {"formula"}
+    [(top, top_se, _, _)] = built.answer("L0")
+    [(k, k_se, k_unit, _)] = built.answer("k")
+    assert top_se is not None and abs(top - 20.0) <= 3 * top_se, (top, top_se)
+    assert k_se is not None and abs(k - 0.5) <= 3 * k_se, (k, k_se, k_unit)

@@ -346,9 +346,28 @@ def with_starts(
         return draws[i], float(sse[i])
 
     k = len(names)
+    # Half the draws around each parameter's scale in these data (its
+    # unit's exponents applied to the variables' typical sizes: a rate
+    # constant near 1/median(t)), half over the whole range.
+    scale = np.ones(k)
+    try:
+        exponents = parameter_units(equation, [v.name for v in entry.variables], names)
+    except _Unsound:
+        exponents = {}
+    typical = {
+        v: float(np.nanmedian(np.abs(a))) for v, a in {**x_base, equation.response: y}.items()
+    }
+    for i, name in enumerate(names):
+        for v, power in exponents.get(name, {}).items():
+            if typical.get(v, 0.0) > 0:
+                scale[i] *= typical[v] ** float(power)
     signs = np.where(rng.random((_DRAWS, k)) < 0.3, -1.0, 1.0)
-    draws = signs * 10 ** rng.uniform(-_DECADES, _DECADES, (_DRAWS, k))
-    draws[0] = 1.0
+    half = _DRAWS // 2
+    draws = signs * np.concatenate([
+        scale[None, :] * 10 ** rng.uniform(-4.0, 4.0, (half, k)),
+        10 ** rng.uniform(-_DECADES, _DECADES, (_DRAWS - half, k)),
+    ])  # fmt: skip
+    draws[0] = scale
     best, sse = best_of(draws)
     for width in (1.0, 0.2):
         near = best[None, :] * 10 ** rng.uniform(-width, width, (_DRAWS, k))

@@ -139,6 +139,23 @@ def _column_for(f: ReadFormula, name: str, cols: Sequence[FolderColumn]) -> Fold
     return None
 
 
+def _remaining(
+    cols: Sequence[FolderColumn], bound: Sequence[tuple[str, FolderColumn]]
+) -> FolderColumn | None:
+    """The response of a formula whose left side names no column ("y = L0 (1
+    - exp(-k t))" over the columns t and BOD): the table's one measurement
+    its other symbols did not take, as a scientist reads the y of the notes."""
+    if not bound:
+        return None
+    taken = {c.name for _, c in bound}
+    left = [
+        c
+        for c in cols
+        if c.numeric and c.role == "measurement" and c.name not in taken and not c.set_point
+    ]
+    return left[0] if len(left) == 1 else None
+
+
 def custom_bindings(
     f: ReadFormula, tables: Sequence[tuple[Dataset, list[FolderColumn]]]
 ) -> list[Binding]:
@@ -146,19 +163,26 @@ def custom_bindings(
     in the first table that has its response and one of its other symbols."""
     eq = f.written.equation
     for _ds, cols in tables:
-        response = _column_for(f, eq.response, cols)
-        if response is None or response.set_point:
-            continue
-        found: list[tuple[str, FolderColumn]] = [(eq.response, response)]
+        others: list[tuple[str, FolderColumn]] = []
         for name in sorted(eq.rhs.names):
             col = _column_for(f, name, cols)
-            if col is not None and col.name != response.name:
-                found.append((name, col))
+            if col is not None and all(col.name != c.name for _, c in others):
+                others.append((name, col))
+        response = _column_for(f, eq.response, cols) or _remaining(cols, others)
+        if response is None or response.set_point:
+            continue
+        found = [(eq.response, response), *((n, c) for n, c in others if c.name != response.name)]
         if len(found) < 2:
             continue
         out = []
         for name, col in found:
             role = "the response (left side)" if name == eq.response else "a variable"
+            named = any(same_symbol(col.name, s) for s in _forms(f, name))
+            how = (
+                f"the column {col.name!r} is named so"
+                if named
+                else f"the column {col.name!r} is the table's one measurement the others did not take"
+            )
             out.append(
                 Binding(
                     model=CUSTOM,
@@ -170,7 +194,7 @@ def custom_bindings(
                     evidence=Evidence(
                         source=f.clause.source,
                         phrase=f.quote,
-                        reason=f"{name} of the written formula is {role}; the column {col.name!r} is named so",
+                        reason=f"{name} of the written formula is {role}; {how}",
                     ),
                 )
             )
