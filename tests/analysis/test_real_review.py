@@ -200,3 +200,32 @@ def test_a_written_response_no_column_names_is_the_one_left(tmp_path: Path) -> N
     [(k, k_se, k_unit, _)] = built.answer("k")
     assert top_se is not None and abs(top - 20.0) <= 3 * top_se, (top, top_se)
     assert k_se is not None and abs(k - 0.5) <= 3 * k_se, (k, k_se, k_unit)
+
+
+def test_a_factorial_says_nothing_its_anova_contradicts(tmp_path: Path) -> None:
+    # warpbreaks: above the two-way ANOVA the report said no column holds
+    # factor A, factor B or the response (the law's variable binding, not
+    # how the procedure bound its columns), and the interaction plot drew
+    # the wool levels A, B as a 0.0-1.0 axis.
+    from tests.analysis.procedures.folders import build
+
+    rng = np.random.default_rng(8)
+    means = {("A", "L"): 44.0, ("A", "M"): 24.0, ("A", "H"): 25.0}
+    means |= {("B", "L"): 28.0, ("B", "M"): 29.0, ("B", "H"): 19.0}
+    lines = ["breaks,wool,tension"] + [
+        f"{m + rng.normal(0, 3):.0f},{w},{t}" for (w, t), m in means.items() for _ in range(6)
+    ]
+    (tmp_path / "looms.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text(
+        "Breaks per loom for two wools at three tensions: a two-factor experiment. Test both "
+        "factors and their interaction by two-way ANOVA, and say which combination gives the "
+        "fewest breaks.\n",
+        encoding="utf-8",
+    )
+    built = build(tmp_path, "en")
+    assert built.answer("best"), built.analysis.sheet.answers
+    for u in built.analysis.sheet.unanswered:
+        assert u.variable is None and "not computed" not in u.why, u
+    [plan] = [p for p in built.plans if p.panels and "wool" in str(p.panels)]
+    assert plan.panels is not None
+    assert plan.panels["panels"][0]["xticklabels"] == ["A", "B"]

@@ -25,7 +25,7 @@ from labwright.analysis.notes import NoteFacts
 from labwright.analysis.question import Question
 from labwright.analysis.reading import Reading, read_notes_and_roles
 from labwright.analysis.request import AnalysisRequest, Unanswered
-from labwright.analysis.results import AnswerSheet
+from labwright.analysis.results import Answer, AnswerSheet
 from labwright.analysis.roles import TableRoles
 from labwright.analysis.series_files import FileSeries
 from labwright.ingest.types import Dataset, ReadResult
@@ -135,14 +135,19 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
     ]
     if fa.coefficients:
         fa.question.goals.setdefault("coefficient", fa.coefficients[0].name)
+    answers = [answer for a in fa.analyses for answer in a.answers()]
+    computed = _computed_models(fa.analyses, answers)
     fa.sheet = AnswerSheet(
-        answers=[answer for a in fa.analyses for answer in a.answers()],
+        answers=answers,
         unanswered=[
-            *fa.request.unanswered,
+            # "No column holds factor A" of a law whose procedure bound its
+            # own columns and answered (warpbreaks' two-way ANOVA): the
+            # law's variable binding was not how it was computed.
+            *(u for u in fa.request.unanswered if u.variable is None or u.model not in computed),
             *(u for a in fa.analyses for u in a.unanswered()),
         ],
     )
-    fa.sheet.unanswered += _not_reached(fa.request, fa.sheet)
+    fa.sheet.unanswered += _not_reached(fa.request, fa.sheet, computed)
     # A coefficient the x-y fits give from their units (the heat-loss
     # coefficient as the reciprocal of a K/W slope) is answered there, even
     # though no catalogue law has it.
@@ -151,7 +156,21 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
     return fa
 
 
-def _not_reached(request: AnalysisRequest, sheet: AnswerSheet) -> list[Unanswered]:
+def _computed_models(analyses: list[Analysis[Any, Any]], answers: list[Answer]) -> set[str]:
+    """The laws an analysis computed: those its answers name, and those
+    answered by a procedure that ran and gave an answer (the factorial's
+    cells and effects name no law)."""
+    from labwright.analysis.catalogue.load import catalogue
+
+    out = {a.model for a in answers if a.model}
+    answered_kinds = {a.kind for a in analyses if a.answers()}
+    out |= {e.key for e in catalogue() if e.procedure and e.procedure in answered_kinds}
+    return out
+
+
+def _not_reached(
+    request: AnalysisRequest, sheet: AnswerSheet, computed: set[str]
+) -> list[Unanswered]:
     """Asked quantities no analysis answered and nothing said why: the
     report must still say each was not computed (a question left in silence
     reads as answered somewhere)."""
@@ -173,11 +192,17 @@ def _not_reached(request: AnalysisRequest, sheet: AnswerSheet) -> list[Unanswere
         if entry is not None and label is None:
             label = next((d.label.en for d in entry.derived if d.key == q.quantity), None)
         law = f"the {entry.name.en}" if entry else "a law"
-        out.append(Unanswered(
-            what=f"{label or q.quantity} ({q.quantity})",
-            why=f"No table of the folder binds every variable of {law}, so it was not computed.",
-            model=q.model,
-        ))  # fmt: skip
+        ran = q.model in computed
+        why = (
+            # The law was computed (its table is in the Results) but gives
+            # no single value of this quantity: "not computed" would
+            # contradict the table (warpbreaks' interaction row).
+            f"{law[0].upper()}{law[1:]} was computed (see its table in the Results) but gives "
+            "no single value of it."
+            if ran
+            else f"No table of the folder binds every variable of {law}, so it was not computed."
+        )
+        out.append(Unanswered(what=f"{label or q.quantity} ({q.quantity})", why=why, model=q.model))
     return out
 
 

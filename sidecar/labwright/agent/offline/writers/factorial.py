@@ -154,6 +154,11 @@ def figures(a: FactorialAnalysis, next_key: KeyMaker, lang: str) -> list[FigureP
     xlabel = axis_label(r.a.name, r.a.unit) if numeric else axis_label(r.a.name, None)
     p1: dict[str, Any] = {"xlabel": xlabel, "ylabel": axis_label(r.y.name, r.y.unit),
                           "legend": True, "layers": layers}  # fmt: skip
+    if not numeric:
+        # Levels named by letters or words (wool A, B) are ticks with their
+        # names, not the 0.0-1.0 axis of their positions.
+        p1["xticks"] = [float(x) for x in xs]
+        p1["xticklabels"] = [str(la) for la in levels_a]
     spec = {"panels": [p1], "ncols": 1, "size": [5.5, 3.4]}
     cap = _f(lang, "cap", file=src_file(a.source), y=src_text(r.y.name), a=src_text(r.a.name),
              b=src_text(r.b.name))  # fmt: skip
