@@ -115,3 +115,8 @@ def test_compatibility_characters_are_folded() -> None:
     assert parse_unit("\u212a") == reg.kelvin
     assert parse_unit("\u212b") == reg.angstrom
     assert parse_unit("ｍＶ") == reg.millivolt
+
+
+def test_a_year_is_printed_yr_not_annum() -> None:
+    assert quantities.latex("year") == r"\mathrm{yr}"
+    assert quantities.latex("1/year") == r"\mathrm{yr^{-1}}"

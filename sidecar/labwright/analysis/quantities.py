@@ -303,6 +303,8 @@ _SYMBOLS = {"Gs": "G", "dimensionless": "", "count": "counts", "molar": "M", "to
 
 
 def _symbol(name: str) -> str:
+    if name == "year":
+        return "yr"  # pint's symbol is "a" (annum), which few lab readers know
     reg = registry()
     try:
         symbol = reg.get_symbol(name)
