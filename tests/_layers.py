@@ -23,7 +23,7 @@ _LAYER = re.compile(
     r"xelatex|\btex\b|tex engine|xdvipdfmx|latexmk|"
     r"confinement|landlock|seccomp|fork-server|"
     r"chinese font|cjk font|chromium|playwright|webkit|tauri|xvfb|node\b|npm\b|cargo|"
-    r"frozen|pyinstaller|actionlint",
+    r"frozen|pyinstaller|actionlint|compendium wheel",
     re.IGNORECASE,
 )
 # Reasons no Linux CI machine can satisfy, even when the reason also names a layer.

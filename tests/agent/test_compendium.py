@@ -21,6 +21,7 @@ from labwright.agent.offline.compendium import (
     SCRIPT,
     export_compendium,
     plain_number,
+    report_record,
 )
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -87,7 +88,7 @@ def test_the_script_is_ruff_clean(tmp_path: Path) -> None:
 
 def test_one_altered_number_makes_the_script_fail(tmp_path: Path) -> None:
     good, _ = export_compendium(EXAMPLES / "pendulum", tmp_path / "good")
-    record = json.loads(json.dumps(_record("pendulum")))
+    record = report_record(EXAMPLES / "pendulum")
     target = next(e for e in record["numbers"] if e["id"] in good.lines)
     altered = copy.deepcopy(record)
     for e in altered["numbers"]:
@@ -96,21 +97,6 @@ def test_one_altered_number_makes_the_script_fail(tmp_path: Path) -> None:
     export_compendium(EXAMPLES / "pendulum", tmp_path / "bad", record=altered)
     done = _run(tmp_path / "bad")
     assert done.returncode == 1 and target["id"] in done.stdout
-
-
-def _record(name: str) -> dict[str, object]:
-    from labwright.agent.offline.figures import plan_figures
-    from labwright.agent.offline.provenance import Ledger
-    from labwright.agent.offline.text import ReportInput, assemble
-    from labwright.analysis.plan import analyse_folder
-    from labwright.ingest.read import read_folder
-
-    read = read_folder(EXAMPLES / name)
-    fa = analyse_folder(read)
-    ledger = Ledger()
-    plans = plan_figures(read.datasets, read.images, analysis=fa)
-    assemble(ReportInput("en", name, read, plans, analysis=fa), ledger)
-    return ledger.to_dict()
 
 
 def _bump(printed: str) -> str:

@@ -313,7 +313,8 @@ print("Every recomputed number matches the report at its printed precision.")
 """
 
 
-def _requirements() -> str:
+def requirements_text() -> str:
+    """requirements.txt: the libraries pinned to the versions installed here (our lock's)."""
     lines = ["# The libraries the compendium needs, at the versions the report used."]
     for mod, dist in LIBRARIES.items():
         try:
@@ -447,7 +448,7 @@ def build_compendium(
     ]
     script = text + "\n\n" + _not_recomputed(missing) + _END_SCRIPT
     notebook = _notebook(title, head, setup, [h for h, _b in parts], body)
-    return Compendium(script, notebook, _requirements(), readers, lines, missing)
+    return Compendium(script, notebook, requirements_text(), readers, lines, missing)
 
 
 def _why(e: Printed, record: Mapping[str, Any]) -> str:
@@ -528,9 +529,6 @@ def export_compendium(
     `record`: the report's provenance record (provenance.json) whose printed
     numbers the script compares with; without one, the ledger of a fresh
     offline write of the same folder (the numbers a build prints)."""
-    from labwright.agent.offline.figures import plan_figures
-    from labwright.agent.offline.provenance import Ledger
-    from labwright.agent.offline.text import ReportInput, assemble
     from labwright.analysis.plan import analyse_folder
     from labwright.ingest.read import read_folder
 
@@ -538,9 +536,26 @@ def export_compendium(
     read = read_folder(folder)
     fa = analyse_folder(read)
     if record is None:
-        ledger = Ledger()
-        plans = plan_figures(read.datasets, read.images, analysis=fa)
-        assemble(ReportInput(lang, folder.name, read, plans, analysis=fa), ledger)
-        record = ledger.to_dict()
+        record = _fresh_record(read, fa, folder.name, lang)
     comp = build_compendium(read, fa.analyses, record, folder, title=folder.name)
     return comp, write_compendium(comp, read, folder, Path(out_dir))
+
+
+def _fresh_record(read: ReadResult, fa: Any, name: str, lang: str) -> dict[str, Any]:
+    from labwright.agent.offline.figures import plan_figures
+    from labwright.agent.offline.provenance import Ledger
+    from labwright.agent.offline.text import ReportInput, assemble
+
+    ledger = Ledger()
+    plans = plan_figures(read.datasets, read.images, analysis=fa)
+    assemble(ReportInput(lang, name, read, plans, analysis=fa), ledger)
+    return ledger.to_dict()
+
+
+def report_record(folder: Path, *, lang: str = "en") -> dict[str, Any]:
+    """The provenance record an offline build of `folder` writes (its ledger)."""
+    from labwright.analysis.plan import analyse_folder
+    from labwright.ingest.read import read_folder
+
+    read = read_folder(Path(folder))
+    return _fresh_record(read, analyse_folder(read), Path(folder).name, lang)
