@@ -229,3 +229,52 @@ def test_a_factorial_says_nothing_its_anova_contradicts(tmp_path: Path) -> None:
     [plan] = [p for p in built.plans if p.panels and "wool" in str(p.panels)]
     assert plan.panels is not None
     assert plan.panels["panels"][0]["xticklabels"] == ["A", "B"]
+
+
+def test_the_line_the_notes_ask_for_gives_the_answer(tmp_path: Path) -> None:
+    # mercury: "ln p = -ΔH/(RT) + C" / "由 ln p 对 1/T 作图" ask for the line;
+    # ΔH came from the nonlinear fit of p (59.57 ± 0.03 against the line's
+    # 60.75 ± 0.15 kJ/mol). Arrhenius here: Ea off the ln k–1/T line.
+    from tests.analysis.procedures.folders import build
+
+    rng = np.random.default_rng(11)
+    t = np.linspace(300.0, 380.0, 9)
+    k = 3e7 * np.exp(-52000 / (8.314462618 * t)) * np.exp(rng.normal(0, 0.08, t.size))
+    (tmp_path / "rates.csv").write_text(
+        "T (K),k (1/s)\n" + "".join(f"{a:g},{b:.5g}\n" for a, b in zip(t, k, strict=True)),
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text(
+        "Rate constant of a reaction at several temperatures (Arrhenius equation). Plot ln k "
+        "against 1/T and find the activation energy.\n",
+        encoding="utf-8",
+    )
+    built = build(tmp_path, "en")
+    [(ea, se, unit, _)] = built.answer("Ea")
+    ks = np.array([float(f"{v:.5g}") for v in k])
+    slope, _ = np.polyfit(1 / t, np.log(ks), 1)
+    from labwright.analysis.quantities import factor
+
+    f = factor(unit or "", "J/mol")
+    assert f is not None and abs(ea * f - (-8.314462618 * slope)) <= 1e-6 * abs(ea * f), (ea, unit)
+    assert se is not None
+
+
+def test_a_bare_symbol_is_the_named_laws_subscripted_quantity(tmp_path: Path) -> None:
+    # mercury: "ΔH" beside a named Clausius-Clapeyron law also asked van 't
+    # Hoff's enthalpy of reaction (the only law with a bare ΔH), binding the
+    # vapour pressure as its equilibrium constant.
+    t = np.linspace(20.0, 90.0, 8)
+    p = 101.325 * np.exp(-40650 / 8.314 * (1 / (t + 273.15) - 1 / 373.15))
+    req = _request(
+        tmp_path,
+        {
+            "notes.txt": "Vapour pressure of water. Use the Clausius-Clapeyron equation to find ΔH.\n",
+            "water.csv": "T (°C),p (kPa)\n"
+            + "".join(f"{a:g},{b:.4f}\n" for a, b in zip(t, p, strict=True)),
+        },
+    )
+    assert {(a.model, a.quantity) for a in req.asked} == {("clausius_clapeyron", "dH_vap")}, (
+        req.asked
+    )
+    assert "van_t_hoff" not in {m.key for m in req.models}

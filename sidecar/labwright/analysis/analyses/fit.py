@@ -490,18 +490,55 @@ def _answers(outcome: FitOutcome) -> list[Answer]:
     total = b.dataset.n_rows
     rows = f"all {res.n}" if res.n == total else f"{res.n} points from {total} rows"
     how = method_text(outcome)
+    line = _line_values(outcome)
     order = [p.name for p in e.parameters] + [d.key for d in e.derived]
     out = []
     for q in order:
         if q not in res.values:
             continue
         value, se = res.value(q), res.se(q)
+        if q in line:
+            value, se = line[q]
         if not math.isfinite(value):
             continue
         unit = res.units.get(q)
         comp = expected(req, q, unit) or _reference(e, q, unit, b.notes_text)
         out.append(Answer(
-            q, _label(e, q), _latex(e, q), value, se if math.isfinite(se) else None, unit, how,
+            q, _label(e, q), _latex(e, q), value, se if math.isfinite(se) else None, unit,
+            _LINE_METHOD if q in line else how,
             e.key, q in asked, comp, sources, rows, outcome.quality,
         ))  # fmt: skip
+    return out
+
+
+#: No number in it: the plot's own name ("ln p–1/T") carries a digit the
+#: ledger cannot source.
+_LINE_METHOD = Text(
+    "ordinary least squares of the linearised plot the notes ask for (from its slope and "
+    "intercept)",
+    "按笔记要求的线性化作图作普通最小二乘直线拟合（由斜率和截距得出）",
+)
+
+
+def _line_values(outcome: FitOutcome) -> dict[str, tuple[float, float]]:
+    """The parameters off the straight line, when the notes ask for the
+    law's linearised method (`analysis/linearised.py`); {} otherwise."""
+    from labwright.analysis.engine import linear
+    from labwright.analysis.linearised import asks_linearised
+
+    e = outcome.entry
+    if not asks_linearised(e, outcome.binding.notes_text):
+        return {}
+    line = linear(e, outcome.data, outcome.result)
+    if not line.ok:
+        return {}
+    out: dict[str, tuple[float, float]] = {}
+    for name in line.values:
+        value, se = line.value(name), line.se(name)
+        if (
+            math.isfinite(value)
+            and math.isfinite(se)
+            and line.units.get(name) == outcome.result.units.get(name)
+        ):
+            out[name] = (value, se)
     return out

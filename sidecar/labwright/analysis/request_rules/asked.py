@@ -207,9 +207,13 @@ def resolve(
             scored = sorted(((score(k), k) for k in in_named), reverse=True)
             if scored[0][0] > scored[1][0]:
                 in_named = [scored[0][1]]
+        subscripted = None if in_named else _subscripted_in_named(m, named_keys, vocab)
         if in_named:
             for k in in_named:
                 add(m, k, quantity_of[k], "a quantity of the law the notes name")
+        elif subscripted is not None:
+            k, q = subscripted
+            add(m, k, q, "the subscripted symbol of a quantity of the law the notes name")
         elif m.generic:
             undecided.append(m)
         elif len(models) == 1:
@@ -244,6 +248,34 @@ def resolve(
             cands = tuple(k for k in models if quantity_of[k] == q)
             add(m, None, q, f"{len(cands)} laws have it; the data decide", cands)
     return asked, implied
+
+
+def _symbol_base(symbol: str) -> str:
+    """A symbol without its subscript: `\\Delta H_\\mathrm{vap}` and `dH_vap`
+    -> ΔH and dH; `ΔH` stays ΔH."""
+    text = symbol.replace("\\mathrm", "").replace("\\Delta", "Δ").replace("\\", "")
+    return re.sub(r"[\s{}]", "", text).split("_")[0]
+
+
+def _subscripted_in_named(
+    m: Mention, named: Sequence[str], vocab: Vocabulary
+) -> tuple[str, str] | None:
+    """The one parameter of a named law whose symbol is the asked symbol
+    with a subscript: mercury's "ΔH" of a named Clausius-Clapeyron law is
+    its ΔH_vap, not the only other law with a bare ΔH (van 't Hoff's
+    enthalpy of reaction, which then bound the vapour pressure as K)."""
+    quote = _symbol_base(m.quote)
+    if not quote or quote != m.quote.replace(" ", "") or len(quote) > 4:
+        return None
+    found = []
+    for key in named:
+        entry = vocab.entry(key)
+        if entry is None:
+            continue
+        for p in entry.parameters:
+            if "_" in p.name and quote in {_symbol_base(p.name), _symbol_base(p.latex)}:
+                found.append((key, p.name))
+    return found[0] if len(found) == 1 else None
 
 
 def _implied(m: Mention, key: str, vocab: Vocabulary, why: str) -> NamedModel:
