@@ -278,3 +278,69 @@ def test_a_bare_symbol_is_the_named_laws_subscripted_quantity(tmp_path: Path) ->
         req.asked
     )
     assert "van_t_hoff" not in {m.key for m in req.models}
+
+
+def test_an_asked_linear_trend_is_the_answer(tmp_path: Path) -> None:
+    # New Haven: "estimate the linear warming trend ... with its standard
+    # error" was computed and printed, yet the report said no asked
+    # quantity was determined.
+    from tests.analysis.procedures.folders import build
+
+    rng = np.random.default_rng(4)
+    years = np.arange(1950, 2000)
+    level = 12.0 + 0.05 * (years - 1950) + rng.normal(0, 0.3, years.size)
+    (tmp_path / "lake.csv").write_text(
+        "year,depth (m)\n" + "".join(f"{a},{b:.3f}\n" for a, b in zip(years, level, strict=True)),
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text(
+        "Yearly mean depth of a lake. Estimate the linear trend in metres per year with its "
+        "standard error.\n",
+        encoding="utf-8",
+    )
+    built = build(tmp_path, "en")
+    [(slope, se, unit, _)] = built.answer("trend")
+    assert se is not None and abs(slope - 0.05) <= 3 * se, (slope, se)
+    assert unit is not None and unit.startswith("m/"), unit
+
+
+def test_a_header_offset_is_put_back_in_the_asked_mean(tmp_path: Path) -> None:
+    # Michelson: "speed - 299000 (km/s)", "report the speed of light with its
+    # standard error": the report gave per-experiment statistics and said no
+    # quantity was asked.
+    from tests.analysis.procedures.folders import build
+
+    rng = np.random.default_rng(6)
+    rows = [(g, 450 + rng.normal(0, 20)) for g in (1, 2, 3, 4) for _ in range(12)]
+    (tmp_path / "runs.csv").write_text(
+        "series,length - 1000 (mm)\n" + "".join(f"{g},{v:.1f}\n" for g, v in rows),
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text(
+        "Four series of twelve readings of a rod's length; the column gives the length minus "
+        "1000 mm. Report the length with its standard error.\n",
+        encoding="utf-8",
+    )
+    built = build(tmp_path, "en")
+    [(value, se, unit, label)] = built.answer("mean")
+    v = np.array([float(f"{v:.1f}") for _, v in rows])
+    assert abs(value - (1000 + v.mean())) < 1e-9 and unit == "mm" and label == "length"
+    assert se is not None and abs(se - v.std(ddof=1) / np.sqrt(v.size)) < 1e-9
+
+
+def test_the_notes_symbol_for_a_laws_parameter_asks_it(tmp_path: Path) -> None:
+    # Loblolly: "find the asymptotic height hmax" of h = hmax + (h0 - hmax)
+    # exp(-k t): hmax is first_order_offset's A_inf, computed and printed as
+    # "not asked".
+    t = np.arange(3.0, 28.0, 2.0)
+    h = 100 + (2 - 100) * np.exp(-0.04 * t)
+    req = _request(
+        tmp_path,
+        {
+            "notes.txt": "Height of a tree against age, h = hmax + (h0 - hmax) exp(-k t). "
+            "Find hmax.\n",
+            "tree.csv": "age (yr),height (ft)\n"
+            + "".join(f"{a:g},{b:.3f}\n" for a, b in zip(t, h, strict=True)),
+        },
+    )
+    assert ("first_order_offset", "A_inf") in {(a.model, a.quantity) for a in req.asked}, req.asked

@@ -22,11 +22,14 @@ from labwright.analysis.analyses.shape_rules import (
     named_first,
     split_by_category,
 )
+from labwright.analysis.catalogue.schema import Text
 from labwright.analysis.groups import GroupResult, compare_groups
 from labwright.analysis.jobs import BindContext, Job, Uses
+from labwright.analysis.offset import offset_of
 from labwright.analysis.question import Question
+from labwright.analysis.results import Answer
 from labwright.analysis.roles import TableRoles
-from labwright.ingest.types import Dataset
+from labwright.ingest.types import Column, Dataset
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,34 @@ class GroupsFound:
     levels: list[str]  # group labels in code order
     category: str  # the category column
     left_out: list[str] = field(default_factory=list)  # measurements not compared
+    # The one measured quantity whose value the notes ask with its
+    # uncertainty (Michelson's "report the speed of light with its standard
+    # error"): its mean over every reading, with a header's offset put back.
+    asked_mean: Column | None = None
+
+    def answers(self) -> list[Answer]:
+        col = self.asked_mean
+        if col is None:
+            return []
+        v = np.asarray(col.values, dtype=float)
+        v = v[np.isfinite(v)]
+        if v.size < 3:
+            return []
+        found = offset_of(col.name)
+        name, shift = found if found is not None else (col.name, 0.0)
+        se = float(np.std(v, ddof=1) / np.sqrt(v.size))
+        how = Text(
+            "mean of every reading, all groups together"
+            + (", the header's offset added back" if found else "")
+            + "; SE = SD/sqrt(n)",
+            "全部读数（各组合并）的平均值"
+            + ("，加回表头中减去的常数" if found else "")
+            + "；标准误差 = 标准差/sqrt(n)",
+        )
+        return [
+            Answer("mean", Text(name, name), r"\bar{x}", float(np.mean(v)) + shift, se,
+                   col.unit, how, None, True, None, (col.provenance,), f"all {v.size}")
+        ]  # fmt: skip
 
 
 class GroupsKind:
@@ -97,7 +128,14 @@ class GroupsKind:
         if not results:
             return None
         left = [c.name for c in roles.measurements[MAX_GROUP_MEASUREMENTS:]]
-        return GroupsFound(results, codes, levels, cat.name, left)
+        q = job.binding.question
+        one = roles.measurements[0] if len(roles.measurements) == 1 else None
+        asked = (
+            ds.column(one.name)
+            if one is not None and q.asks("error") and not q.asks("groups")
+            else None
+        )
+        return GroupsFound(results, codes, levels, cat.name, left, asked)
 
     def goals(self, job: Job[GroupsBinding], result: GroupsFound) -> list[str]:
         # "The effect of the treatment on ..." is answered by the group comparison.

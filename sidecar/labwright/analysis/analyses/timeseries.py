@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from labwright.analysis import quantities
 from labwright.analysis.analyses.shape_rules import (
     MAX_GROUP_SERIES,
     MAX_SERIES_COLUMNS,
@@ -23,8 +24,10 @@ from labwright.analysis.analyses.shape_rules import (
     named_first,
     split_by_category,
 )
+from labwright.analysis.catalogue.schema import Text
 from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.question import Question
+from labwright.analysis.results import Answer
 from labwright.analysis.roles import TableRoles
 from labwright.analysis.timeseries import (
     SeriesResult,
@@ -65,6 +68,34 @@ class TimeSeriesFound:
     # "Compare the growth rate of the stocks": every column's rate, those
     # beyond the limit too (trend only, no figure).
     rates: list[tuple[Column, Trend]] = field(default_factory=list)
+    asked_trend: bool = False  # the notes ask for the trend itself ("the warming trend")
+
+    def answers(self) -> list[Answer]:
+        """The trend as the answer when the notes ask for it and the table
+        has one series: New Haven's "estimate the linear warming trend ...
+        with its standard error" was computed and printed, yet the report
+        said no asked quantity was determined."""
+        with_trend = [p for p in self.parts if p.result.trend is not None]
+        if not self.asked_trend or len(with_trend) != 1 or self.wide is not None:
+            return []
+        part = with_trend[0]
+        trend = part.result.trend
+        assert trend is not None
+        if not (np.isfinite(trend.slope) and np.isfinite(trend.se) and trend.se > 0):
+            return []
+        per_year = f"({part.column.unit})/year" if part.column.unit else "1/year"
+        unit = quantities.parse_unit(per_year, difference=True)
+        method = Text(
+            "least-squares linear trend against time; standard error robust to autocorrelation "
+            "(HAC)",
+            "对时间的最小二乘线性趋势；标准误差对自相关稳健（HAC）",
+        )
+        rows = f"all {trend.n}" if trend.n == part.column.values.size else f"{trend.n} rows"
+        return [
+            Answer("trend", Text("linear trend", "线性趋势"), r"b", float(trend.slope),
+                   float(trend.se), quantities.display(unit) if unit is not None else None,
+                   method, None, True, None, (part.column.provenance,), rows)
+        ]  # fmt: skip
 
 
 def _flags(q: Question, step_years: float, span: float) -> dict[str, bool]:
@@ -178,7 +209,7 @@ class TimeSeriesKind:
                     rates.append((col, res.trend))
             done = {c.name for c, _ in rates}
             left = [n for n in left if n not in done]
-        return TimeSeriesFound(parts, b.wide, left, q.rate_unit, rates)
+        return TimeSeriesFound(parts, b.wide, left, q.rate_unit, rates, q.asks("trend"))
 
     def goals(self, job: Job[TimeSeriesBinding], result: TimeSeriesFound) -> list[str]:
         goals = ["timeseries"]

@@ -46,6 +46,7 @@ from labwright.analysis.request_rules.formula import (
     named_by_formula,
     read_formulas,
     with_written_symbols,
+    written_asked,
 )
 from labwright.analysis.request_rules.method import procedure, replicates
 from labwright.analysis.request_rules.named import named_models
@@ -180,12 +181,17 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
             augmented.setdefault(key, with_written_symbols(f.match.entry, f.match))
             if all(n.key != key for n in named):
                 named.append(named_by_formula(f))
+            own_q, taken = written_asked(f, notes, excluded)
+            custom_q += own_q
+            for index, spans in taken.items():
+                excluded.setdefault(index, []).extend(spans)
         elif not custom:
             found = custom_bindings(f, tables)
             if found:
                 custom = found
                 named.append(named_by_formula(f))
-                custom_q, taken = custom_asked(f, {b.variable for b in found}, notes, excluded)
+                found_q, taken = custom_asked(f, {b.variable for b in found}, notes, excluded)
+                custom_q += found_q
                 for index, spans in taken.items():
                     excluded.setdefault(index, []).extend(spans)
     files = file_roles(read.datasets, notes)

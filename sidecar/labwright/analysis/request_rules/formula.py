@@ -209,6 +209,35 @@ def custom_asked(
     + c and report τ"), and the spans they take (no catalogue law claims
     them then)."""
     params = set(f.written.equation.rhs.names) - bound - {"pi", "e"}
+    wanted = {p: (CUSTOM, p) for p in params}
+    return _asked_symbols(f, wanted, notes, excluded, "a parameter of the formula the notes write")
+
+
+def written_asked(
+    f: ReadFormula, notes: Notes, excluded: dict[int, list[tuple[int, int]]]
+) -> tuple[list[AskedQuantity], dict[int, list[tuple[int, int]]]]:
+    """The parameters of a matched law the notes ask for by their own symbol
+    for it: Loblolly's "find the asymptotic height hmax" of h = hmax + (h0 -
+    hmax) exp(-k t) asks first_order_offset's A_inf, which was computed and
+    printed as "not asked"."""
+    if f.match is None:
+        return [], {}
+    entry = f.match.entry
+    parameters = {p.name for p in entry.parameters}
+    wanted = {w: (entry.key, e) for w, e in f.match.mapping if e in parameters and w != e}
+    return _asked_symbols(
+        f, wanted, notes, excluded, f"the notes' symbol for it in the {entry.name.en}"
+    )
+
+
+def _asked_symbols(
+    f: ReadFormula,
+    wanted: dict[str, tuple[str, str]],
+    notes: Notes,
+    excluded: dict[int, list[tuple[int, int]]],
+    why: str,
+) -> tuple[list[AskedQuantity], dict[int, list[tuple[int, int]]]]:
+    """Written symbols (-> model, quantity) asked in a clause with a cue."""
     renamed = {n: token for token, n in f.written.renamed}
     asked: list[AskedQuantity] = []
     taken: dict[int, list[tuple[int, int]]] = {}
@@ -221,20 +250,21 @@ def custom_asked(
         for m in SYMBOL_IN_TEXT.finditer(clause.text):
             if any(a <= m.start(1) < b for a, b in spans):
                 continue
-            for p in sorted(params):
+            for p in sorted(wanted):
                 if p in seen:
                     continue
                 if any(same_symbol(m.group(1), s) for s in (p, renamed.get(p, p))):
                     seen.add(p)
                     taken.setdefault(clause.index, []).append((m.start(1), m.end(1)))
+                    model, quantity = wanted[p]
                     asked.append(
                         AskedQuantity(
-                            quantity=p,
-                            model=CUSTOM,
+                            quantity=quantity,
+                            model=model,
                             evidence=Evidence(
                                 source=clause.source,
                                 phrase=m.group(1),
-                                reason=f"'{m.group(1)}' is asked ('{cue}'); a parameter of the formula the notes write",
+                                reason=f"'{m.group(1)}' is asked ('{cue}'); {why}",
                             ),
                         )
                     )
