@@ -344,3 +344,27 @@ def test_the_notes_symbol_for_a_laws_parameter_asks_it(tmp_path: Path) -> None:
         },
     )
     assert ("first_order_offset", "A_inf") in {(a.model, a.quantity) for a in req.asked}, req.asked
+
+
+def test_a_written_t_is_the_one_column_in_a_unit_of_time(tmp_path: Path) -> None:
+    # Orange: "C = Cmax / (1 + exp(-(t - t0)/s))" over "age (day)" and
+    # "circumference (mm)": neither t nor C names a column, so the formula
+    # was dropped and t0 never answered.
+    from labwright.analysis.catalogue.custom import symbol_latex
+    from tests.analysis.procedures.folders import build
+
+    age = np.arange(5.0, 200.0, 12.0)
+    width = 40 / (1 + np.exp(-(age - 90.0) / 20.0)) + np.tile([0.2, -0.2], age.size)[: age.size]
+    (tmp_path / "leaf.csv").write_text(
+        "age (day),width (mm)\n"
+        + "".join(f"{a:g},{b:.3f}\n" for a, b in zip(age, width, strict=True)),
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text(
+        "Leaf width against age, W = Wmax / (1 + exp(-(t - t0)/s)). Find Wmax and t0.\n",
+        encoding="utf-8",
+    )
+    built = build(tmp_path, "en")
+    [(t0, se, unit, _)] = built.answer("t0")
+    assert se is not None and abs(t0 - 90.0) <= 3 * se and unit == "d", (t0, se, unit)
+    assert symbol_latex("Wmax") == r"W_{\mathrm{max}}"

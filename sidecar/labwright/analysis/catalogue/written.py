@@ -253,8 +253,8 @@ def _segment(name: str, known: Collection[str]) -> list[str] | None:
 #: "Tmin", "Ntot", "Keq"): the notes mean C_max, not C·m·a·x. A symbol of
 #: one or two letters followed by one of these is one name, never split into
 #: a product of the letters (which matched Cmax/(1 + exp(...)) to Planck's law).
-_SUBSCRIPT_WORDS = ("max", "min", "tot", "sat", "eq", "ref", "avg", "mean")
-_SUBSCRIPTED = re.compile(r"[A-Za-z]{1,2}(?:" + "|".join(_SUBSCRIPT_WORDS) + r")")
+SUBSCRIPT_WORDS = ("max", "min", "tot", "sat", "eq", "ref", "avg", "mean")
+_SUBSCRIPTED = re.compile(r"[A-Za-z]{1,2}(?:" + "|".join(SUBSCRIPT_WORDS) + r")")
 
 
 def _tokens(text: str, known: Collection[str]) -> list[_Token]:

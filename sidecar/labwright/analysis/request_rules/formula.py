@@ -131,11 +131,22 @@ def _forms(f: ReadFormula, name: str) -> list[str]:
     return [name] + ([renamed[name]] if name in renamed else [])
 
 
+#: The symbols a formula writes for time: with no column named so, the
+#: table's one column in a unit of time is it (Orange's "t" over "age (day)").
+_TIME_SYMBOLS = frozenset({"t", "time"})
+
+
 def _column_for(f: ReadFormula, name: str, cols: Sequence[FolderColumn]) -> FolderColumn | None:
-    for col in cols:
-        if col.numeric and col.role not in ("index", "category", "constant", "empty"):
-            if not col.generated_name and any(same_symbol(col.name, s) for s in _forms(f, name)):
-                return col
+    usable = [
+        c for c in cols if c.numeric and c.role not in ("index", "category", "constant", "empty")
+    ]
+    for col in usable:
+        if not col.generated_name and any(same_symbol(col.name, s) for s in _forms(f, name)):
+            return col
+    if name in _TIME_SYMBOLS:
+        timed = [c for c in usable if c.dimension == "[time]"]
+        if len(timed) == 1:
+            return timed[0]
     return None
 
 
@@ -178,11 +189,12 @@ def custom_bindings(
         for name, col in found:
             role = "the response (left side)" if name == eq.response else "a variable"
             named = any(same_symbol(col.name, s) for s in _forms(f, name))
-            how = (
-                f"the column {col.name!r} is named so"
-                if named
-                else f"the column {col.name!r} is the table's one measurement the others did not take"
-            )
+            if named:
+                how = f"the column {col.name!r} is named so"
+            elif name != eq.response:
+                how = f"the column {col.name!r} is the table's one column in a unit of time"
+            else:
+                how = f"the column {col.name!r} is the table's one measurement the others did not take"
             out.append(
                 Binding(
                     model=CUSTOM,
