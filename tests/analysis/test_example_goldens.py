@@ -362,3 +362,12 @@ def test_the_pendulum_answers_g_first() -> None:
     assert g.z is not None and abs(g.z) < 2
     # The other examples' kinds offer no answers yet: none is invented.
     assert not _analysis("alloy-hardness").sheet.answers
+
+
+def test_a_quantity_fitted_per_file_is_not_called_not_computed() -> None:
+    """decay-runs asks for the decay time; the series of run files gives τ
+    for each run (and against T): the sheet must say so, not "not computed"."""
+    fa = _built("decay-runs")
+    tau = [u for u in fa.sheet.unanswered if "(tau)" in u.what]
+    assert tau and all("not computed" not in u.why for u in tau)
+    assert "each of the 30 files" in tau[0].why

@@ -28,6 +28,7 @@ from labwright.analysis.request import AnalysisRequest, Unanswered
 from labwright.analysis.results import Answer, AnswerSheet
 from labwright.analysis.roles import TableRoles
 from labwright.analysis.series_files import FileSeries
+from labwright.analysis.series_summary import SeriesSummary
 from labwright.ingest.types import Dataset, ReadResult
 
 __all__ = ["Analysis", "FolderAnalysis", "analyse_folder", "analysis_digest"]
@@ -147,7 +148,7 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
             *(u for a in fa.analyses for u in a.unanswered()),
         ],
     )
-    fa.sheet.unanswered += _not_reached(fa.request, fa.sheet, computed)
+    fa.sheet.unanswered += _not_reached(fa.request, fa.sheet, computed, fa.analyses)
     # A coefficient the x-y fits give from their units (the heat-loss
     # coefficient as the reciprocal of a K/W slope) is answered there, even
     # though no catalogue law has it.
@@ -168,8 +169,24 @@ def _computed_models(analyses: list[Analysis[Any, Any]], answers: list[Answer]) 
     return out
 
 
+def _per_file_series(analyses: list[Analysis[Any, Any]], quantity: str) -> SeriesSummary | None:
+    """The file series whose per-file fits give `quantity` (τ of each run)."""
+    from labwright.analysis.request_rules.words import symbol_key
+
+    key = symbol_key(quantity)
+    for a in analyses:
+        r = a.result
+        if isinstance(r, SeriesSummary) and r.mode == "fit":
+            if any(symbol_key(name) == key for name in r.quantities):
+                return r
+    return None
+
+
 def _not_reached(
-    request: AnalysisRequest, sheet: AnswerSheet, computed: set[str]
+    request: AnalysisRequest,
+    sheet: AnswerSheet,
+    computed: set[str],
+    analyses: list[Analysis[Any, Any]],
 ) -> list[Unanswered]:
     """Asked quantities no analysis answered and nothing said why: the
     report must still say each was not computed (a question left in silence
@@ -193,11 +210,19 @@ def _not_reached(
             label = next((d.label.en for d in entry.derived if d.key == q.quantity), None)
         law = f"the {entry.name.en}" if entry else "a law"
         ran = q.model in computed
+        runs = _per_file_series(analyses, q.quantity)
         why = (
+            # A series of files fitted one by one gives the quantity per file
+            # (decay-runs' τ of each run): "not computed" would contradict
+            # the series table.
+            f"It was computed for each of the {len(runs.series.datasets)} files "
+            f"{runs.series.pattern} (see the series table in the Results), "
+            f"not as one value."
+            if runs is not None
             # The law was computed (its table is in the Results) but gives
             # no single value of this quantity: "not computed" would
             # contradict the table (warpbreaks' interaction row).
-            f"{law[0].upper()}{law[1:]} was computed (see its table in the Results) but gives "
+            else f"{law[0].upper()}{law[1:]} was computed (see its table in the Results) but gives "
             "no single value of it."
             if ran
             else f"No table of the folder binds every variable of {law}, so it was not computed."
