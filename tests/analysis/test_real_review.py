@@ -302,6 +302,17 @@ def test_an_asked_linear_trend_is_the_answer(tmp_path: Path) -> None:
     [(slope, se, unit, _)] = built.answer("trend")
     assert se is not None and abs(slope - 0.05) <= 3 * se, (slope, se)
     assert unit is not None and unit.startswith("m/"), unit
+    # lynx: "每年捕获的猞猁数量。求种群数量变化的周期" reads "每年" as a trend
+    # cue; the period is asked, so the trend is no answer.
+    other = tmp_path / "cycle"
+    other.mkdir()
+    t = np.arange(1900, 1960)
+    (other / "s.csv").write_text(
+        "年份,捕获数\n" + "".join(f"{a},{50 + 30 * np.sin(2 * np.pi * a / 9.0):.2f}\n" for a in t),
+        encoding="utf-8",
+    )
+    (other / "说明.txt").write_text("每年捕获的数量。求种群数量变化的周期。\n", encoding="utf-8")
+    assert build(other, "zh").answer("P") and not build(other, "zh").answer("trend")
 
 
 def test_a_header_offset_is_put_back_in_the_asked_mean(tmp_path: Path) -> None:

@@ -51,6 +51,10 @@ class TimeSeriesBinding:
     time: tuple[Column, ...] = ()  # the columns the time axis was read from
     time_format: str = ""  # how they were read (labwright.analysis.dates.TimeAxis.format)
     measured: tuple[Column, ...] = ()  # the table's columns behind `columns`
+    # The trend is the notes' question: they ask for it and for no law's
+    # quantity. "每年捕获的猞猁数量" (trapped each year) reads as a trend
+    # cue, but lynx asks the period; its trend is context, not the answer.
+    trend_asked: bool = False
 
 
 @dataclass
@@ -173,6 +177,7 @@ class TimeSeriesKind:
                     binding = TimeSeriesBinding(
                         ds, roles.time.years, meas, q, time=time,
                         time_format=roles.time.format, measured=tuple(meas),
+                        trend_asked=q.asks("trend") and not ctx.request.asked,
                     )  # fmt: skip
                 jobs.append(Job(self.name, ds.source, why, binding, (ds,)))
         return jobs
@@ -209,7 +214,7 @@ class TimeSeriesKind:
                     rates.append((col, res.trend))
             done = {c.name for c, _ in rates}
             left = [n for n in left if n not in done]
-        return TimeSeriesFound(parts, b.wide, left, q.rate_unit, rates, q.asks("trend"))
+        return TimeSeriesFound(parts, b.wide, left, q.rate_unit, rates, b.trend_asked)
 
     def goals(self, job: Job[TimeSeriesBinding], result: TimeSeriesFound) -> list[str]:
         goals = ["timeseries"]
