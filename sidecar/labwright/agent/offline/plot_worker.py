@@ -81,7 +81,7 @@ def _style(plt: Any) -> None:
             "grid.alpha": 0.3,
             "font.family": "sans-serif",
             # Mathtext for every tick label costs more than the rest of a figure;
-            # `_unicode_offsets` writes the offsets and scales without it.
+            # `_offset_text` typesets only the offset text.
             "axes.formatter.use_mathtext": False,
             "axes.formatter.limits": (-3, 4),
             # Type 3 fonts: TrueType embedding cost ~0.1 s per figure.
@@ -90,28 +90,25 @@ def _style(plt: Any) -> None:
     )
 
 
-_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-
-
 def _times_ten(value: float) -> str:
-    """A positive number as plain text with a real superscript for its power
-    of ten when it is large or tiny: 299000 → "299000", 2.5e-07 → "2.5×10⁻⁷",
-    1e8 → "10⁸" (no mathtext: see `_unicode_offsets`)."""
+    """A positive number as mathtext, with its power of ten written out when
+    it is large or tiny: 299000 → "299000", 2.5e-07 → "2.5\\times10^{-7}",
+    1e8 → "10^{8}"."""
     exponent = math.floor(math.log10(value))
     if -4 <= exponent < 6:
         return f"{value:.10g}"
     mantissa = f"{value / 10.0**exponent:.10g}"
-    power = "10" + str(exponent).translate(_SUPERSCRIPT)
-    return power if mantissa == "1" else f"{mantissa}×{power}"
+    power = f"10^{{{exponent}}}"
+    return power if mantissa == "1" else f"{mantissa}\\times{power}"
 
 
 @functools.cache
 def _offset_formatter() -> Any:
-    """ScalarFormatter with its offset text in Unicode (made on first use:
-    this module is imported by the backend too, which never draws)."""
+    """ScalarFormatter whose offset text alone is mathtext (made on first
+    use: this module is imported by the backend too, which never draws)."""
     from matplotlib.ticker import ScalarFormatter
 
-    class UnicodeOffsetFormatter(ScalarFormatter):
+    class OffsetMathFormatter(ScalarFormatter):
         def get_offset(self) -> str:
             # The ticks and the power of ten have no public accessor:
             # matplotlib 3.11 made `locs` and `orderOfMagnitude` private
@@ -122,23 +119,25 @@ def _offset_formatter() -> Any:
             order = int(state.get("_orderOfMagnitude", state.get("orderOfMagnitude", 0)))
             if not len(ticks) or not (order or self.offset):
                 return ""
-            scale = "×10" + str(order).translate(_SUPERSCRIPT) if order else ""
+            scale = f"\\times10^{{{order}}}" if order else ""
             shift = ""
             if self.offset:
                 shift = ("+" if self.offset > 0 else "-") + _times_ten(abs(self.offset))
-            return str(self.fix_minus(scale + shift))
+            return f"${scale}{shift}$"
 
-    return UnicodeOffsetFormatter
+    return OffsetMathFormatter
 
 
-def _unicode_offsets(ax: Any) -> None:
+def _offset_text(ax: Any) -> None:
     """Offsets and scales as "×10⁸" with a real superscript, not "1e8", and
     the tick labels plain text.
 
     Matplotlib's own way (`useMathText`) typesets *every* tick label of the
-    axis as mathtext: each distinct label is a pyparsing run, 1.2 s of the
-    5.3 s that a daily series' eight figures took to draw. Unicode
-    superscripts say the same in the axis font at no cost."""
+    axis as mathtext: each distinct label is a pyparsing run, 0.7 s of the
+    3.0 s that a daily series' eight figures took to draw. Only the offset
+    text is mathtext here: its glyphs come from the math font, so a Chinese
+    figure, whose text font (FandolHei) has no superscript minus or digits,
+    still draws it."""
     from matplotlib.ticker import ScalarFormatter
 
     for axis in (ax.xaxis, ax.yaxis):
@@ -259,7 +258,7 @@ def _panels(plt: Any, spec: dict[str, Any], arrays: Any, target: Path) -> None:
         for ax in axes.ravel()[len(panels) :]:
             ax.set_visible(False)
         for ax in axes.ravel()[: len(panels)]:
-            _unicode_offsets(ax)
+            _offset_text(ax)
         fig.tight_layout() if len(panels) > 1 else fig.subplots_adjust(
             left=0.13, right=0.97, bottom=0.13, top=0.95
         )
@@ -367,9 +366,9 @@ def _draw(plt: Any, spec: dict[str, Any], arrays: Any, out_dir: Path) -> None:
                 ax.set_title(spec["title"])
             if many:
                 ax.legend(frameon=False)
-        _unicode_offsets(ax)
+        _offset_text(ax)
         if resid:
-            _unicode_offsets(rax)
+            _offset_text(rax)
         # Fixed margins instead of tight_layout(): the layout solver draws the
         # figure once more and nearly doubled the time per figure.
         fig.subplots_adjust(
