@@ -36,6 +36,7 @@ from labwright.agent.offline.compendium import (
     Compendium,
     export_compendium,
 )
+from tests.ledger_mutation import bump_last_digit
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -212,15 +213,6 @@ def test_script_and_notebook_reproduce_every_recomputed_number(
     assert "Every recomputed number matches the report" in text
 
 
-def _bump(printed: str) -> str:
-    """The printed number with its last digit changed by one (9 -> 8, 0 -> 1)."""
-    for i in range(len(printed) - 1, -1, -1):
-        if printed[i].isdigit():
-            d = int(printed[i])
-            return printed[:i] + str(d - 1 if d else 1) + printed[i + 1 :]
-    raise AssertionError(printed)
-
-
 def test_one_altered_ledger_number_fails_script_and_notebook(
     fresh_python: Path, tmp_path: Path
 ) -> None:
@@ -234,7 +226,7 @@ def test_one_altered_ledger_number_fails_script_and_notebook(
     target = list(good.lines)[-1]
     altered = copy.deepcopy(record)
     entry = next(e for e in altered["numbers"] if e["id"] == target)
-    entry["printed"] = _bump(str(entry["printed"]))
+    entry["printed"] = bump_last_digit(str(entry["printed"]))
     bad = _export(name, tmp_path / "bad", record=altered)
     assert target in bad.lines
     folder = tmp_path / "bad" / "moved"

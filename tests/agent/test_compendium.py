@@ -23,6 +23,7 @@ from labwright.agent.offline.compendium import (
     plain_number,
     report_record,
 )
+from tests.ledger_mutation import bump_last_digit
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FOLDERS = sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir() and not p.name.startswith("_"))
@@ -93,19 +94,10 @@ def test_one_altered_number_makes_the_script_fail(tmp_path: Path) -> None:
     altered = copy.deepcopy(record)
     for e in altered["numbers"]:
         if e["id"] == target["id"]:
-            e["printed"] = _bump(e["printed"])
+            e["printed"] = bump_last_digit(e["printed"])
     export_compendium(EXAMPLES / "pendulum", tmp_path / "bad", record=altered)
     done = _run(tmp_path / "bad")
     assert done.returncode == 1 and target["id"] in done.stdout
-
-
-def _bump(printed: str) -> str:
-    """The printed number with its last digit changed by one (9 -> 8)."""
-    for i in range(len(printed) - 1, -1, -1):
-        if printed[i].isdigit():
-            d = int(printed[i])
-            return printed[:i] + str(d - 1 if d else 1) + printed[i + 1 :]
-    raise AssertionError(printed)
 
 
 def test_the_command_line_writes_the_compendium(tmp_path: Path) -> None:
