@@ -209,24 +209,25 @@ def _not_reached(
         if entry is not None and label is None:
             label = next((d.label.en for d in entry.derived if d.key == q.quantity), None)
         law = f"the {entry.name.en}" if entry else "a law"
-        ran = q.model in computed
         runs = _per_file_series(analyses, q.quantity)
-        why = (
+        if runs is not None:
             # A series of files fitted one by one gives the quantity per file
             # (decay-runs' τ of each run): "not computed" would contradict
             # the series table.
-            f"It was computed for each of the {len(runs.series.datasets)} files "
-            f"{runs.series.pattern} (see the series table in the Results), "
-            f"not as one value."
-            if runs is not None
+            why = (
+                f"It was computed for each of the {len(runs.series.datasets)} files "
+                f"{runs.series.pattern} (see the series table in the Results), not as one value."
+            )
+        elif q.model in computed:
             # The law was computed (its table is in the Results) but gives
             # no single value of this quantity: "not computed" would
             # contradict the table (warpbreaks' interaction row).
-            else f"{law[0].upper()}{law[1:]} was computed (see its table in the Results) but gives "
-            "no single value of it."
-            if ran
-            else f"No table of the folder binds every variable of {law}, so it was not computed."
-        )
+            why = (
+                f"{law[0].upper()}{law[1:]} was computed (see its table in the Results) but "
+                "gives no single value of it."
+            )
+        else:
+            why = f"No table of the folder binds every variable of {law}, so it was not computed."
         out.append(Unanswered(what=f"{label or q.quantity} ({q.quantity})", why=why, model=q.model))
     return out
 
