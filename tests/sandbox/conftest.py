@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import select
 import socket
 import subprocess
@@ -34,6 +35,8 @@ CANARY_VICTIM = "lw-canary-victim-environ-3c4d"
 CANARY_DB = "lw-canary-database-9e8f"
 CANARY_MAT = "lw-canary-matfile-0a1b"
 PTH_NAME = "lw_sandbox_attack_test.pth"
+#: What one step of the memory-grow payload holds (np.ones(10**7) doubles).
+GROW_STEP_BYTES = 8 * 10**7
 
 requires_confinement = pytest.mark.skipif(
     not confinement_available()[0], reason=f"no OS confinement: {confinement_available()[1]}"
@@ -137,6 +140,11 @@ class Arena:
                 found.append(f"secret {canary!r} reached the child's output")
         if "root:x:0:0" in blob or "root:*:0:0" in blob:
             found.append("/etc/passwd content reached the child's output")
+        if "ALLOCATED" in blob:
+            found.append("an allocation above the address-space limit succeeded")
+        grown = re.findall(r"GREW (\d+)", blob)
+        if grown and max(int(n) for n in grown) * GROW_STEP_BYTES > limits.address_space:
+            found.append(f"the job held {max(map(int, grown))} x 80 MB, above its address space")
         return found
 
     def _data_now(self) -> dict[str, bytes]:

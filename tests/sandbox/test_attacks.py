@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import pytest
 
+from labwright.sandbox.child import EXIT_POLICY
 from labwright.sandbox.limits import Limits
 from labwright.sandbox.policy import PolicyError, check_and_compile
+from labwright.sandbox.runner import run_code
 
+from . import plain
 from .conftest import Arena, requires_confinement, run_attack
+from .plain import Bounds
 
 pytestmark = [pytest.mark.smoke, requires_confinement]
 
@@ -94,25 +98,6 @@ PAYLOADS: list[tuple[str, str, str, bool]] = [
         "tb-frame",
         "introspection",
         "try:\n    1/0\nexcept ZeroDivisionError as e:\n    t = e.__traceback__\n    t.tb_frame.f_builtins['open']('@MARK@/tb', 'w')",
-        True,
-    ),
-    # --- format-string traversal
-    (
-        "format-gi-frame",
-        "format",
-        "g = (i for i in [1])\nprint('{0.gi_frame.f_builtins[open]}'.format(g))\nprint('{0.gi_frame.f_globals}'.format(g))",
-        True,
-    ),
-    (
-        "format-map",
-        "format",
-        "g = (i for i in [1])\nprint('{x.gi_frame.f_globals}'.format_map({'x': g}))",
-        True,
-    ),
-    (
-        "str-format-unbound",
-        "format",
-        "f = str.format\nprint(f('{0.__globals__}', lambda: 0))",
         True,
     ),
     # --- code in strings and pickles
@@ -333,8 +318,19 @@ PAYLOADS: list[tuple[str, str, str, bool]] = [
         True,
     ),
     # --- resource bombs
-    ("memory-bomb", "resource", "a = np.ones(10**11)\nprint('ALLOC' + 'ATED', a.sum())", False),
-    ("memory-grow", "resource", "keep = []\nwhile True:\n    keep.append(np.ones(10**7))", False),
+    # One allocation above the address-space limit (2 GiB with ~1 GiB of
+    # the plotting stack mapped). It was 10**11 doubles: 800 GB, which the
+    # kernel's overcommit heuristic refuses even unconfined, so it tested
+    # nothing. The split literal keeps code.py itself off the tripwire.
+    ("memory-bomb", "resource", "a = np.ones(2**28)\nprint('ALLOC' + 'ATED', a.sum())", False),
+    # Grows until refused, then reports how far it got (GREW n x 80 MB).
+    (
+        "memory-grow",
+        "resource",
+        "keep = []\ntry:\n    while True:\n        keep.append(np.ones(10**7))\n"
+        "finally:\n    print('GR' + 'EW', len(keep))",
+        False,
+    ),
     ("cpu-loop", "resource", "while True:\n    pass", False),
     (
         "fork-bomb",
@@ -370,7 +366,35 @@ PAYLOADS: list[tuple[str, str, str, bool]] = [
         "np.\uff43\uff54\uff59\uff50\uff45\uff53\uff4c\uff49\uff42.ctypes.CDLL(None).system(b'touch exec_marker')",
         True,
     ),
-    # --- coding cookies and BOMs
+    # --- interactive helpers
+    ("help-antigravity", "interactive", "help('antigravity')\nopen('@MARK@/help', 'w')", True),
+]
+
+# Payloads only Layer 1 can judge: run, even unconfined, they do nothing the
+# OS could see (they print frames; the child decodes the bytes as UTF-8
+# itself, so the UTF-7 act stays a comment and the BOM'd source does not
+# compile; breakpoint() has no terminal), so they are outside the OS-layer
+# claim and its control rule. test_layer1_payload_blocked runs them with
+# Layer 1 on.
+LAYER1_ONLY: list[tuple[str, str, str, bool]] = [
+    (
+        "format-gi-frame",
+        "format",
+        "g = (i for i in [1])\nprint('{0.gi_frame.f_builtins[open]}'.format(g))\nprint('{0.gi_frame.f_globals}'.format(g))",
+        True,
+    ),
+    (
+        "format-map",
+        "format",
+        "g = (i for i in [1])\nprint('{x.gi_frame.f_globals}'.format_map({'x': g}))",
+        True,
+    ),
+    (
+        "str-format-unbound",
+        "format",
+        "f = str.format\nprint(f('{0.__globals__}', lambda: 0))",
+        True,
+    ),
     (
         "utf7-cookie",
         "encoding",
@@ -383,8 +407,6 @@ PAYLOADS: list[tuple[str, str, str, bool]] = [
         "\ufeffimport matplotlib\nmatplotlib.os.system('touch exec_marker')",
         True,
     ),
-    # --- interactive helpers
-    ("help-antigravity", "interactive", "help('antigravity')\nopen('@MARK@/help', 'w')", True),
     ("breakpoint", "interactive", "breakpoint()\nopen('@MARK@/bp', 'w')", True),
 ]
 
@@ -395,14 +417,19 @@ _LIMITS = {p[0]: (_BOMB if p[1] == "resource" else _DEFAULT) for p in PAYLOADS}
 def test_suite_size_and_classes() -> None:
     assert len(PAYLOADS) >= 40
     assert len(set(_IDS)) == len(_IDS)
-    classes = {p[1] for p in PAYLOADS}
+    assert not set(_IDS) & {p[0] for p in LAYER1_ONLY}
+    classes = {p[1] for p in PAYLOADS + LAYER1_ONLY}
     assert classes >= {
         "module-attr", "introspection", "format", "code-in-string", "pickle", "read",
         "write", "network", "process", "resource", "unicode", "encoding", "interactive",
     }  # fmt: skip
 
 
-@pytest.mark.parametrize(("name", "cls", "code", "rejects"), PAYLOADS, ids=_IDS)
+@pytest.mark.parametrize(
+    ("name", "cls", "code", "rejects"),
+    PAYLOADS + LAYER1_ONLY,
+    ids=_IDS + [p[0] for p in LAYER1_ONLY],
+)
 def test_layer1_verdict(name: str, cls: str, code: str, rejects: bool) -> None:
     """Layer 1 rejects what it is meant to catch (and says which rule)."""
     source = code.encode("utf-8")
@@ -433,19 +460,35 @@ def test_attack_contained(
     assert effects == [], f"{name} had an effect: {effects}"
 
 
-# Payloads that are not run unconfined, and why. Every other payload has a
-# control run below: unconfined, it *does* trip a wire.
+# Payloads not run with confinement off, and why; test_controls_cover_every_payload
+# pins this list, so a new exception is a visible change.
 _NO_CONTROL: dict[str, str] = {
-    **{p[0]: "a resource bomb: unconfined it would exhaust the shared machine"
-       for p in PAYLOADS if p[1] == "resource"},
-    "help-antigravity": "unconfined, antigravity opens a web browser",
-    # Layer-1 tests: run unconfined they do nothing the OS could see (they
-    # print frames or never reach their act), so no OS layer is tested.
-    **{name: "no effect when run, even unconfined (a Layer-1 test)"
-       for name in ("format-gi-frame", "format-map", "str-format-unbound", "utf7-cookie",
-                    "bom-prefix", "breakpoint")},
-}  # fmt: skip
-_CONTROLS = [p[0] for p in PAYLOADS if p[0] not in _NO_CONTROL]
+    "help-antigravity": "unconfined, antigravity opens a web browser on the machine",
+    "cpu-loop": (
+        "its only effect is CPU time past RLIMIT_CPU, and the suite asserts no "
+        "durations (a loaded machine makes wall-clock kills race the CPU limit)"
+    ),
+}
+# The other resource bombs run unconfined under looser but bounded limits
+# (plain.Bounds, as nobody): each shows its effect, and the machine is safe.
+_BOUNDED_CONTROL: dict[str, Bounds] = {
+    "memory-bomb": Bounds(),
+    "memory-grow": Bounds(),
+    "fork-bomb": Bounds(tasks=48),
+    "one-gb-tofile": Bounds(),
+    # Sparse: 10 GiB of size, one block written; the mapping needs the space.
+    "memmap-10gb": Bounds(address_space=16 * 1024**3, file_size=11 * 1024**3),
+    "ten-gb-seek": Bounds(file_size=11 * 1024**3),
+    "infinite-output": Bounds(),  # stops at RLIMIT_FSIZE (64 MiB)
+}
+_CONTROLS = [n for n in _IDS if n not in _NO_CONTROL and n not in _BOUNDED_CONTROL]
+
+
+def test_controls_cover_every_payload() -> None:
+    """Every payload has a control run, but the pinned exceptions."""
+    assert set(_NO_CONTROL) == {"help-antigravity", "cpu-loop"}
+    assert not set(_NO_CONTROL) & set(_BOUNDED_CONTROL)
+    assert set(_CONTROLS) | set(_BOUNDED_CONTROL) | set(_NO_CONTROL) == set(_IDS)
 
 
 @pytest.mark.parametrize("name", _CONTROLS)
@@ -457,3 +500,35 @@ def test_control_effect_happens_without_confinement(
     limits = Limits(wall_seconds=5.0)
     result, work = run_attack(arena, code, mode="fork", layer1=False, limits=limits, confine=False)
     assert arena.effects(result, work, limits), f"control run of {name} had no visible effect"
+
+
+@pytest.mark.skipif(not plain.available(), reason="a control as another user needs root")
+@pytest.mark.parametrize("name", sorted(_BOUNDED_CONTROL))
+def test_bomb_control_under_bounds_only(arena: Arena, name: str) -> None:
+    """A resource bomb, unconfined but bounded, trips the wire its confined
+    run is judged by (the same limits: the confined run's)."""
+    code = next(p[2] for p in PAYLOADS if p[0] == name)
+    with plain.control_work_dir() as work:
+        result = plain.run_plain(arena.render(code, work), work, bounds=_BOUNDED_CONTROL[name])
+        effects = arena.effects(result, work, _LIMITS[name])
+    assert effects, f"bounded control run of {name} had no visible effect: {result.stderr[-600:]}"
+
+
+@pytest.mark.parametrize("mode", ["cold", "fork"])
+@pytest.mark.parametrize(
+    ("name", "cls", "code", "rejects"), LAYER1_ONLY, ids=[p[0] for p in LAYER1_ONLY]
+)
+def test_layer1_payload_blocked(
+    arena: Arena, fork_server: None, mode: str, name: str, cls: str, code: str, rejects: bool
+) -> None:  # fmt: skip
+    """Layer 1 in the child (not the caller's pre-check) refuses these, with
+    both layers on; the OS layer is not what this shows."""
+    work = arena.root / "work"
+    work.mkdir(exist_ok=True)
+    result = run_code(
+        arena.render(code, work), data_root=arena.data, work_dir=work, limits=_DEFAULT,
+        mode=mode,  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert result.mode == mode
+    assert result.returncode == EXIT_POLICY, (result.returncode, result.stderr[-600:])
+    assert arena.effects(result, work, _DEFAULT) == []

@@ -7,7 +7,6 @@ a failing fork-server falls back to a cold spawn for that run.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from .fontcache import seed_mplconfig
 from .job import CODE_FILE, STDERR_FILE, STDOUT_FILE, Job
 from .limits import Limits
 from .spawn import run_cold
+from .tree import remove_tree
 
 Mode = Literal["auto", "cold", "fork"]
 
@@ -136,14 +136,9 @@ def remove_work_dir(path: Path) -> None:
     made one immutable with FS_IOC_SETFLAGS, which seccomp now refuses) is a
     finding, not noise. Callers log the error and carry on with the result.
     """
-    errors: list[str] = []
-
-    def _onerror(func: object, failed: str, exc_info: object) -> None:
-        exc = exc_info[1] if isinstance(exc_info, tuple) else exc_info
-        errors.append(f"{failed}: {exc}")
-
-    if os.path.lexists(path):
-        shutil.rmtree(path, onerror=_onerror)
+    # tree.remove_tree, not shutil.rmtree: that recurses per level on
+    # Python 3.11, and a job's few thousand nested folders made it raise.
+    errors = remove_tree(str(path))
     if sys.platform.startswith("linux"):
         from .isolate import remove_cgroup
 
