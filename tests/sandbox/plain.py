@@ -68,36 +68,51 @@ if spec["uid"] is not None:
     os.setgroups([])
     os.setgid(spec["uid"])
     os.setuid(spec["uid"])
+if spec["witness"]:
+    # The payload's parent is this witness, not the test: it reports a
+    # change to its own limits or nice value the payload made.
+    def state():
+        return open("/proc/self/limits").read(), os.getpriority(os.PRIO_PROCESS, 0)
+    before = state()
+    pid = os.fork()
+    if pid:
+        os.waitpid(pid, 0)
+        if state() != before:
+            print("LEAKED: the payload changed its parent's limits or nice value", flush=True)
+        os._exit(0)
 exec(compile(source, "code.py", "exec"), ns)
 """
 
 
+def _state(pid: str) -> list[str] | None:
+    """The fields of /proc/pid/stat after the command, or None if it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
 def foreign_processes(uid: int) -> list[int]:
-    """Pids owned by `uid` that this control did not start (none expected)."""
+    """Live pids owned by `uid` (none expected; zombies wait for a reaper)."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            if os.stat(f"/proc/{entry}").st_uid == uid:
-                found.append(int(entry))
+            owner = os.stat(f"/proc/{entry}").st_uid
         except OSError:
             continue
+        fields = _state(entry)
+        if owner == uid and fields is not None and fields[0] not in ("Z", "X"):
+            found.append(int(entry))
     return found
 
 
 def _group_members(pgid: int) -> list[int]:
     members = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            fields = (
-                Path(f"/proc/{entry}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
-            )
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+        fields = _state(entry) if entry.isdigit() else None
+        if fields is not None and int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
             members.append(int(entry))
     return members
 
@@ -131,6 +146,22 @@ def control_work_dir() -> Iterator[Path]:
             subprocess.run(["rm", "-rf", str(work)], check=False)
 
 
+@contextmanager
+def victim_of(uid: int = CONTROL_UID) -> Iterator[subprocess.Popen[bytes]]:
+    """A `sleep` owned by `uid`, leading a process group of its own in our
+    session (a control job may join that group)."""
+    if foreign_processes(uid):
+        raise RuntimeError(f"uid {uid} already owns processes here; a control would reach them")
+    victim = subprocess.Popen(
+        ["sleep", "600"], user=uid, group=uid, extra_groups=[], process_group=0
+    )
+    try:
+        yield victim
+    finally:
+        victim.kill()
+        victim.wait()
+
+
 def run_plain(
     code: str,
     work: Path,
@@ -139,11 +170,14 @@ def run_plain(
     data_root: Path | None = None,
     uid: int | None = CONTROL_UID,
     process_group: int = 0,
+    witness: bool = False,
 ) -> RunResult:
     """Run `code` unconfined but bounded; every task it started is gone after.
 
     `process_group` 0 gives the job a group of its own; another value puts
-    it into that (existing) group, e.g. a victim's.
+    it into that (existing) group, e.g. a victim's. With `witness`, the
+    payload runs in a child of a throwaway parent that reports (LEAKED on
+    stdout) whether its limits or nice value changed.
     """
     (work / CODE_FILE).write_text(code, encoding="utf-8")
     os.makedirs(work / ".mpl", exist_ok=True)
@@ -163,6 +197,7 @@ def run_plain(
         "data": str(data_root) if data_root is not None else None,
         "limits": limits,
         "uid": uid,
+        "witness": witness,
     }
     env = scrubbed_env(work)
     # The interpreter must import this checkout's labwright (the worktree's

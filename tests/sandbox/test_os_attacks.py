@@ -26,6 +26,7 @@ from labwright.sandbox.forkserver import default_server
 from labwright.sandbox.limits import Limits
 from labwright.sandbox.runner import RunResult, remove_work_dir, run_code
 
+from . import plain
 from .conftest import requires_confinement
 
 pytestmark = [pytest.mark.smoke, requires_confinement]
@@ -101,27 +102,44 @@ class World:
         }
 
     def snapshot(self) -> dict[str, object]:
-        pid = self.victim.pid
-        st = os.stat(self.victim_file)
-        return {
-            "victim alive": self.victim.poll() is None,
-            "victim limits": Path(f"/proc/{pid}/limits").read_text(encoding="ascii"),
-            "victim nice": os.getpriority(os.PRIO_PROCESS, pid),
-            "victim affinity": os.sched_getaffinity(pid),
-            "victim stopped": Path(f"/proc/{pid}/stat").read_text(encoding="ascii").split(")")[1].split()[0] in ("T", "t"),
+        # A payload that kills the victim or moves the file away (its control
+        # run does) must show as a change, not break the snapshot.
+        return {**self._victim_state(), **self._file_state(), **{
             "our limits": [resource.getrlimit(r) for r in (resource.RLIMIT_NOFILE, resource.RLIMIT_AS, resource.RLIMIT_NPROC, resource.RLIMIT_CPU)],
             "our nice": os.getpriority(os.PRIO_PROCESS, 0),
             "zygote": _zygote_state(),
+            "data listing": sorted(os.listdir(self.data)),
+            "root devices": sorted(
+                p.name for p in self.root.rglob("*") if p.exists() and (p.is_char_device() or p.is_block_device())
+            ),
+        }}  # fmt: skip
+
+    def _victim_state(self) -> dict[str, object]:
+        pid = self.victim.pid
+        if self.victim.poll() is not None:
+            return {"victim alive": False}
+        return {
+            "victim alive": True,
+            "victim limits": Path(f"/proc/{pid}/limits").read_text(encoding="ascii"),
+            "victim nice": os.getpriority(os.PRIO_PROCESS, pid),
+            "victim affinity": os.sched_getaffinity(pid),
+            "victim scheduler": os.sched_getscheduler(pid),
+            "victim stopped": Path(f"/proc/{pid}/stat").read_text(encoding="ascii").split(")")[1].split()[0] in ("T", "t"),
+        }  # fmt: skip
+
+    def _file_state(self) -> dict[str, object]:
+        try:
+            st = os.stat(self.victim_file)
+        except FileNotFoundError:
+            return {"file present": False}
+        return {
+            "file present": True,
             "file mode": stat.S_IMODE(st.st_mode),
             "file times": (st.st_mtime_ns, st.st_ctime_ns),
             "file owner": (st.st_uid, st.st_gid),
             "file xattrs": _xattrs(self.victim_file),
             "file content": self.victim_file.read_bytes(),
-            "data listing": sorted(os.listdir(self.data)),
-            "root devices": sorted(
-                p.name for p in self.root.rglob("*") if p.exists() and (p.is_char_device() or p.is_block_device())
-            ),
-        }  # fmt: skip
+        }
 
 
 @pytest.fixture
@@ -199,7 +217,10 @@ PAYLOADS: list[tuple[str, str, str]] = [
     ("setscheduler-victim", "processes",
      "import os\nos.sched_setscheduler(@VICTIM@, os.SCHED_IDLE, os.sched_param(0))"),
     ("sigstop-victim", "processes", "import os, signal\nos.kill(@VICTIM@, signal.SIGSTOP)"),
-    ("sigqueue-victim", "processes", _LIBC + "libc.sigqueue(@VICTIM@, 15, ctypes.c_void_p(0))"),
+    # union sigval by value: one pointer-sized argument, so the types are explicit.
+    ("sigqueue-victim", "processes", _LIBC +
+     "libc.sigqueue.argtypes = (ctypes.c_int, ctypes.c_int, ctypes.c_void_p)\n"
+     "print('LEAKED' if libc.sigqueue(@VICTIM@, 15, None) == 0 else 'no')"),
     ("fcntl-setown-victim", "processes",
      "import fcntl\nf = open('x', 'w')\nfcntl.fcntl(f, fcntl.F_SETOWN, @VICTIM@)\nprint('LEAKED')"),
     # --- class 3: SysV IPC
@@ -254,9 +275,9 @@ def _effects(world: World, before: dict[str, object], ipc_before: set[str],
              res: RunResult, work: Path) -> list[str]:  # fmt: skip
     found: list[str] = []
     after = world.snapshot()
-    for key, value in before.items():
-        if after[key] != value:
-            found.append(f"{key} changed: {value!r} -> {after[key]!r}")
+    for key in sorted(before.keys() | after.keys()):
+        if before.get(key) != after.get(key):
+            found.append(f"{key} changed: {before.get(key)!r} -> {after.get(key)!r}")
     new_ipc = _sysv() - ipc_before
     if new_ipc:
         found.append(f"SysV IPC objects left behind: {sorted(new_ipc)}")
@@ -303,24 +324,36 @@ def test_os_attack_contained(
     assert not work.exists()
 
 
-# Payloads not run unconfined, and why; every other one has a control run
-# below, in which it must have an effect.
+# Payloads not run with confinement off, and why; test_controls_cover_every_payload
+# pins this list.
 _NO_CONTROL: dict[str, str] = {
-    "prlimit-parent": "unconfined, it lowers the shared zygote's limits for later tests",
-    "prlimit-parent-as": "unconfined, it lowers the shared zygote's limits for later tests",
-    "setpriority-user": "unconfined, it renices every process of the user on the machine",
-    "clock-settime-same": "unconfined, it sets the host's clock",
+    "clock-settime-same": (
+        "the only clock it can set is the host's real-time clock: a time namespace "
+        "virtualises only CLOCK_MONOTONIC and CLOCK_BOOTTIME, and CAP_SYS_TIME in a "
+        "user namespace does not cover it, so a control would step the shared "
+        "machine's clock (as nobody it is refused, which shows nothing)"
+    ),
 }
-if not IS_ROOT:
-    _NO_CONTROL.update(dict.fromkeys(
-        ("chown-outside", "mknod-outside", "mknod-kmsg", "immutable-work", "fanotify",
-         "syslog-read"), "needs root to have an effect"))  # fmt: skip
-# Unconfined, these show no effect yet: the payload or its tripwire needs
-# work (devlog 2026-12-02-sandbox-os-layer, leftovers).
-_NO_CONTROL.update(dict.fromkeys(
-    ("setscheduler-victim", "sigqueue-victim"),
-    "no effect seen even unconfined"))  # fmt: skip
-_CONTROLS = [p[0] for p in PAYLOADS if p[0] not in _NO_CONTROL]
+_NEEDS_ROOT = ("chown-outside", "mknod-outside", "mknod-kmsg", "immutable-work", "fanotify",
+               "syslog-read")  # fmt: skip
+# Unconfined as root these would reach beyond the test: the parent is the
+# shared zygote, PRIO_USER is every root process. They run as nobody under
+# plain's bounds instead, against a parent or victim of their own.
+_BOUNDED_CONTROL: dict[str, str] = {
+    "prlimit-parent": "witness",
+    "prlimit-parent-as": "witness",
+    "setpriority-user": "victim",
+}
+_CONTROLS = [
+    n for n in _IDS
+    if n not in _NO_CONTROL and n not in _BOUNDED_CONTROL and (IS_ROOT or n not in _NEEDS_ROOT)
+]  # fmt: skip
+
+
+def test_controls_cover_every_payload() -> None:
+    assert set(_NO_CONTROL) == {"clock-settime-same"}
+    assert not set(_NO_CONTROL) & set(_BOUNDED_CONTROL)
+    assert set(_CONTROLS) | set(_BOUNDED_CONTROL) | set(_NO_CONTROL) | set(_NEEDS_ROOT) == set(_IDS)
 
 
 @pytest.mark.parametrize("name", _CONTROLS)
@@ -332,3 +365,18 @@ def test_control_effect_without_confinement(world: World, fork_server_up: None, 
     ipc_before = _sysv()
     res, work = _run(world, code, "fork", confine=False)
     assert _effects(world, before, ipc_before, res, work), f"control run of {name} had no effect"
+
+
+@pytest.mark.skipif(not plain.available(), reason="a control as another user needs root")
+@pytest.mark.parametrize("name", sorted(_BOUNDED_CONTROL))
+def test_bounded_control_as_nobody(world: World, name: str) -> None:
+    """Against a parent (a witness) or a victim of the job's own user."""
+    code = next(p[2] for p in PAYLOADS if p[0] == name)
+    with plain.control_work_dir() as work, plain.victim_of() as victim:
+        code = code.replace("@VICTIM@", str(victim.pid))
+        nice = os.getpriority(os.PRIO_PROCESS, victim.pid)
+        res = plain.run_plain(code, work, witness=_BOUNDED_CONTROL[name] == "witness")
+        effects = ["the payload reports an act"] if "LEAKED" in res.stdout else []
+        if os.getpriority(os.PRIO_PROCESS, victim.pid) != nice:
+            effects.append("the victim's nice value changed")
+    assert effects, f"bounded control run of {name} had no effect: {res.stderr[-600:]}"

@@ -6,15 +6,22 @@ POSIX IPC objects, the zygote's liveness and other processes' /proc entries.
 
 from __future__ import annotations
 
+import ctypes
 import os
+import select
+import tty
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from labwright.sandbox.forkserver import default_server
+from labwright.sandbox.runner import RunResult
 
+from . import plain
 from .conftest import requires_confinement
-from .test_os_attacks import World, _effects, _run, _sysv, fork_server_up, world  # noqa: F401
+from .test_os_attacks import LIMITS, World, _effects, _run, _sysv, fork_server_up, world  # noqa: F401
 
 pytestmark = [pytest.mark.smoke, requires_confinement]
 
@@ -27,8 +34,11 @@ PAYLOADS: list[tuple[str, str]] = [
     ("kill-own-group", "import os, signal\nos.kill(0, signal.SIGKILL)"),
     ("killpg-victim-group", "import os, signal\nos.killpg(os.getpgid(@VICTIM@), signal.SIGTERM)"),
     ("kill-minus-one", "import os, signal\nos.kill(-1, signal.SIGTERM)"),
-    ("tgkill-victim", _RAW + "print(sc(234, @VICTIM@, @VICTIM@, 15))"),
-    ("tgkill-own-tgid-victim-tid", _RAW + "print(sc(234, os.getpid(), @VICTIM@, 15))"),
+    # syscall() is variadic: ints go as C longs, or the upper halves are garbage.
+    ("tgkill-victim", _RAW + "print(sc(234, ctypes.c_long(@VICTIM@), ctypes.c_long(@VICTIM@), ctypes.c_long(15)))"),
+    # The victim's thread by tid alone (tgkill with our tgid and its tid can
+    # never reach it: the kernel checks that the thread is in the group).
+    ("tkill-victim-tid", _RAW + "print(sc(200, ctypes.c_long(@VICTIM@), ctypes.c_long(15)))"),
     ("prlimit-pid-high-bits", _RAW +
      "buf = (ctypes.c_ulong * 2)(7, 7)\nprint(sc(302, ctypes.c_long(@VICTIM@ | (1 << 32)), 7, buf, 0))"),
     ("pidfd-open-victim", _RAW + "print('LEAKED' if sc(434, @VICTIM@, 0) >= 0 else 'no')"),
@@ -36,8 +46,12 @@ PAYLOADS: list[tuple[str, str]] = [
     ("proc-victim-cwd", "import os\nprint('LEAKED', os.readlink('/proc/@VICTIM@/cwd'))"),
     ("proc-victim-mem-write",
      "f = open('/proc/@VICTIM@/mem', 'r+b')\nprint('LEAKED')"),
-    ("ioctl-tiocsti", "import fcntl\nfcntl.ioctl(0, 0x5412, b'x')\nprint('LEAKED')"),
-    ("fork-bomb", "import os\nfor _ in range(64):\n    os.fork()\nprint('LEAKED')"),
+    # Types a byte into a terminal the test holds (its input queue is read after).
+    ("ioctl-tiocsti", "import fcntl, os\nfd = os.open('@PTY@', os.O_RDWR | os.O_NOCTTY)\n"
+     "fcntl.ioctl(fd, 0x5412, b'x')\nprint('LEAKED')"),
+    # LEAKED only from a process whose fork returned (a refused first fork prints nothing).
+    ("fork-bomb", "import os\nforked = False\ntry:\n    for _ in range(64):\n"
+     "        os.fork()\n        forked = True\nfinally:\n    if forked:\n        print('LEAKED', flush=True)"),
     ("raw-clone-process", _RAW + "r = sc(56, 17, 0, 0, 0, 0)\nprint('LEAKED' if r >= 0 else 'no')"),
     # --- class 3: POSIX IPC and anonymous files
     ("mq-open", _LIBC + "libc.mq_open.restype = ctypes.c_int\n"
@@ -67,7 +81,11 @@ PAYLOADS: list[tuple[str, str]] = [
     ("name-to-handle", _RAW + "buf = ctypes.create_string_buffer(256)\n"
      "ctypes.memmove(buf, (128).to_bytes(4, 'little'), 4)\nm = ctypes.c_int()\n"
      "r = sc(303, -100, b'@VFILE@', buf, ctypes.byref(m), 0)\nprint('LEAKED' if r == 0 else 'no')"),
-    ("open-by-handle", _RAW + "print('LEAKED' if sc(304, -100, None, 0) >= 0 else 'no')"),
+    # A real handle of the victim file, made by the test (name_to_handle_at):
+    # with CAP_DAC_READ_SEARCH it opens the file past every path rule.
+    ("open-by-handle", _RAW + "h = ctypes.create_string_buffer(bytes.fromhex('@HANDLE@'))\n"
+     "m = os.open('@DATA@', os.O_RDONLY)\nfd = sc(304, ctypes.c_long(m), h, ctypes.c_long(0))\n"
+     "if fd >= 0:\n    print('LEAKED', os.read(fd, 64))"),
     ("read-outside-file", "print('LEAKED', open('@VFILE@').read())"),
     # --- class 6: limits
     ("thread-bomb-raw-loop",
@@ -95,6 +113,63 @@ def _posix_ipc() -> set[str]:
     return out
 
 
+def _file_handle(path: Path) -> str:
+    """name_to_handle_at(path) as hex: struct file_handle, header and bytes."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    buf = ctypes.create_string_buffer(8 + 128)
+    ctypes.memmove(buf, (128).to_bytes(4, "little"), 4)
+    mount_id = ctypes.c_int()
+    if libc.name_to_handle_at(-100, bytes(path), buf, ctypes.byref(mount_id), 0) != 0:
+        pytest.skip(f"no file handles here: {os.strerror(ctypes.get_errno())}")
+    size = int.from_bytes(buf.raw[:4], "little")
+    return buf.raw[: 8 + size].hex()
+
+
+@dataclass
+class Terminal:
+    """A pty pair; the payload gets the follower's path, we read its input."""
+
+    leader: int
+    follower: int
+    path: str
+
+    def typed(self) -> bytes:
+        return os.read(self.follower, 64) if select.select([self.follower], [], [], 0.1)[0] else b""
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    leader, follower = os.openpty()
+    tty.setraw(follower)  # a typed byte is readable without a newline
+    try:
+        yield Terminal(leader, follower, os.ttyname(follower))
+    finally:
+        os.close(leader)
+        os.close(follower)
+
+
+def _render(code: str, world: World, terminal: Terminal) -> str:  # noqa: F811
+    """The tokens only this suite's payloads use (World's follow in _run)."""
+    if "@HANDLE@" in code:
+        code = code.replace("@HANDLE@", _file_handle(world.victim_file))
+    return code.replace("@PTY@", terminal.path)
+
+
+def _review_effects(world: World, before: dict[str, object], ipc_before: set[str],  # noqa: F811
+                    posix_before: set[str], res: RunResult, work: Path,
+                    terminal: Terminal) -> list[str]:  # fmt: skip
+    found = _effects(world, before, ipc_before, res, work)
+    new_posix = _posix_ipc() - posix_before
+    for p in new_posix:
+        Path(p).unlink(missing_ok=True)
+    if new_posix:
+        found.append(f"POSIX IPC objects left: {sorted(new_posix)}")
+    typed = terminal.typed()
+    if typed:
+        found.append(f"bytes typed into the test's terminal: {typed!r}")
+    return found
+
+
 def test_review_payload_ids_unique() -> None:
     assert len(set(_IDS)) == len(_IDS)
 
@@ -104,6 +179,7 @@ def test_review_payload_ids_unique() -> None:
 def test_review_os_attack_contained(
     world: World,  # noqa: F811
     fork_server_up: None,  # noqa: F811
+    terminal: Terminal,
     mode: str,
     name: str,
     code: str,
@@ -112,13 +188,9 @@ def test_review_os_attack_contained(
     ipc_before = _sysv()
     posix_before = _posix_ipc()
     victim_environ = Path(f"/proc/{world.victim.pid}/environ").read_bytes()
-    res, work = _run(world, code, mode)
+    res, work = _run(world, _render(code, world, terminal), mode)
     assert res.mode == mode
-    effects = _effects(world, before, ipc_before, res, work)
-    new_posix = _posix_ipc() - posix_before
-    for p in new_posix:
-        Path(p).unlink(missing_ok=True)
-    assert not new_posix, f"{name} left POSIX IPC objects: {new_posix}"
+    effects = _review_effects(world, before, ipc_before, posix_before, res, work, terminal)
     assert effects == [], f"{name} had an effect: {effects}"
     assert not work.exists()
     if victim_environ:
@@ -129,35 +201,57 @@ def test_review_os_attack_contained(
         assert proc is None or proc.poll() is None, f"{name} killed the zygote"
 
 
-# Payloads not run unconfined, and why; every other one has a control run
-# below, in which it must have an effect.
-_NO_CONTROL: dict[str, str] = {
-    "killpg-victim-group": "the victim shares pytest's process group",
-    "kill-minus-one": "unconfined, it signals every process on the machine",
-    "fork-bomb": "a fork bomb: unconfined it would exhaust the shared machine",
-    "thread-bomb-raw-loop": "a thread bomb: unconfined it would exhaust the shared machine",
+# No payload here goes without a control. Those that would reach beyond the
+# test unconfined as root (every process, pytest's group, the machine's
+# tasks) run as nobody under plain's bounds, against a victim of that user:
+# "victim" a sleep leading its own group, "group" the same with the job in
+# its group, "bomb" no victim (the thread count or LEAKED is the effect).
+_BOUNDED_CONTROL: dict[str, str] = {
+    "kill-minus-one": "victim",
+    "killpg-victim-group": "victim",
+    "kill-own-group": "group",
+    "fork-bomb": "bomb",
+    "thread-bomb-raw-loop": "bomb",
 }
-# Unconfined, these show no effect yet: the payload or its tripwire needs
-# work (devlog 2026-12-02-sandbox-os-layer, leftovers).
-_NO_CONTROL.update(dict.fromkeys(
-    ("kill-own-group", "tgkill-victim", "tgkill-own-tgid-victim-tid", "ioctl-tiocsti", "rename-outside-in", "open-by-handle"),
-    "no effect seen even unconfined"))  # fmt: skip
-_CONTROLS = [p[0] for p in PAYLOADS if p[0] not in _NO_CONTROL]
+_CONTROLS = [n for n in _IDS if n not in _BOUNDED_CONTROL]
+
+
+def test_controls_cover_every_payload() -> None:
+    assert set(_CONTROLS) | set(_BOUNDED_CONTROL) == set(_IDS)
+    assert not set(_CONTROLS) & set(_BOUNDED_CONTROL)
 
 
 @pytest.mark.parametrize("name", _CONTROLS)
 def test_review_control_effect_without_confinement(
     world: World,  # noqa: F811
     fork_server_up: None,  # noqa: F811
+    terminal: Terminal,
     name: str,
 ) -> None:
     code = next(p[1] for p in PAYLOADS if p[0] == name)
     before = world.snapshot()
     ipc_before = _sysv()
     posix_before = _posix_ipc()
-    res, work = _run(world, code, "fork", confine=False)
-    effects = _effects(world, before, ipc_before, res, work)
-    new_posix = _posix_ipc() - posix_before
-    for p in new_posix:
-        Path(p).unlink(missing_ok=True)
-    assert effects or new_posix, f"control run of {name} had no effect"
+    res, work = _run(world, _render(code, world, terminal), "fork", confine=False)
+    effects = _review_effects(world, before, ipc_before, posix_before, res, work, terminal)
+    assert effects, f"control run of {name} had no effect"
+
+
+@pytest.mark.skipif(not plain.available(), reason="a control as another user needs root")
+@pytest.mark.parametrize("name", sorted(_BOUNDED_CONTROL))
+def test_review_bounded_control_as_nobody(world: World, name: str) -> None:  # noqa: F811
+    code = next(p[1] for p in PAYLOADS if p[0] == name)
+    kind = _BOUNDED_CONTROL[name]
+    with plain.control_work_dir() as work, plain.victim_of() as victim:
+        code = code.replace("@VICTIM@", str(victim.pid))
+        group = victim.pid if kind == "group" else 0
+        res = plain.run_plain(code, work, process_group=group)
+        effects = ["the payload reports an act"] if "LEAKED" in res.stdout else []
+        if victim.poll() is not None:
+            effects.append(f"the victim was killed ({victim.returncode})")
+        threads = work / "threads.txt"
+        if threads.is_file() and int(threads.read_text(encoding="ascii") or 0) > LIMITS.processes:
+            effects.append(
+                f"{threads.read_text(encoding='ascii')} live threads, cap {LIMITS.processes}"
+            )
+    assert effects, f"bounded control run of {name} had no effect: {res.stderr[-600:]}"
