@@ -171,13 +171,15 @@ def run_plain(
     uid: int | None = CONTROL_UID,
     process_group: int = 0,
     witness: bool = False,
+    env: dict[str, str] | None = None,
 ) -> RunResult:
     """Run `code` unconfined but bounded; every task it started is gone after.
 
     `process_group` 0 gives the job a group of its own; another value puts
     it into that (existing) group, e.g. a victim's. With `witness`, the
     payload runs in a child of a throwaway parent that reports (LEAKED on
-    stdout) whether its limits or nice value changed.
+    stdout) whether its limits or nice value changed. `env` adds to the
+    sandbox's scrubbed environment.
     """
     (work / CODE_FILE).write_text(code, encoding="utf-8")
     os.makedirs(work / ".mpl", exist_ok=True)
@@ -199,17 +201,17 @@ def run_plain(
         "uid": uid,
         "witness": witness,
     }
-    env = scrubbed_env(work)
+    child_env = {**scrubbed_env(work), **(env or {})}
     # The interpreter must import this checkout's labwright (the worktree's
     # venv names it in a .pth; PYTHONPATH is kept for a plain checkout).
     if "PYTHONPATH" in os.environ:
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+        child_env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     timed_out = False
     with open(work / STDOUT_FILE, "wb") as out, open(work / STDERR_FILE, "wb") as err:
         proc = subprocess.Popen(
             [sys.executable, "-c", _BOOT, json.dumps(spec)],
             cwd=work,
-            env=env,
+            env=child_env,
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
