@@ -480,9 +480,11 @@ _BOUNDED_CONTROL: dict[str, Bounds] = {
     "ten-gb-seek": Bounds(file_size=11 * 1024**3),
     "infinite-output": Bounds(),  # stops at RLIMIT_FSIZE (64 MiB)
 }
-# Unconfined, antigravity would open a web browser on the machine: its
-# control runs (as root, unbounded is not needed) with $BROWSER set to
-# `true`, which webbrowser honours, so only the marker it writes is left.
+# Unconfined, antigravity would open a web browser on the machine. Its
+# control runs under plain's bounds (as root: the markers folder is in
+# pytest's 0700 temp root) with $BROWSER naming a script of the test's, which
+# webbrowser prefers to any real browser; the script leaves a marker, so the
+# control shows both acts: a program started, a file written outside.
 _BROWSER = "help-antigravity"
 _CONTROLS = [
     n for n in _IDS if n not in _NO_CONTROL and n not in _BOUNDED_CONTROL and n != _BROWSER
@@ -517,6 +519,23 @@ def test_bomb_control_under_bounds_only(arena: Arena, name: str) -> None:
         result = plain.run_plain(arena.render(code, work), work, bounds=_BOUNDED_CONTROL[name])
         effects = arena.effects(result, work, _LIMITS[name])
     assert effects, f"bounded control run of {name} had no visible effect: {result.stderr[-600:]}"
+
+
+@pytest.mark.skipif(not plain.available(), reason="a bounded control needs root here")
+def test_browser_control_under_bounds_only(arena: Arena) -> None:
+    code = next(p[2] for p in PAYLOADS if p[0] == _BROWSER)
+    browser = arena.root / "browser.sh"
+    # webbrowser takes $BROWSER as one program name (no arguments).
+    browser.write_text(f"#!/bin/sh\n: > {arena.markers}/browser-started\n", encoding="utf-8")
+    browser.chmod(0o755)
+    with plain.control_work_dir() as work:
+        result = plain.run_plain(
+            arena.render(code, work), work, uid=None, env={"BROWSER": str(browser)}
+        )
+        effects = arena.effects(result, work, _DEFAULT)
+    started = (arena.markers / "browser-started").exists()
+    assert started, f"antigravity started no browser unconfined: {result.stderr[-600:]}"
+    assert effects, "the control run left no visible effect"
 
 
 @pytest.mark.parametrize("mode", ["cold", "fork"])
