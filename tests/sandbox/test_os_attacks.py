@@ -12,6 +12,8 @@ each tripwire fires.
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import os
 import resource
 import stat
@@ -331,7 +333,8 @@ _NO_CONTROL: dict[str, str] = {
         "the only clock it can set is the host's real-time clock: a time namespace "
         "virtualises only CLOCK_MONOTONIC and CLOCK_BOOTTIME, and CAP_SYS_TIME in a "
         "user namespace does not cover it, so a control would step the shared "
-        "machine's clock (as nobody it is refused, which shows nothing)"
+        "machine's clock (as nobody it is refused, which shows nothing); "
+        "test_a_time_namespace_cannot_hold_the_clock_settime_control checks the namespace part"
     ),
 }
 _NEEDS_ROOT = ("chown-outside", "mknod-outside", "mknod-kmsg", "immutable-work", "fanotify",
@@ -354,6 +357,44 @@ def test_controls_cover_every_payload() -> None:
     assert set(_NO_CONTROL) == {"clock-settime-same"}
     assert not set(_NO_CONTROL) & set(_BOUNDED_CONTROL)
     assert set(_CONTROLS) | set(_BOUNDED_CONTROL) | set(_NO_CONTROL) | set(_NEEDS_ROOT) == set(_IDS)
+
+
+_CLONE_NEWTIME = 0x80
+
+
+def test_a_time_namespace_cannot_hold_the_clock_settime_control() -> None:
+    """The reason clock-settime-same has no control, checked where it can be:
+    a fresh time namespace takes offsets for the monotonic and boot clocks
+    but refuses one for CLOCK_REALTIME, the clock the payload sets, so a
+    control would have to set the machine's own clock."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child unshares; the test process stays where it is
+        os.close(read_end)
+        answers = []
+        if libc.unshare(_CLONE_NEWTIME) != 0:
+            answers.append(f"unshare {os.strerror(ctypes.get_errno())}")
+        else:
+            for clock in ("monotonic", "boottime", "realtime"):
+                try:
+                    fd = os.open("/proc/self/timens_offsets", os.O_WRONLY)
+                    try:
+                        os.write(fd, f"{clock} 5 0".encode("ascii"))
+                    finally:
+                        os.close(fd)
+                    answers.append(f"{clock} ok")
+                except OSError as exc:
+                    answers.append(f"{clock} {exc.errno}")
+        os.write(write_end, ";".join(answers).encode("ascii"))
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        answers = pipe.read().decode("ascii").split(";")
+    os.waitpid(pid, 0)
+    if answers[0].startswith("unshare"):
+        pytest.skip(f"no time namespace here: {answers[0]}")
+    assert answers == ["monotonic ok", "boottime ok", f"realtime {errno.EINVAL}"]
 
 
 @pytest.mark.parametrize("name", _CONTROLS)
