@@ -105,6 +105,54 @@ def test_names_we_do_not_generate_are_refused(tmp_path: Path, name: str) -> None
     assert not (tmp_path / "r.zip").exists()
 
 
+def _tiny_build(root: Path) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "main.tex").write_text(
+        "\\documentclass{article}\\begin{document}x\\end{document}\n", encoding="utf-8"
+    )
+    return root / "main.tex"
+
+
+def test_the_compendium_goes_in_with_the_raw_files_own_names(tmp_path: Path) -> None:
+    tex = _tiny_build(tmp_path / "build")
+    data = tmp_path / "build" / "analysis" / "data"
+    (data / "as-read").mkdir(parents=True)
+    (tmp_path / "build" / "analysis" / "analysis.py").write_text("print(1)\n", encoding="utf-8")
+    (data / "株高 第1组.csv").write_text("a\n1\n", encoding="utf-8")
+    (data / "as-read" / "run.csv").write_text("a\n1\n", encoding="utf-8")
+    names = zipfile.ZipFile(export_overleaf_zip(tex, tmp_path / "r.zip")).namelist()
+    assert [n for n in names if n.startswith("analysis/")] == [
+        "analysis/analysis.py",
+        "analysis/data/as-read/run.csv",
+        "analysis/data/株高 第1组.csv",
+    ]
+
+
+def test_a_build_without_a_compendium_has_no_analysis_members(build: Path) -> None:
+    assert not [m for m in members_of(build) if m.arcname.startswith("analysis/")]
+
+
+@pytest.mark.parametrize("bad", ["a\x01b.csv", "a:b.csv", " lead.csv", "back\\slash.csv"])
+def test_a_raw_name_that_cannot_extract_everywhere_is_refused(tmp_path: Path, bad: str) -> None:
+    tex = _tiny_build(tmp_path / "build")
+    data = tmp_path / "build" / "analysis" / "data"
+    data.mkdir(parents=True)
+    (data / bad).write_text("a\n", encoding="utf-8")
+    with pytest.raises(ExportError):
+        export_overleaf_zip(tex, tmp_path / "r.zip")
+    assert not (tmp_path / "r.zip").exists()
+
+
+def test_a_symlink_in_the_compendium_is_refused(tmp_path: Path) -> None:
+    tex = _tiny_build(tmp_path / "build")
+    secret = tmp_path / "secret.csv"
+    secret.write_text("SECRET\n", encoding="utf-8")
+    (tmp_path / "build" / "analysis" / "data").mkdir(parents=True)
+    os.symlink(secret, tmp_path / "build" / "analysis" / "data" / "x.csv")
+    with pytest.raises(ExportError):
+        export_overleaf_zip(tex, tmp_path / "r.zip")
+
+
 @needs_latexmk
 @pytest.mark.smoke
 def test_unpacked_zip_compiles_with_latexmk_in_an_empty_dir(build: Path, tmp_path: Path) -> None:

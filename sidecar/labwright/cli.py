@@ -190,7 +190,7 @@ def _run_build(args: argparse.Namespace) -> int:
         if done is None or done.tex_path is None:
             # build_offline already said why, in one sentence.
             return EXIT_BAD_INPUT
-        return _deliver(done, build_dir, output, args.zip, progress)
+        return _deliver(done, folder, build_dir, output, args.zip, progress)
     finally:
         keep = args.keep_build or done is None or not done.ok
         if keep and done is not None and done.tex_path is not None:
@@ -211,8 +211,32 @@ def _exportable(build: Path) -> bool:
     return True
 
 
+def _with_compendium(folder: Path, tex_path: Path, record: Path) -> str | None:
+    """Put the compendium (analysis/) beside the document and compile again,
+    so the appendix of both the PDF and the zip names each number's script
+    line. Returns the problem, if any, in one sentence; the zip is written
+    without the compendium then."""
+    from labwright.agent.offline.compendium_build import attach_compendium
+    from labwright.latex.compile import compile_tex
+
+    try:
+        attach_compendium(folder, tex_path, record)
+    except Exception as exc:  # noqa: BLE001 - the report must still be delivered
+        shutil.rmtree(tex_path.parent / "analysis", ignore_errors=True)
+        return f"The analysis compendium could not be written ({exc}); the zip has none."
+    result = compile_tex(tex_path)
+    if not result.ok:
+        return "The report did not compile again with the compendium's script lines."
+    return None
+
+
 def _deliver(
-    done: object, build_dir: Path, output: Path, zip_path: Path | None, progress: _Progress
+    done: object,
+    folder: Path,
+    build_dir: Path,
+    output: Path,
+    zip_path: Path | None,
+    progress: _Progress,
 ) -> int:
     from labwright.agent.events import Done
     from labwright.agent.offline.build import PROVENANCE_JSON
@@ -224,6 +248,10 @@ def _deliver(
 
         progress.milestone("Writing the Overleaf zip")
         progress.finish()
+        problem = _with_compendium(folder, Path(done.tex_path), build_dir / PROVENANCE_JSON)
+        if problem:
+            _say(problem)
+            code = EXIT_PROBLEMS
         try:
             zip_path.parent.mkdir(parents=True, exist_ok=True)
             export_overleaf_zip(Path(done.tex_path), zip_path)

@@ -2,12 +2,16 @@
 
 The archive holds main.tex, the class file it names, the traced numbers'
 appendix the class reads (labwright-numbers.tex), the figures it includes, the .bib files it cites from and a `latexmkrc` selecting XeLaTeX
-(`$pdf_mode = 5`), which Overleaf and a local `latexmk` both honour.
+(`$pdf_mode = 5`), which Overleaf and a local `latexmk` both honour; and,
+when the build has one, the compendium under `analysis/` (the script, the
+notebook, requirements.txt and the raw data they read, issue 23).
 
 What goes in is derived from the document itself, and every member is
 checked with lstat: a regular file (never a symlink, never followed), inside
 the build directory, with a name of the shape Labwright generates. Arc names
-are ours; nothing from the user's folder names a member. Timestamps are
+are ours; nothing from the user's folder names a member, except the raw
+files under `analysis/data/`, which keep their own names (the script reads
+them by name): those are checked part by part (`_check_data_rel`). Timestamps are
 fixed so the same build gives the same bytes.
 
 A build whose compile overwrote its own input files (the class, the .bib:
@@ -45,6 +49,9 @@ _CLASS = re.compile(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{([^{}]+)\}")
 _BIB = re.compile(r"\\bibliography\s*\{([^{}]+)\}")
 _GRAPHIC_EXT = (".pdf", ".png", ".jpg", ".jpeg")
 _MAX_RECORD = 1 << 20  # a compile record is a few hundred bytes
+#: The compendium's folder in the build and the zip (agent/offline/compendium_build.py).
+COMPENDIUM_DIR = "analysis"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\\:*?\"<>|]")
 
 
 class ExportError(ValueError):
@@ -66,6 +73,32 @@ def _check_rel(rel: str) -> str:
     ):
         raise ExportError(f"{rel!r} is not a file name Labwright generates, so it is not exported.")
     return rel
+
+
+def _check_data_rel(rel: str) -> str:
+    """A raw file's own name below analysis/: any printable name (a Chinese
+    file name is a real case) that extracts to where it says on every OS."""
+    parts = rel.split("/")
+    if any(
+        not p or p in (".", "..") or len(p) > 200 or _CONTROL.search(p) or p != p.strip()
+        for p in parts
+    ):
+        raise ExportError(f"{rel!r} cannot be a file name in the zip, so it is not exported.")
+    return rel
+
+
+def _compendium_members(root: Path) -> list[str]:
+    """Every regular file under analysis/, sorted; symlinks are never followed."""
+    top = root / COMPENDIUM_DIR
+    if not os.path.lexists(top) or not top.is_dir() or top.is_symlink():
+        return []
+    found: list[str] = []
+    for base, dirs, files in os.walk(top, followlinks=False):
+        dirs.sort()
+        for name in files:
+            rel = (Path(base) / name).relative_to(root).as_posix()
+            found.append(_check_data_rel(rel))
+    return sorted(found)
 
 
 def _regular_file(path: Path, root: Path) -> Path:
@@ -145,6 +178,7 @@ def members_of(tex_path: Path) -> list[Member]:
     wanted += sorted(
         _check_rel(_graphic(m.group(1).strip(), root)) for m in _INCLUDE.finditer(source)
     )
+    wanted += _compendium_members(root)
     seen: set[str] = set()
     out: list[Member] = []
     for rel in wanted:

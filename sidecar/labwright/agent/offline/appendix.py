@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from labwright.agent.offline.computation_words import computation_text
 from labwright.agent.offline.escape import escape_text
 from labwright.latex.template import NUMBERS_FILE
 
@@ -44,6 +45,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "no_file": "no data file (a count or a setting of the analysis)",
         "folder": "the data folder",
         "how": "computed as",
+        "line": "line {line} of {script}",
     },
     "zh": {
         "title": "数字来源",
@@ -56,6 +58,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "no_file": "无数据文件（计数或分析设置）",
         "folder": "数据文件夹",
         "how": "计算方式",
+        "line": "{script} 第 {line} 行",
     },
 }
 
@@ -96,9 +99,17 @@ def appendix_entries(
     return out
 
 
-def appendix_tex(record: Mapping[str, Any], lang: str, ids: Iterable[str] | None = None) -> str:
+def appendix_tex(
+    record: Mapping[str, Any],
+    lang: str,
+    ids: Iterable[str] | None = None,
+    *,
+    script_lines: Mapping[str, int] | None = None,
+    script: str = "",
+) -> str:
     """The appendix's LaTeX: a heading, one sentence, one paragraph per number
-    (its destination, the number, its id, its source, its computation)."""
+    (its destination, the number, its id, its source, its computation and,
+    with `script_lines`, the line of the compendium's `script` that recomputes it)."""
     words = _WORDS["zh" if lang == "zh" else "en"]
     lines = [
         f"\\section*{{{words['title']}}}",
@@ -108,7 +119,11 @@ def appendix_tex(record: Mapping[str, Any], lang: str, ids: Iterable[str] | None
     ]
     for entry in appendix_entries(record, ids):
         entry_id = str(entry["id"])
-        computation = escape_text(str(entry.get("computation", "")))
+        computation = escape_text(computation_text(str(entry.get("computation", "")), lang))
+        line = (script_lines or {}).get(entry_id)
+        if line is not None and script:
+            where = words["line"].format(line=line, script=f"\\texttt{{{escape_text(script)}}}")
+            computation += f" ({where})" if lang != "zh" else f"（{where}）"
         lines.append(
             # \leavevmode: the destination is on the entry's line, never alone
             # at the foot of the page before it.
@@ -122,8 +137,16 @@ def appendix_tex(record: Mapping[str, Any], lang: str, ids: Iterable[str] | None
 
 
 def write_appendix(
-    record: Mapping[str, Any], lang: str, out_dir: Path, ids: Iterable[str] | None = None
+    record: Mapping[str, Any],
+    lang: str,
+    out_dir: Path,
+    ids: Iterable[str] | None = None,
+    *,
+    script_lines: Mapping[str, int] | None = None,
+    script: str = "",
 ) -> Path:
     path = Path(out_dir) / APPENDIX_FILE
-    path.write_text(appendix_tex(record, lang, ids), encoding="utf-8")
+    path.write_text(
+        appendix_tex(record, lang, ids, script_lines=script_lines, script=script), encoding="utf-8"
+    )
     return path
