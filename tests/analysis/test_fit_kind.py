@@ -236,3 +236,82 @@ def test_an_asked_quantity_no_table_binds_is_said_to_be_not_computed(tmp_path: P
     assert all(a.quantity != "Ea" for a in fa.sheet.answers)
     # Quantities that were answered are not listed.
     assert not [u for u in fa.sheet.unanswered if "(Km)" in u.what]
+
+
+def _gauss(x: np.ndarray, c: float, fwhm: float, h: float) -> np.ndarray:
+    return h * np.exp(-4 * np.log(2) * (x - c) ** 2 / fwhm**2)
+
+
+def _scan_request(pattern: str, files: tuple[FileRole, ...]) -> AnalysisRequest:
+    return AnalysisRequest(
+        asked=tuple(AskedQuantity(quantity=q, model="gaussian_peaks", evidence=WHY)
+                    for q in ("center", "fwhm", "area")),
+        models=(NamedModel(key="gaussian_peaks", evidence=WHY),),
+        procedure="peaks",
+        bindings=(
+            Binding(model="gaussian_peaks", variable="x", file=pattern, column="wavelength",
+                    unit="nm", evidence=WHY),
+            Binding(model="gaussian_peaks", variable="y", file=pattern, column="intensity",
+                    unit="counts", evidence=WHY),
+        ),
+        files=files,
+        replicates="average",
+    )  # fmt: skip
+
+
+def test_peaks_on_a_sloping_baseline_in_repeat_scans_are_one_fit(tmp_path: Path) -> None:
+    """Three repeat scans (a file pattern) of two Gaussian lines on a sloping
+    background: one fit of their mean, the baseline not flat, each line's
+    centre, width and area answered under its own key."""
+    rng = np.random.default_rng(4)
+    x = np.arange(600.0, 660.01, 0.5)
+    lines = ((622.0, 6.0, 400.0), (637.0, 8.0, 250.0))
+    clean = 40.0 + 1.5 * (x - 600) + sum(_gauss(x, *p) for p in lines)
+    files = {f"scan{i}.csv": _csv({"wavelength": x, "intensity": clean + rng.normal(0, 6, x.size)})
+             for i in (1, 2, 3)}  # fmt: skip
+    _write(tmp_path, {"notes.md": "Three repeat scans.\n", **files})
+    roles = tuple(FileRole(file=f, role="repeat", evidence=WHY) for f in files)
+    read = read_folder(tmp_path)
+    fa = analyse_folder(read, _scan_request("scan*.csv", roles))
+    assert [a.kind for a in fa.analyses] == ["fit"], fa.kinds()
+    out = fa.analyses[0].result
+    assert isinstance(out, FitOutcome)
+    assert {ds.source for ds in out.binding.extra} == {"scan2.csv", "scan3.csv"}
+    assert out.result.peaks == 2 and out.result.baseline != "constant"
+    assert out.result.n == x.size  # the mean of the scans, not every reading
+    for i, (c, w, h) in enumerate(lines, start=1):
+        for key, truth in ((f"center_{i}", c), (f"fwhm_{i}", w),
+                           (f"area_{i}", h * w * np.sqrt(np.pi / (4 * np.log(2))))):  # fmt: skip
+            value, se, asked = _answer(fa, key)
+            assert asked and abs(value - truth) < 3 * se, (key, value, se, truth)
+    # Each line's centre answers the notes' "centres": nothing is listed as not computed.
+    assert not fa.sheet.unanswered, fa.sheet.unanswered
+    _recomputes(read, fa)
+    text = WRITERS["fit"].write(fa.analyses[0], Ledger(), "en")
+    assert "peaks on a" in text and "repeat scans averaged" in text
+
+
+def test_a_file_pattern_of_runs_at_set_points_is_not_fitted_file_by_file(tmp_path: Path) -> None:
+    """Files named by a set-point with a unit are a run series (a law
+    across the files), never repeats a pattern binds one fit to."""
+    rng = np.random.default_rng(2)
+    t = np.linspace(0, 20, 21)
+    files = {f"decay_T{T}K.csv": _csv({"t": t, "c": 5 * np.exp(-0.01 * T * t / 30)
+                                       + rng.normal(0, 0.01, t.size)})
+             for T in (290, 300, 310)}  # fmt: skip
+    _write(tmp_path, {"notes.md": "decay at three temperatures\n", **files})
+    runs = tuple(FileRole(file=f, role="run", parameter="T", value=float(f[7:10]), unit="K",
+                          evidence=WHY) for f in files)  # fmt: skip
+    request = AnalysisRequest(
+        asked=(AskedQuantity(quantity="k", model="rate_first_order", evidence=WHY),),
+        models=(NamedModel(key="rate_first_order", evidence=WHY),),
+        bindings=(
+            Binding(model="rate_first_order", variable="t", file="decay_T*K.csv", column="t",
+                    unit="min", evidence=WHY),
+            Binding(model="rate_first_order", variable="c", file="decay_T*K.csv", column="c",
+                    unit="mmol/L", evidence=WHY),
+        ),
+        files=runs,
+    )  # fmt: skip
+    fa = _analyse(tmp_path, request)
+    assert "fit" not in fa.kinds(), fa.kinds()

@@ -126,6 +126,9 @@ class FitResult:
     message: Text | None = None
     skipped: dict[str, Text] = field(default_factory=dict)
     starts_tried: int = 0
+    #: A composite fit: the number of peaks and the baseline chosen (0, None otherwise).
+    peaks: int = 0
+    baseline: str | None = None
     _curve: Callable[[Mapping[str, Any]], FloatArray] | None = field(
         default=None, repr=False, compare=False
     )

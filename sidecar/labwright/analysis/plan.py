@@ -193,7 +193,7 @@ def _not_reached(
     reads as answered somewhere)."""
     from labwright.analysis.catalogue.load import catalogue
 
-    answered = {a.quantity for a in sheet.answers}
+    answered = {a.quantity for a in sheet.answers} | {a.asks for a in sheet.answers}
     out: list[Unanswered] = []
     for q in request.asked:
         if q.quantity in answered or any(

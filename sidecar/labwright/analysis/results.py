@@ -119,6 +119,14 @@ class Answer:
     sources: tuple[Provenance, ...] = ()  # the columns it came from
     rows: str | None = None  # which rows ("all 12", "2-11")
     fit: FitQuality | None = None  # the quality of the fit it came from, when one
+    # The asked quantity this answers when its key differs: one peak's centre
+    # (`center_2`) answers the notes' "centres" (`center`).
+    answers_for: str | None = None
+
+    @property
+    def asks(self) -> str:
+        """The quantity key an ask for this answer names."""
+        return self.answers_for or self.quantity
 
     @property
     def z(self) -> float | None:

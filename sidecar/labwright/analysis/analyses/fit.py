@@ -33,10 +33,12 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from typing import Any
 
 import numpy as np
 
+from labwright.analysis.analyses.peak_answers import peak_quantities
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
 from labwright.analysis.catalogue.custom import CustomEntry, custom_entry, with_starts
 from labwright.analysis.catalogue.load import catalogue
@@ -49,8 +51,15 @@ from labwright.analysis.request import AnalysisRequest, Binding, Unanswered
 from labwright.analysis.results import Answer, Comparison, FitQuality, fit_quality
 from labwright.ingest.types import Column, Dataset, Provenance, ReadResult
 
-#: Procedures whose entries this kind fits (None: a plain law).
-_PLAIN = (None, "fit")
+#: Procedures whose entries this kind fits (None: a plain law; "peaks": a
+#: composite entry, several peaks on a baseline, which the engine fits with
+#: lmfit's peak models, `engine_peaks.py`).
+_PLAIN = (None, "fit", "peaks")
+#: Fewer repeat scans than this are averaged without their spread as the
+#: weights: the SD of three values is itself uncertain by half, and weights
+#: that noisy biased a three-peak fit by up to 15 SE. The mean is fitted and
+#: the residual scatter sets the SE instead.
+MIN_SCANS_FOR_WEIGHTS = 5
 MIN_POINTS = 3
 _STEM = re.compile(r"^(.*?)[\s_\-]*(?:#|no\.?|rep|run|trial)?[\s_\-]*(\d+)\s*$", re.I)
 
@@ -232,7 +241,7 @@ def _floats(col: Column) -> np.ndarray:
     return np.asarray(col.values, dtype=float)
 
 
-def _matching(ds: Dataset, col: Column) -> Column | None:
+def matching_column(ds: Dataset, col: Column) -> Column | None:
     """The column of `ds` that holds the same quantity as `col` (same name,
     else the last numeric one: a background file's counts)."""
     numeric = [c for c in ds.columns if c.is_numeric]
@@ -241,9 +250,15 @@ def _matching(ds: Dataset, col: Column) -> Column | None:
 
 
 def prepare(
-    ctx: BindContext, entry: ModelEntry, ds: Dataset, columns: dict[str, Column]
+    ctx: BindContext,
+    entry: ModelEntry,
+    ds: Dataset,
+    columns: dict[str, Column],
+    repeats: Sequence[Dataset] | None = None,
 ) -> tuple[Prepared, tuple[Dataset, ...]]:
-    """The arrays of one fit, with the file roles of the request applied."""
+    """The arrays of one fit, with the file roles of the request applied.
+    `repeats`: the other scans of the same measurement (a file pattern's
+    members); None: the folder's files the request calls repeats."""
     req = ctx.request
     yname = entry.response.name
     ycol = columns[yname]
@@ -275,11 +290,12 @@ def prepare(
     else:
         y = _floats(ycol)
 
-    repeats = _role_tables(ctx, "repeat", ds)
+    if repeats is None:
+        repeats = _role_tables(ctx, "repeat", ds)
     if repeats and len(reps) == 1:
         scans = [y]
         for other in repeats:
-            col = _matching(other, ycol)
+            col = matching_column(other, ycol)
             if col is not None and len(col.values) == y.size:
                 scans.append(_floats(col))
                 extra.append(other)
@@ -287,13 +303,19 @@ def prepare(
             stack = np.column_stack(scans)
             y = np.mean(stack, axis=1)
             sd = np.std(stack, axis=1, ddof=1) / math.sqrt(len(scans))
-            sigma = sd if np.all(np.isfinite(sd) & (sd > 0)) else None
-            notes.append(Text(f"{len(scans)} repeat scans averaged point by point, their spread "
-                              "as the SE",
-                              f"{len(scans)} 次重复扫描逐点平均，以其离散作为标准误差"))  # fmt: skip
+            weighted = len(scans) >= MIN_SCANS_FOR_WEIGHTS and np.all(np.isfinite(sd) & (sd > 0))
+            sigma = sd if weighted else None
+            if weighted:
+                notes.append(Text(f"{len(scans)} repeat scans averaged point by point, their "
+                                  "spread as the SE",
+                                  f"{len(scans)} 次重复扫描逐点平均，以其离散作为标准误差"))  # fmt: skip
+            else:
+                notes.append(Text(f"{len(scans)} repeat scans averaged point by point (too few "
+                                  "for their spread to weight the points)",
+                                  f"{len(scans)} 次重复扫描逐点平均（次数太少，不以其离散加权）"))  # fmt: skip
 
     for bg in _role_tables(ctx, "background", ds):
-        col = _matching(bg, ycol)
+        col = matching_column(bg, ycol)
         if col is None:
             continue
         level = _floats(col)
@@ -309,6 +331,26 @@ def prepare(
     return Prepared({**xs, yname: y}, sigma, tuple(notes)), tuple(extra)
 
 
+def _members(ctx: BindContext, pattern: str, sheet: str | None) -> list[Dataset] | None:
+    """The tables a binding's file pattern (`scan*.csv`) stands for, when
+    they are repeats of one measurement; None when the pattern is a run
+    series or anything else. A pattern binds repeats only (the notes call
+    them repeats or scans, or the varying part of the names is a repeat
+    index): runs at different set-points (`runs/decay_T#K.csv`) are the run
+    series' input, a law across the files, and fitted one by one they would
+    answer each run's parameters instead of the question."""
+    found = [
+        ds
+        for ds in ctx.read.datasets
+        if fnmatchcase(ds.source, pattern)
+        and (sheet is None or (ds.provenance.sheet if ds.provenance else None) == sheet)
+    ]
+    roles = [ctx.request.role_of(ds.source) for ds in found]
+    if len(found) < 2 or any(r is None or r.role != "repeat" for r in roles):
+        return None
+    return sorted(found, key=lambda d: d.source)
+
+
 def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
     req = ctx.request
     groups: dict[tuple[str, str | None], list[Binding]] = {}
@@ -319,8 +361,18 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
     out = []
     free = {id(ds) for ds in ctx.free()}
     for (file, sheet), bs in groups.items():
-        ds = _dataset(ctx.read, file, sheet)
-        if ds is None or id(ds) not in free:
+        repeats: list[Dataset] | None = None
+        if any(ch in file for ch in "*?["):
+            members = _members(ctx, file, sheet)
+            if members is None:
+                continue
+            ds, repeats = members[0], members[1:]
+        else:
+            found = _dataset(ctx.read, file, sheet)
+            if found is None:
+                continue
+            ds = found
+        if id(ds) not in free:
             continue
         columns: dict[str, Column] = {}
         units: dict[str, str | None] = {}
@@ -338,7 +390,7 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
             used.append(b)
         if set(columns) != wanted:
             continue
-        prepared, extra = prepare(ctx, entry, ds, columns)
+        prepared, extra = prepare(ctx, entry, ds, columns, repeats)
         inputs, input_units = _inputs(req, entry)
         notes = ctx.reading.text if ctx.reading is not None else ""
         out.append(FitBinding(entry, ds, columns, units, inputs, input_units, prepared,
@@ -491,9 +543,16 @@ def _answers(outcome: FitOutcome) -> list[Answer]:
     rows = f"all {res.n}" if res.n == total else f"{res.n} points from {total} rows"
     how = method_text(outcome)
     line = _line_values(outcome)
-    order = [p.name for p in e.parameters] + [d.key for d in e.derived]
+    # (key, label, LaTeX, the entry's quantity it answers): a composite fit
+    # answers peak by peak (several centres for one asked "centre").
+    items: list[tuple[str, Text, str, str | None]]
+    if res.peaks:
+        items = [(q.key, q.label, q.latex, q.asked_as) for q in peak_quantities(e, res)]
+    else:
+        order = [p.name for p in e.parameters] + [d.key for d in e.derived]
+        items = [(q, _label(e, q), _latex(e, q), q) for q in order]
     out = []
-    for q in order:
+    for q, label, latex, asked_as in items:
         if q not in res.values:
             continue
         value, se = res.value(q), res.se(q)
@@ -504,9 +563,10 @@ def _answers(outcome: FitOutcome) -> list[Answer]:
         unit = res.units.get(q)
         comp = expected(req, q, unit) or _reference(e, q, unit, b.notes_text)
         out.append(Answer(
-            q, _label(e, q), _latex(e, q), value, se if math.isfinite(se) else None, unit,
+            q, label, latex, value, se if math.isfinite(se) else None, unit,
             _LINE_METHOD if q in line else how,
-            e.key, q in asked, comp, sources, rows, outcome.quality,
+            e.key, asked_as in asked, comp, sources, rows, outcome.quality,
+            asked_as if asked_as != q else None,
         ))  # fmt: skip
     return out
 

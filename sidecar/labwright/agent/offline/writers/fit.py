@@ -22,6 +22,7 @@ from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure
 from labwright.agent.offline.writers.script import KindScript, read_table
 from labwright.analysis.analyses.fit import FitBinding, FitOutcome
+from labwright.analysis.catalogue.schema import Text
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
 
@@ -32,6 +33,9 @@ _FRAMES: dict[str, dict[str, str]] = {
         "intro": "The {law} ${latex}$ was fitted to {file} by least squares ({n} points): {binds}.",
         "bind": "${sym}$ is {col}",
         "prep": "Before the fit, {what}.",
+        "peaks": "The sum of {n} {shape} peaks on a {baseline} baseline fitted best (the number of "
+                 "peaks and the baseline chosen by the corrected Akaike criterion); the law above "
+                 "is one of its peaks.",
         "gives": "The fit gives {values}{quality}.",
         "weighted": " (weighted by the stated uncertainties)",
         "r2": "; $R^2 = {r2}$",
@@ -52,6 +56,8 @@ _FRAMES: dict[str, dict[str, str]] = {
         "intro": "用最小二乘法将{law} ${latex}$ 拟合到 {file}（{n} 个数据点）：{binds}。",
         "bind": "${sym}$ 取 {col}",
         "prep": "拟合之前，{what}。",
+        "peaks": "{n} 个{shape}峰叠加在{baseline}基线上拟合最佳（峰数与基线由修正的赤池信息准则选定）；"
+                 "上式为其中一个峰。",
         "gives": "拟合得到 {values}{quality}。",
         "weighted": "（按给定不确定度加权）",
         "r2": "；$R^2 = {r2}$",
@@ -65,6 +71,16 @@ _FRAMES: dict[str, dict[str, str]] = {
         "resid": "残差",
         "fitted": "拟合值",
     },
+}  # fmt: skip
+
+
+_PEAK_WORDS = {
+    "gaussian": Text("Gaussian", "高斯"), "lorentzian": Text("Lorentzian", "洛伦兹"),
+    "voigt": Text("Voigt", "Voigt "), "pseudo_voigt": Text("pseudo-Voigt", "赝 Voigt "),
+}  # fmt: skip
+_BASELINE_WORDS = {
+    "none": Text("zero", "零"), "constant": Text("flat", "水平"), "linear": Text("linear", "线性"),
+    "quadratic": Text("quadratic", "二次"), "cubic": Text("cubic", "三次"),
 }  # fmt: skip
 
 
@@ -102,6 +118,11 @@ def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
     if b.prepared.notes:
         done = sep.join(t.zh if lang == "zh" else t.en for t in b.prepared.notes)
         parts.append(_f(lang, "prep", what=src_text(done)))
+    if res.peaks and e.composite is not None:
+        shape, base = _PEAK_WORDS[e.composite.peak], _BASELINE_WORDS[res.baseline or "none"]
+        parts.append(_f(lang, "peaks", n=ledger.count(res.peaks, prov, f"peaks in the {what}"),
+                        shape=shape.zh if lang == "zh" else shape.en,
+                        baseline=base.zh if lang == "zh" else base.en))  # fmt: skip
     values = []
     for ans in out_.answers():
         if ans.se is None:
@@ -277,9 +298,23 @@ def script(a: FitAnalysis) -> KindScript:
     lines = [read_table(b.dataset)]
     cols = [b.columns[v.name].name for v in e.independents]
     reps = [c.name for c in _replicates_of(b)]
-    lines.append(f"data = df[{[*cols, *reps]!r}].astype(float).dropna()")
+    scans = _scans(b)
+    if len(scans) > 1:  # repeat scans: averaged point by point, as the report did
+        lines.append("scans = np.column_stack([\n" + "".join(
+            f"    {read_table(ds, 'd').split(' = ', 1)[1]}[{col!r}].astype(float).to_numpy(),\n"
+            for ds, col in scans) + "])")  # fmt: skip
+        lines.append("df = df.assign(__y=scans.mean(axis=1), "
+                     "__s=scans.std(axis=1, ddof=1) / np.sqrt(scans.shape[1]))")  # fmt: skip
+        lines.append(f"data = df[{[*cols, '__y', '__s']!r}].astype(float).dropna()")
+        weighted = b.prepared.sigma is not None
+        lines.append(f"y, sigma = data['__y'].to_numpy(), {'data[' + repr('__s') + '].to_numpy()' if weighted else 'None'}")
+        reps = []
+    else:
+        lines.append(f"data = df[{[*cols, *reps]!r}].astype(float).dropna()")
     xs = {v.name: f"data[{b.columns[v.name].name!r}].to_numpy()" for v in e.independents}
-    if len(reps) > 1 and b.request.replicates != "average":
+    if not reps:
+        pass
+    elif len(reps) > 1 and b.request.replicates != "average":
         lines.append(f"y = np.concatenate([data[c].to_numpy() for c in {reps!r}])")
         xs = {k: f"np.tile({v}, {len(reps)})" for k, v in xs.items()}
         lines.append("sigma = None")
@@ -300,6 +335,9 @@ def script(a: FitAnalysis) -> KindScript:
             lines.append(
                 f"y = y - {read_table(ds, 'bg').split(' = ', 1)[1]}[{col.name!r}].mean()  # background"
             )
+    if res.peaks:
+        lines += _peak_lines(a, xs[e.independents[0].name])
+        return KindScript(_IMPORTS, "\n".join(lines) + "\n")
     law = _law_lines(e, out_.data, res, xs, "law")
     if law is None:
         return KindScript((), f"# The {e.name.en} on this temperature scale is not written out.\n")
@@ -314,6 +352,79 @@ def script(a: FitAnalysis) -> KindScript:
         lines.append(f'report(f"{p}, {{what}} (SE)", value.value * {k!r})')
         lines.append(f'report(f"standard uncertainty of {p}, {{what}} (SE)", value.stderr * {k!r})')
     return KindScript(_IMPORTS, "\n".join(lines) + "\n")
+
+
+_LMFIT_MODELS = {"gaussian": "GaussianModel", "lorentzian": "LorentzianModel",
+                 "voigt": "VoigtModel", "pseudo_voigt": "PseudoVoigtModel"}  # fmt: skip
+#: A peak answer's role -> the lmfit parameter of its peak.
+_LMFIT_NAMES = {"center": "center", "fwhm": "fwhm", "area": "amplitude", "height": "height"}
+
+
+def _peak_lines(a: FitAnalysis, x: str) -> list[str]:
+    """A composite fit in lmfit's own peak models, as the engine fits it
+    (`engine_peaks.py`: the data's units, peaks numbered by centre), started
+    at the report's values so it checks the same minimum; every answer the
+    report prints with its SE is reported back."""
+    from labwright.analysis.analyses.peak_answers import peak_quantities
+    from labwright.analysis.engine_peaks import ROLES, baseline_names, degree
+
+    out_ = a.result
+    e, res = out_.entry, out_.result
+    assert e.composite is not None
+    model = _LMFIT_MODELS[e.composite.peak]
+    own = baseline_names(e)
+    lines = [f"x = {x}", "model = None", f"for i in range(1, {res.peaks + 1}):",
+             f"    part = lmfit.models.{model}(prefix=f'p{{i}}_')",
+             "    model = part if model is None else model + part"]  # fmt: skip
+    deg = degree(res.baseline) if res.baseline else -1
+    if deg >= 0:
+        lines.append(f"model = model + lmfit.models.PolynomialModel(degree={deg}, prefix='b_')")
+    lines.append("params = model.make_params()")
+    for rank in range(1, res.peaks + 1):
+        for role, lm in (("center", "center"), ("sigma", "sigma"), ("area", "amplitude"),
+                         ("fraction", "fraction")):  # fmt: skip
+            if f"{role}_{rank}" in res.values:
+                lines.append(f"params['p{rank}_{lm}'].set(value={res.value(f'{role}_{rank}')!r})")
+    for k in range(deg + 1):
+        lines.append(f"params['b_c{k}'].set(value={res.value(f'c{k}')!r})")
+    lines += ["fit_law = model.fit(y, params, x=x, weights=None if sigma is None else 1 / sigma, "
+              "scale_covar=sigma is None)", f"what = {_what(a)!r}",
+              'report(f"points in the {what}", len(y))',
+              f'report(f"peaks in the {{what}}", {res.peaks})']  # fmt: skip
+    for q in peak_quantities(e, res):
+        if q.key not in res.values or not math.isfinite(res.se(q.key)):
+            continue
+        role, _, rank = q.key.rpartition("_")
+        if q.key.startswith("c") and q.key[1:].isdigit():
+            lm = f"b_{q.key}"
+        elif rank.isdigit() and role in _LMFIT_NAMES:
+            lm = f"p{rank}_{_LMFIT_NAMES[role]}"
+        elif ROLES.get(q.key) in _LMFIT_NAMES:  # one peak: the entry's own names
+            lm = f"p1_{_LMFIT_NAMES[ROLES[q.key]]}"
+        elif q.key in own:  # the formula's baseline (b0), chosen as it is written
+            lm = f"b_c{own.index(q.key)}"
+        else:
+            continue
+        lines.append(f"value = fit_law.params[{lm!r}]")
+        lines.append(f'report(f"{q.key}, {{what}} (SE)", value.value)')
+        lines.append(f'report(f"standard uncertainty of {q.key}, {{what}} (SE)", value.stderr)')
+    return lines
+
+
+def _scans(b: FitBinding) -> list[tuple[Any, str]]:
+    """The tables averaged as repeat scans (the bound one first) and the
+    response's column in each."""
+    from labwright.analysis.analyses.fit import matching_column
+
+    repeats = [ds for ds in b.extra if (r := b.request.role_of(ds.source)) and r.role == "repeat"]
+    if not repeats:
+        return []
+    out = [(b.dataset, b.response.name)]
+    for ds in repeats:
+        col = matching_column(ds, b.response)
+        if col is not None:
+            out.append((ds, col.name))
+    return out
 
 
 def _replace_name(text: str, name: str, new: str) -> str:
