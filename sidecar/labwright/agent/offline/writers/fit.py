@@ -306,14 +306,13 @@ def script(a: FitAnalysis) -> KindScript:
         lines.append("df = df.assign(__y=scans.mean(axis=1), "
                      "__s=scans.std(axis=1, ddof=1) / np.sqrt(scans.shape[1]))")  # fmt: skip
         lines.append(f"data = df[{[*cols, '__y', '__s']!r}].astype(float).dropna()")
-        weighted = b.prepared.sigma is not None
-        lines.append(f"y, sigma = data['__y'].to_numpy(), {'data[' + repr('__s') + '].to_numpy()' if weighted else 'None'}")
-        reps = []
+        sigma = "data['__s'].to_numpy()" if b.prepared.sigma is not None else "None"
+        lines.append(f"y, sigma = data['__y'].to_numpy(), {sigma}")
     else:
         lines.append(f"data = df[{[*cols, *reps]!r}].astype(float).dropna()")
     xs = {v.name: f"data[{b.columns[v.name].name!r}].to_numpy()" for v in e.independents}
-    if not reps:
-        pass
+    if len(scans) > 1:
+        pass  # y and sigma are the scans' mean (above)
     elif len(reps) > 1 and b.request.replicates != "average":
         lines.append(f"y = np.concatenate([data[c].to_numpy() for c in {reps!r}])")
         xs = {k: f"np.tile({v}, {len(reps)})" for k, v in xs.items()}
@@ -394,11 +393,11 @@ def _peak_lines(a: FitAnalysis, x: str) -> list[str]:
     for q in peak_quantities(e, res):
         if q.key not in res.values or not math.isfinite(res.se(q.key)):
             continue
-        role, _, rank = q.key.rpartition("_")
+        role, _, index = q.key.rpartition("_")
         if q.key.startswith("c") and q.key[1:].isdigit():
             lm = f"b_{q.key}"
-        elif rank.isdigit() and role in _LMFIT_NAMES:
-            lm = f"p{rank}_{_LMFIT_NAMES[role]}"
+        elif index.isdigit() and role in _LMFIT_NAMES:
+            lm = f"p{index}_{_LMFIT_NAMES[role]}"
         elif ROLES.get(q.key) in _LMFIT_NAMES:  # one peak: the entry's own names
             lm = f"p1_{_LMFIT_NAMES[ROLES[q.key]]}"
         elif q.key in own:  # the formula's baseline (b0), chosen as it is written
