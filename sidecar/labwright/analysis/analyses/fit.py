@@ -383,11 +383,11 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
                 continue
             columns[b.variable] = col
             units[b.variable] = b.unit if b.unit is not None else col.unit
+            used.append(b)
         if entry.key == CUSTOM_KEY and (custom := _custom(req)) is not None and custom.pure_numbers:
             # No units balance the written formula (ln c of a concentration):
             # the notes mean the numbers in the columns' units.
             units = dict.fromkeys(units)
-            used.append(b)
         if set(columns) != wanted:
             continue
         prepared, extra = prepare(ctx, entry, ds, columns, repeats)
