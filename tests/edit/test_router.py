@@ -45,7 +45,13 @@ def test_zero_token_decisions_are_never_wrong(doc: str, request_: str, label: st
     if decision.target is not None:
         assert decision.target.ref == label, decision
     else:
-        assert decision.by in ("defer", "none")
+        # Every label is a part the document has: "none" (answered with "no
+        # such part", no model asked) would be a wrong zero-token decision.
+        assert decision.by == "defer", decision
+    # Offline, route() also decides whole-document wording without tokens.
+    offline = route(request_, doc)
+    assert not offline.used_tokens
+    assert offline.target is None or offline.target.ref == label, offline
 
 
 def test_share_decided_without_tokens_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
