@@ -119,8 +119,10 @@ async function clickNumber(link, label) {
   const entry = (await (await api(`/sessions/${sessionOf()}/versions/${await shownVersion()}/provenance`)).json()).numbers.find(
     (n) => n.id === id,
   );
-  const names = [entry?.file, entry?.column].filter(Boolean);
-  check(`${label}: the popover shows the number's source (file and column)`, !!entry && names.length > 0 && names.every((n) => text.includes(n)), `${id}: ${text.slice(0, 120)}`);
+  const names = [entry?.file === "." ? null : entry?.file, entry?.sheet, entry?.variable, entry?.column].filter(Boolean);
+  // A folder-level number (how many files or runs) names no file: the popover says it is the folder's.
+  const folderLevel = names.length === 0 && (await pop.getByTestId("source-folder").count()) > 0;
+  check(`${label}: the popover shows the number's source (file and column, or the folder)`, !!entry && (names.length > 0 ? names.every((n) => text.includes(n)) : folderLevel), `${id}: ${text.slice(0, 120)}`);
   check(`${label}: the popover is inside the window and the PDF pane`, inside(popBox, viewport) && inside(popBox, paneBox), JSON.stringify(popBox));
   const gap = popBox && linkBox ? Math.max(0, popBox.x - (linkBox.x + linkBox.width), linkBox.x - (popBox.x + popBox.width), popBox.y - (linkBox.y + linkBox.height), linkBox.y - (popBox.y + popBox.height)) : Infinity;
   check(`${label}: the popover is beside the number`, gap <= 24, `${gap.toFixed(0)} px away`);
@@ -224,7 +226,7 @@ try {
   // --- 4. the connection cut mid-run; the run resumes on reconnect -------------------
   await page.getByTestId("tab-progress").click();
   await page.evaluate(() => (window.__labwrightEvents = []));
-  await page.getByRole("button", { name: /撰写报告|Write the report/ }).click();
+  await page.getByTestId("start-run").click();
   await page.locator("[data-testid=log] .log-milestone").first().waitFor({ timeout: 60_000 });
   const beforeCut = (await page.evaluate(() => window.__labwrightEvents.length));
   proxy.cut();
@@ -242,6 +244,11 @@ try {
   const applied = await page.evaluate(() => [...window.__labwrightEvents]);
   const consecutive = applied.every((s, i) => s === i + 1);
   check("after the reconnect the run resumed: every event once, in order", consecutive && applied.length === serverEvents.length && beforeCut < serverEvents.length, `${beforeCut} before the cut, ${applied.length} applied, ${serverEvents.length} in the run`);
+  const reopened = await page.waitForURL(/\/report$/, { timeout: 60_000 }).then(() => true, () => false);
+  const finished = (await (await api(`/sessions/${sid}/runs`)).json()).at(-1);
+  const runVersions = (await (await api(`/sessions/${sid}/versions`)).json()).filter((v) => v.run_id === run3.id);
+  check("the resumed run finishes", finished.id === run3.id && finished.status === "done", `${finished.id}: ${finished.status}`);
+  check("the resumed run's report opens", reopened && runVersions.length === 1 && (await shownVersion()) === runVersions[0].version_no, `${page.url()} shows version ${await shownVersion()}`);
   await photograph("8-resumed");
 
   // --- 5. the engine gone for good ---------------------------------------------------

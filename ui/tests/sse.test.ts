@@ -66,6 +66,60 @@ describe("follow", () => {
     expect(asked.every((a) => a.auth === "Bearer t0ken")).toBe(true);
   });
 
+  it("takes a clean close before the last message for a cut link (WebKit's way) and resumes", async () => {
+    const log: number[] = [];
+    const asked: string[] = [];
+    let last = 0;
+    let call = 0;
+    let retries = 0;
+    const fetchImpl = (async (_url: string, init: RequestInit) => {
+      asked.push(new Headers(init.headers).get("Last-Event-ID") ?? "");
+      call += 1;
+      if (call === 1) return stream([msg(1), msg(2)]); // closed cleanly mid-run
+      return stream([msg(3), `id: 4\nevent: done\ndata: {"seq":4}\n\n`]);
+    }) as typeof fetch;
+    let ends = 0;
+    await follow({
+      url: "u",
+      token: "t",
+      lastSeq: () => last,
+      onMessage: (m: SseMessage) => {
+        log.push(Number(m.id));
+        last = Number(m.id);
+      },
+      complete: () => last === 4,
+      onEnd: () => (ends += 1),
+      onRetry: () => (retries += 1),
+      signal: new AbortController().signal,
+      fetchImpl,
+      sleep: async () => undefined,
+    });
+    expect(log).toEqual([1, 2, 3, 4]);
+    expect(asked).toEqual(["0", "2"]);
+    expect([ends, retries]).toEqual([1, 1]);
+  });
+
+  it("accepts the end after closes that bring nothing, though the last message never came", async () => {
+    let calls = 0;
+    let ends = 0;
+    const fetchImpl = (async () => {
+      calls += 1;
+      return stream(calls === 1 ? [msg(1)] : []);
+    }) as unknown as typeof fetch;
+    await follow({
+      url: "u",
+      token: "t",
+      lastSeq: () => 1,
+      onMessage: () => undefined,
+      complete: () => false,
+      onEnd: () => (ends += 1),
+      signal: new AbortController().signal,
+      fetchImpl,
+      sleep: async () => undefined,
+    });
+    expect([calls, ends]).toEqual([4, 1]);
+  });
+
   it("stops on a 4xx instead of retrying forever", async () => {
     const fetchImpl = (async () => new Response("{}", { status: 401 })) as unknown as typeof fetch;
     await expect(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diffRows, foldContext } from "../src/state/diff";
-import { describeSource, indexByPrinted, lookup, segments, type ProvenanceEntry } from "../src/state/provenance";
+import { describeSource, folderLevel, indexByPrinted, lookup, segments, type ProvenanceEntry } from "../src/state/provenance";
 import { keyProblem, validateSettings, type SettingsForm } from "../src/state/settings";
 import { groupInventory } from "../src/state/inventory";
 import { browserToken } from "../src/api/conn";
@@ -63,6 +63,14 @@ describe("provenance lookup", () => {
   it("describes a source as file › sheet › column", () => {
     expect(describeSource(lookup(index, "1.2\\times10^{-3}")[0]!)).toBe("a.xlsx › S1 › x");
     expect(lookup(index, "42")).toEqual([]);
+  });
+
+  it("tells a number of the folder as a whole from one of a file", () => {
+    const base = { printed: "2", value: 2, computation: "files in the folder inventory" } as ProvenanceEntry;
+    expect(folderLevel({ ...base, file: "." })).toBe(true);
+    expect(folderLevel({ ...base, file: null })).toBe(true);
+    expect(folderLevel({ ...base, file: "a.csv" })).toBe(false);
+    expect(folderLevel({ ...base, file: ".", column: "x" })).toBe(false);
   });
 });
 

@@ -65,6 +65,17 @@ export interface FollowOptions {
   onMessage: (m: SseMessage) => void;
   /** Called when the server closed the stream normally (the run ended). */
   onEnd: () => void;
+  /**
+   * Whether the stream's last message has been seen (a run's `done` event).
+   * A clean close before it is a lost link, not the end: WebKitGTK (the
+   * desktop window) reports a connection dropped between two chunks as the
+   * body's normal end, where Chromium reports an error, so the window stopped
+   * following a run whose connection was cut. Such a close reconnects; after
+   * QUIET_CLOSES closes in a row that brought nothing, the end is taken as
+   * real (a stream that really has no last message does not loop forever).
+   * Without this option every clean close is the end.
+   */
+  complete?: () => boolean;
   onRetry?: (attempt: number) => void;
   /** A (re)connection was answered: the stream is flowing again. */
   onOpen?: () => void;
@@ -76,12 +87,16 @@ export interface FollowOptions {
 }
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const QUIET_CLOSES = 3;
+
+class EarlyClose extends Error {}
 
 /** Follow a stream until it ends, reconnecting after network errors with backoff. */
 export async function follow(opts: FollowOptions): Promise<void> {
   const doFetch = opts.fetchImpl ?? fetch;
   const sleep = opts.sleep ?? delay;
   let attempt = 0;
+  let quietCloses = 0;
   const idleMs = opts.idleMs ?? 45_000;
   while (!opts.signal.aborted) {
     // One controller per connection: the idle watchdog aborts only this one.
@@ -111,12 +126,20 @@ export async function follow(opts: FollowOptions): Promise<void> {
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       const parser = new SseParser();
       attemptCtl.signal.addEventListener("abort", () => void reader.cancel().catch(() => undefined));
+      let received = 0;
       for (;;) {
         arm();
         const { value, done } = await reader.read();
         if (attemptCtl.signal.aborted) throw new Error("stream went quiet");
         if (done) break;
-        for (const m of parser.push(value)) opts.onMessage(m);
+        for (const m of parser.push(value)) {
+          received += 1;
+          opts.onMessage(m);
+        }
+      }
+      quietCloses = received === 0 ? quietCloses + 1 : 0;
+      if (opts.complete && !opts.complete() && quietCloses < QUIET_CLOSES) {
+        throw new EarlyClose("the stream closed before its last message");
       }
       opts.onEnd();
       return;

@@ -7,7 +7,7 @@ import { TexSource } from "../components/TexSource";
 import { Citations } from "../components/Citations";
 import { PROPOSALS_CHANGED } from "../state/citations";
 import { originText, useT } from "../i18n";
-import { describeSource, entriesById, type TaggedEntry } from "../state/provenance";
+import { describeSource, entriesById, folderLevel, type TaggedEntry } from "../state/provenance";
 import { exportName } from "../state/exportName";
 import { saveExport } from "../api/save";
 
@@ -95,10 +95,19 @@ export function Report({
         <strong className="source-number">{e?.printed ?? id}</strong>
         {e ? (
           <dl>
-            <dt>{t("file")}</dt>
-            <dd>
-              <code>{describeSource(e) || "—"}</code>
-            </dd>
+            {folderLevel(e) ? (
+              <>
+                <dt>{t("fromWhere")}</dt>
+                <dd data-testid="source-folder">{t("wholeFolder")}</dd>
+              </>
+            ) : (
+              <>
+                <dt>{t("file")}</dt>
+                <dd>
+                  <code>{describeSource(e)}</code>
+                </dd>
+              </>
+            )}
             <dt>{t("computation")}</dt>
             <dd>{e.computation}</dd>
           </dl>

@@ -82,7 +82,7 @@ export function SessionScreen({ api, id, tab }: { api: Api; id: number; tab: Tab
     <div className="session">
       <div className="row">
         <h1 className="grow title">{session.title || session.source_path}</h1>
-        <button type="button" className="primary" onClick={() => void startRun()} disabled={active}>
+        <button type="button" className="primary" onClick={() => void startRun()} disabled={active} data-testid="start-run">
           {t("startRun")}
         </button>
       </div>

@@ -66,6 +66,13 @@ export function describeSource(e: ProvenanceEntry): string {
   return [e.file, e.sheet, e.variable, e.column].filter((x): x is string => !!x).join(" › ");
 }
 
+/** A number of the folder as a whole (how many files, datasets, runs): the
+ * record names no file, or the folder itself ("."), and no sheet, variable or
+ * column. "File: ." read as a lost source, so the popover says "the folder". */
+export function folderLevel(e: ProvenanceEntry): boolean {
+  return (!e.file || e.file === ".") && !e.sheet && !e.variable && !e.column;
+}
+
 // --- tagged numbers ----------------------------------------------------------
 // The writer tags each number it emits with the id of its provenance entry; in
 // the TeX that is `\hyperlink{lwnum.<id>}{<printed>}` (or the writer's own

@@ -18,10 +18,12 @@ export function useRun(api: Api, runId: number | null) {
   const [ended, setEnded] = useState(false);
   const [retrying, setRetrying] = useState(false);
   const last = useRef(0);
+  const sawDone = useRef(false);
 
   useEffect(() => {
     dispatch({ kind: "reset" });
     last.current = 0;
+    sawDone.current = false;
     setEnded(false);
     const probe = window as unknown as { __labwrightEvents?: number[] };
     if (probe.__labwrightEvents) probe.__labwrightEvents = []; // the e2e recorder: one run at a time
@@ -37,9 +39,12 @@ export function useRun(api: Api, runId: number | null) {
         setRetrying(false);
         // Applied here, in arrival order: `last` is what the next reconnect asks after.
         if (env.seq > last.current) last.current = env.seq;
+        if (env.type === "done") sawDone.current = true;
         dispatch({ kind: "event", env });
         probe.__labwrightEvents?.push(env.seq);
       },
+      // A run's stream ends after its `done` event; a close before it is a cut link.
+      complete: () => sawDone.current,
       onEnd: () => setEnded(true),
       onRetry: () => {
         setRetrying(true);
