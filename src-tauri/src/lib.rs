@@ -4,11 +4,14 @@
 //! the background and the UI learns its address and token through the
 //! `sidecar_info` command and the `sidecar-state` event
 //! (docs/window-contract.md). Dropped folders become a `folder-dropped` event.
+//! With `LABWRIGHT_WEBVIEW_RELAY` set (tests), the address given to the UI is
+//! that relay's (relay.rs).
 
 pub mod handshake;
 #[cfg(windows)]
 mod jobobject;
 pub mod paths;
+pub mod relay;
 pub mod rotlog;
 pub mod sidecar;
 pub mod state;
@@ -86,6 +89,16 @@ fn start_sidecar(app: &AppHandle) {
         rotlog::RotatingLog::open(&log_path, LOG_MAX_BYTES, LOG_KEEP).ok(),
     ));
     set_state(app, SidecarState::Starting);
+    // Read once, before the sidecar starts: a bad value is said in the log
+    // and ignored, so the window still works, talking to the sidecar directly.
+    let relay = match relay::from_env() {
+        Some(Ok(addr)) => Some(addr),
+        Some(Err(e)) => {
+            sidecar::log_line(&log, &format!("[shell] {e}"));
+            None
+        }
+        None => None,
+    };
 
     let fail = |app: &AppHandle, why: &dyn std::fmt::Display| {
         sidecar::log_line(&log, &format!("[shell] {why}"));
@@ -159,7 +172,15 @@ fn start_sidecar(app: &AppHandle) {
                 return;
             }
             *shared.running.lock().unwrap() = Some(running);
-            set_state(&app, SidecarState::Ready { base, token });
+            let shown = relay::webview_base(&base, relay);
+            if shown != base {
+                // The relay's owner reads where to forward to from this line.
+                sidecar::log_line(
+                    &log,
+                    &format!("[shell] the webview talks through the relay at {shown} to the sidecar at {base}"),
+                );
+            }
+            set_state(&app, SidecarState::Ready { base: shown, token });
         }
         Err(e) => {
             sidecar::log_line(&log, &format!("[shell] {e}"));
