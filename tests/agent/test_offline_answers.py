@@ -304,8 +304,12 @@ def test_the_models_material_says_the_request_not_the_goals() -> None:
         (9.8123, 0.0456, ("9.812", "0.046")),
         (4702.0, 2870.0, ("4700", "2900")),  # two digits of sigma left of the point too
         (9.96, 0.0996, ("9.96", "0.10")),  # sigma's decade after its rounding
-        (123456.0, 1234.0, ("1.235\\times10^{5}", "1.2\\times10^{3}")),
-        (2.5e6, 9.96e4, ("2.50\\times10^{6}", "1.0\\times10^{5}")),
+        (123456.0, 1234.0, ("123500", "1200")),  # plain below a million
+        (299852.4, 7.9, ("299852.4", "7.9")),  # not 2.998524x10^5 +- 7.9x10^0
+        (2.5e6, 9.96e4, ("2.50\\times10^{6}", "0.10\\times10^{6}")),  # one power of ten
+        (1.234e-5, 5.6e-7, ("1.234\\times10^{-5}", "0.056\\times10^{-5}")),
+        (6.674e-11, 1.5e-15, ("6.67400\\times10^{-11}", "1.5\\times10^{-15}")),  # far apart
+        (9.99996e6, 2.0e4, ("1.0000\\times10^{7}", "0.0020\\times10^{7}")),  # carried a decade
     ],
 )
 def test_value_and_standard_error_rounding(

@@ -20,6 +20,7 @@ from typing import Any
 
 from labwright.analysis.coefficient import CoefficientAsk
 from labwright.analysis.expected import RCQuestion
+from labwright.analysis.references import with_free_references
 from labwright.analysis.jobs import Analysis, BindContext
 from labwright.analysis.notes import NoteFacts
 from labwright.analysis.question import Question
@@ -136,7 +137,9 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
     ]
     if fa.coefficients:
         fa.question.goals.setdefault("coefficient", fa.coefficients[0].name)
-    answers = [answer for a in fa.analyses for answer in a.answers()]
+    answers = with_free_references(
+        [answer for a in fa.analyses for answer in a.answers()], fa.request.expected
+    )
     computed = _computed_models(fa.analyses, answers)
     fa.sheet = AnswerSheet(
         answers=answers,

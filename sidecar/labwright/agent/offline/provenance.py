@@ -31,6 +31,10 @@ from labwright.verify.trace import Trace, trace_numbers
 # Plain decimal notation inside this magnitude range, scientific outside it.
 _SCI_LOW = 1e-3
 _SCI_HIGH = 1e5
+#: A value with an uncertainty of a tenth or more prints plain up to here.
+_MEASURED_PLAIN_HIGH = 1e6
+#: Sigma shares the value's power of ten when at most this many decades below it.
+_SHARED_EXPONENT_SPAN = 3
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,17 @@ class Ledger:
         v = self._record(value_text, value, source, computation)
         s = self._record(sigma_text, sigma, source, f"standard uncertainty of {computation}")
         return f"{v} \\pm {s}"
+
+    def to_place_of(
+        self, value: float, sigma: float, source: Provenance | None, computation: str
+    ) -> str:
+        """`value` alone, to the decimal place `sigma` supports: a reference
+        value beside a measured one reads to the same place (299792.5 beside
+        299852.4 ± 7.9, not 2.998×10^5, which hides the difference)."""
+        text, _ = format_with_uncertainty(float(value), float(sigma))
+        if value != 0 and text.split("\\")[0].strip("-0.") == "":
+            text = format_sig(value, 2)  # smaller than sigma's place: still not 0
+        return self._record(text, value, source, computation)
 
     def mean_and_spread(
         self, mean: float, std: float, source: Provenance | None
@@ -219,7 +234,11 @@ def format_with_uncertainty(value: float, sigma: float) -> tuple[str, str]:
     # sigma's decade after rounding it to two digits (0.0996 is 0.10, not 0.100).
     exp_sigma = math.floor(math.log10(float(f"{sigma:.1e}")))
     big = max(abs(value), sigma)
-    if _SCI_LOW <= big < _SCI_HIGH and exp_sigma >= -6:
+    # A measured value reads in plain digits up to a million when its
+    # uncertainty is not far below the units (Michelson's 299852.4 ± 7.9
+    # km/s, not 2.998524×10^5 ± 7.9×10^0).
+    plain_high = _MEASURED_PLAIN_HIGH if exp_sigma >= -1 else _SCI_HIGH
+    if _SCI_LOW <= big < plain_high and exp_sigma >= -6:
         # Two significant digits of sigma, also left of the decimal point:
         # 4702 +- 2870 is 4700 +- 2900 (round to a negative number of places).
         places = 1 - exp_sigma
@@ -231,11 +250,21 @@ def format_with_uncertainty(value: float, sigma: float) -> tuple[str, str]:
         if float(v) == 0:
             v = "0"
         return v, s
-    # Scientific: sigma to 2 significant figures in its own decade (1234 is
-    # 1.2e3, not "1234"), the value to the same place.
+    # Scientific: sigma to 2 significant figures, the value to the same
+    # place. Both in the value's power of ten when sigma is within a few
+    # decades of it, so the two read side by side (2.50×10^6 ± 0.10×10^6);
+    # in its own decade otherwise (1.2×10^-9 beside 6.674×10^-11 would be
+    # long zeros).
     exp_value = math.floor(math.log10(abs(value))) if value != 0 else exp_sigma
     digits = max(exp_value - exp_sigma + 1, 1)
     mantissa = f"{value / 10.0**exp_value:.{digits}f}"
+    if float(mantissa) != 0 and abs(float(mantissa)) >= 10:  # rounding carried a decade
+        exp_value += 1
+        digits = max(exp_value - exp_sigma + 1, 1)
+        mantissa = f"{value / 10.0**exp_value:.{digits}f}"
+    if 0 <= exp_value - exp_sigma <= _SHARED_EXPONENT_SPAN:
+        sigma_mantissa = f"{sigma / 10.0**exp_value:.{digits}f}"
+        return _sci(mantissa, exp_value), _sci(sigma_mantissa, exp_value)
     sigma_mantissa = f"{sigma / 10.0**exp_sigma:.1f}"
     return _sci(mantissa, exp_value), _sci(sigma_mantissa, exp_sigma)
 

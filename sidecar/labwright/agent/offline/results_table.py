@@ -19,6 +19,8 @@ analysis' fixed words, set aside from the number check by `\\lwtext`.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 from labwright.agent.offline.escape import escape_text
@@ -103,6 +105,8 @@ def expected_value(a: Answer, c: Comparison, ledger: Ledger) -> str:
     prov = Provenance(file=c.source) if c.source else None
     if c.uncertainty is not None and c.uncertainty > 0:
         return ledger.measured(c.value, c.uncertainty, prov, what)
+    if a.se is not None and math.isfinite(a.se) and a.se > 0:
+        return ledger.to_place_of(c.value, a.se, prov, what)
     return ledger.num(c.value, prov, what, sig=4)
 
 

@@ -50,6 +50,7 @@ from labwright.analysis.request_rules.formula import (
 )
 from labwright.analysis.request_rules.method import procedure, replicates
 from labwright.analysis.request_rules.named import named_models
+from labwright.analysis.request_rules.references import free_references
 from labwright.analysis.request_rules.text import Notes, read_notes
 from labwright.analysis.request_rules.unknown import unknown_requests
 from labwright.analysis.request_rules.values import statements
@@ -223,6 +224,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
                 keys.append(a.model)
                 models.append(NamedModel(key=a.model, how="quantity", evidence=a.evidence))
     expected = given.expected + expected_products(notes, given.constants, asked)
+    expected += free_references(notes, expected, given.constants)
 
     bindings: list[Binding] = list(custom)
     unanswered: list[Unanswered] = []
