@@ -20,11 +20,11 @@ from typing import Any
 
 from labwright.analysis.coefficient import CoefficientAsk
 from labwright.analysis.expected import RCQuestion
-from labwright.analysis.references import with_free_references
 from labwright.analysis.jobs import Analysis, BindContext
 from labwright.analysis.notes import NoteFacts
 from labwright.analysis.question import Question
 from labwright.analysis.reading import Reading, read_notes_and_roles
+from labwright.analysis.references import with_free_references
 from labwright.analysis.request import AnalysisRequest, Unanswered
 from labwright.analysis.results import Answer, AnswerSheet
 from labwright.analysis.roles import TableRoles

@@ -20,7 +20,6 @@ analysis' fixed words, set aside from the number check by `\\lwtext`.
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass
 
 from labwright.agent.offline.escape import escape_text

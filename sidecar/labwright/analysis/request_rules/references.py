@@ -43,7 +43,9 @@ _REFERENCE = re.compile(
 )
 # The forms that say the value is a reference ("accepted value", "理论值"):
 # these may be unitless (a refractive index); a bare "compare with" needs a unit.
-_NAMED = re.compile(r"(?:" + _KIND_EN + r")\s+value|公认值|理论值|参考值|标准值|文献值|真值|手册值", re.I)
+_NAMED = re.compile(
+    r"(?:" + _KIND_EN + r")\s+value|公认值|理论值|参考值|标准值|文献值|真值|手册值", re.I
+)
 # "与 9.80 m/s² 比较": only a comparison when 比较/对比/相比 follows the value.
 _ZH_COMPARE_AFTER = re.compile(r"\s*(?:的?\s*(?:比较|对比|相比|比对))")
 
