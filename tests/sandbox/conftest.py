@@ -145,6 +145,9 @@ class Arena:
         grown = re.findall(r"GREW (\d+)", blob)
         if grown and max(int(n) for n in grown) * GROW_STEP_BYTES > limits.address_space:
             found.append(f"the job held {max(map(int, grown))} x 80 MB, above its address space")
+        spun = re.findall(r"SPUN (\d+(?:\.\d+)?)", blob)
+        if spun and max(map(float, spun)) > limits.cpu_seconds:
+            found.append(f"the job used {max(map(float, spun))} s of CPU, above its limit")
         return found
 
     def _data_now(self) -> dict[str, bytes]:
