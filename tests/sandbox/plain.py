@@ -16,6 +16,7 @@ machine but what the control itself starts, in a process group of its own
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
@@ -131,25 +132,45 @@ def _kill_group(pgid: int, spare: set[int]) -> None:
         time.sleep(0.05)
 
 
+#: One control as CONTROL_UID at a time on the machine, across test sessions
+#: (several worktrees share it): a `kill -1` or PRIO_USER control reaches
+#: every task of that uid, and RLIMIT_NPROC counts them all, so a second
+#: session's control would be killed, reniced or counted by the first's.
+_UID_LOCK = Path(tempfile.gettempdir()) / f"labwright-control-uid-{CONTROL_UID}.lock"
+
+
+@contextmanager
+def _one_control_at_a_time() -> Iterator[None]:
+    fd = os.open(_UID_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd is closed
+        yield
+    finally:
+        os.close(fd)
+
+
 @contextmanager
 def control_work_dir() -> Iterator[Path]:
-    """A work folder the control's user can reach (pytest's temp root is 0700)."""
-    work = Path(tempfile.mkdtemp(prefix="lw-control-"))
-    os.chmod(work, 0o755)
-    os.chown(work, CONTROL_UID, CONTROL_UID)
-    try:
-        yield work
-    finally:
+    """A work folder the control's user can reach (pytest's temp root is 0700),
+    held under the machine-wide control lock for as long as it exists."""
+    with _one_control_at_a_time():
+        work = Path(tempfile.mkdtemp(prefix="lw-control-"))
+        os.chmod(work, 0o755)
+        os.chown(work, CONTROL_UID, CONTROL_UID)
         try:
-            remove_work_dir(work)
-        except OSError:
-            subprocess.run(["rm", "-rf", str(work)], check=False)
+            yield work
+        finally:
+            try:
+                remove_work_dir(work)
+            except OSError:
+                subprocess.run(["rm", "-rf", str(work)], check=False)
 
 
 @contextmanager
 def victim_of(uid: int = CONTROL_UID) -> Iterator[subprocess.Popen[bytes]]:
     """A `sleep` owned by `uid`, leading a process group of its own in our
-    session (a control job may join that group)."""
+    session (a control job may join that group). Taken inside
+    control_work_dir, so no other session's control runs meanwhile."""
     if foreign_processes(uid):
         raise RuntimeError(f"uid {uid} already owns processes here; a control would reach them")
     victim = subprocess.Popen(

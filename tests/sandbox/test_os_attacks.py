@@ -18,6 +18,7 @@ import os
 import resource
 import stat
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -421,3 +422,21 @@ def test_bounded_control_as_nobody(world: World, name: str) -> None:
         if os.getpriority(os.PRIO_PROCESS, victim.pid) != nice:
             effects.append("the victim's nice value changed")
     assert effects, f"bounded control run of {name} had no effect: {res.stderr[-600:]}"
+
+
+_TRY_LOCK = (
+    "import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDWR)\n"
+    "try:\n    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept BlockingIOError:\n"
+    "    sys.exit(3)"
+)
+
+
+@pytest.mark.skipif(not plain.available(), reason="a control as another user needs root")
+def test_controls_as_nobody_exclude_each_other_across_sessions() -> None:
+    """Another test session (a process of its own) cannot start a control
+    while one is running here: their `kill -1` would reach ours."""
+    lock = str(plain._UID_LOCK)
+    with plain.control_work_dir():
+        held = subprocess.run([sys.executable, "-c", _TRY_LOCK, lock], check=False)
+    free = subprocess.run([sys.executable, "-c", _TRY_LOCK, lock], check=False)
+    assert (held.returncode, free.returncode) == (3, 0)
