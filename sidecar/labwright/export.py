@@ -87,7 +87,7 @@ def _check_data_rel(rel: str) -> str:
     return rel
 
 
-def _compendium_members(root: Path) -> list[str]:
+def compendium_members(root: Path) -> list[str]:
     """Every regular file under analysis/, sorted; symlinks are never followed."""
     top = root / COMPENDIUM_DIR
     if not os.path.lexists(top) or not top.is_dir() or top.is_symlink():
@@ -178,7 +178,7 @@ def members_of(tex_path: Path) -> list[Member]:
     wanted += sorted(
         _check_rel(_graphic(m.group(1).strip(), root)) for m in _INCLUDE.finditer(source)
     )
-    wanted += _compendium_members(root)
+    wanted += compendium_members(root)
     seen: set[str] = set()
     out: list[Member] = []
     for rel in wanted:

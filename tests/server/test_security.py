@@ -128,6 +128,7 @@ def test_matrix_covers_every_route() -> None:
         "/api/sessions/{session_id}/versions/{version_no}/pdf",
         "/api/sessions/{session_id}/versions/{version_no}/figures/{name}",
         "/api/sessions/{session_id}/versions/{version_no}/export/zip",
+        "/api/sessions/{session_id}/versions/{version_no}/export/compendium",
         "/api/settings/llm/keys/{provider}",
         "/api/sessions/{session_id}/usage",
         "/api/runs/{run_id}/usage",
@@ -153,6 +154,14 @@ def test_access_matrix(
         store = app.state.ctx.store
         other = store.create_session(str(data_folder))
         world.run_id = store.start_run(other.id, kind="offline").id
+    if path.endswith("/export/compendium"):
+        # The compendium recomputes a version's number record: the seeded build gets one.
+        from labwright.agent.offline.compendium import report_record
+        from labwright.store.artifacts import PROVENANCE_JSON, run_dir
+
+        build = run_dir(app.state.ctx.data, world.session_id, world.run_id)
+        record = json.dumps(report_record(data_folder))
+        (build / PROVENANCE_JSON).write_text(record, encoding="utf-8")
     before = snapshot(app, memory_keyring)
 
     def denied(headers: dict[str, str], status: int) -> None:

@@ -211,6 +211,35 @@ try {
   ).trim();
   check("the downloaded zip is a valid archive with main.tex", zipCheck.startsWith("ok"), `${zipCheck} (${statSync(zipPath).size} bytes)`);
 
+  // --- export the analysis compendium (issue 23) ----------------------------
+  // The script it holds is run from the unpacked zip with this server's
+  // Python: exit 0 means it recomputed the version's numbers from the raw files.
+  const [compendium] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-compendium").click()]);
+  const compendiumPath = join(outside, "analysis.zip");
+  await compendium.saveAs(compendiumPath);
+  const unpacked = join(outside, "analysis-unpacked");
+  const compendiumCheck = execFileSync(
+    server.python,
+    [
+      "-c",
+      [
+        "import subprocess, sys, zipfile",
+        "z = zipfile.ZipFile(sys.argv[1]); z.extractall(sys.argv[2]); names = z.namelist()",
+        "want = {'analysis/analysis.py', 'analysis/analysis.ipynb', 'analysis/requirements.txt'}",
+        "run = subprocess.run([sys.executable, 'analysis.py'], cwd=sys.argv[2] + '/analysis', capture_output=True, text=True, env={'PATH': '/usr/bin:/bin', 'MPLBACKEND': 'Agg', 'PYTHONIOENCODING': 'utf-8'})",
+        "print('ok' if want <= set(names) and run.returncode == 0 else 'bad', len(names), 'exit', run.returncode, run.stdout.count(' ok '))",
+      ].join("\n"),
+      compendiumPath,
+      unpacked,
+    ],
+    { encoding: "utf-8" },
+  ).trim();
+  check(
+    "the downloaded analysis compendium holds the script and notebook, and the script recomputes the numbers",
+    compendiumCheck.startsWith("ok"),
+    `${compendiumCheck} (${compendium.suggestedFilename()})`,
+  );
+
   // --- second run, reloaded mid-run -----------------------------------------
   // The second run writes the report in Chinese (the report language setting),
   // so its version differs from the first and the diff has lines to show.

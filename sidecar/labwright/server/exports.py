@@ -8,15 +8,29 @@ version made by an accepted edit or a restore shares its ancestor's build.
 Bytes are read with O_NOFOLLOW where the OS has it, so a file swapped for a
 symlink between the check and the read is still not followed. The zip is built
 in memory: an export request writes nothing.
+
+The compendium (issue 23: analysis.py, analysis.ipynb, requirements.txt and
+the raw files they read, under `analysis/`) is written by the same code as
+`labwright export --compendium` into a temporary folder that is removed
+before the response goes out, then zipped with the Overleaf zip's checks.
 """
 
 from __future__ import annotations
 
 import io
+import tempfile
 import zipfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from labwright.export import LATEXMKRC, ExportError, members_of
+from labwright.export import (
+    COMPENDIUM_DIR,
+    LATEXMKRC,
+    ExportError,
+    compendium_members,
+    members_of,
+)
 from labwright.latex.bibfile import bib_file_name
 from labwright.safety import read_regular_whole
 
@@ -54,12 +68,34 @@ def overleaf_members(
     return members
 
 
-def overleaf_zip(content: str, build: Path | None, bibliography: str | None = None) -> bytes:
+def _zip(members: list[tuple[str, bytes]]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for name, data in overleaf_members(content, build, bibliography):
+        for name, data in members:
             info = zipfile.ZipInfo(name, date_time=_FIXED_TIME)
             info.external_attr = 0o644 << 16  # a plain file, never a symlink entry
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
     return buffer.getvalue()
+
+
+def overleaf_zip(content: str, build: Path | None, bibliography: str | None = None) -> bytes:
+    return _zip(overleaf_members(content, build, bibliography))
+
+
+def compendium_zip(folder: Path, record: Mapping[str, Any], lang: str) -> bytes:
+    """The compendium of `folder` against the version's number `record`, as a
+    zip whose members all sit under `analysis/`. Raises ExportError when a
+    written file cannot be a member (a raw file's name no OS can extract)."""
+    from labwright.agent.offline.compendium import export_compendium
+
+    with tempfile.TemporaryDirectory(prefix="labwright-compendium-") as tmp:
+        root = Path(tmp)
+        export_compendium(Path(folder), root / COMPENDIUM_DIR, lang=lang, record=record)
+        members: list[tuple[str, bytes]] = []
+        for rel in compendium_members(root):
+            data = read_regular(root / rel)
+            if data is None:
+                raise ExportError(f"{rel} is not a regular file, so it is not exported.")
+            members.append((rel, data))
+    return _zip(members)

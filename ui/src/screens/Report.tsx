@@ -8,7 +8,7 @@ import { Citations } from "../components/Citations";
 import { PROPOSALS_CHANGED } from "../state/citations";
 import { originText, useT } from "../i18n";
 import { describeSource, entriesById, folderLevel, type TaggedEntry } from "../state/provenance";
-import { exportName } from "../state/exportName";
+import { exportName, type ExportKind } from "../state/exportName";
 import { saveExport } from "../api/save";
 
 type ProvenanceOut = components["schemas"]["ProvenanceOut"];
@@ -75,7 +75,7 @@ export function Report({
       </div>
     );
 
-  const download = async (kind: "pdf" | "zip") => {
+  const download = async (kind: ExportKind) => {
     setSaveNote(null);
     const name = exportName(version?.content ?? "", sessionTitle, shown.version_no, kind);
     try {
@@ -167,6 +167,15 @@ export function Report({
           </button>
           <button type="button" onClick={() => void download("zip")} data-testid="export-zip">
             {t("exportZip")}
+          </button>
+          <button
+            type="button"
+            onClick={() => void download("compendium")}
+            disabled={!prov?.recorded}
+            title={t("exportCompendiumHint")}
+            data-testid="export-compendium"
+          >
+            {t("exportCompendium")}
           </button>
         </div>
         {saveNote && (

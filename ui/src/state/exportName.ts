@@ -37,7 +37,11 @@ export function safeFileStem(text: string): string {
   return /^(con|prn|aux|nul|com\d|lpt\d)$/i.test(short) ? `${short}_` : short;
 }
 
-export function exportName(tex: string, sessionTitle: string, versionNo: number, kind: "pdf" | "zip"): string {
+/** What the report screen exports; each kind is one GET `.../export/<kind>`. */
+export type ExportKind = "pdf" | "zip" | "compendium";
+
+export function exportName(tex: string, sessionTitle: string, versionNo: number, kind: ExportKind): string {
   const stem = safeFileStem(texTitle(tex)) || safeFileStem(sessionTitle) || "report";
-  return `${stem} (v${versionNo}).${kind}`;
+  // The compendium is a zip too; its name says it holds the analysis, not the report.
+  return kind === "compendium" ? `${stem} (v${versionNo}) analysis.zip` : `${stem} (v${versionNo}).${kind}`;
 }

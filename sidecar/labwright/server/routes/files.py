@@ -1,4 +1,6 @@
-"""Files of a version: its PDF, its figures, and its exports (PDF, Overleaf zip).
+"""Files of a version: its PDF, its figures, and its exports (PDF, Overleaf
+zip, and the analysis compendium: the script and notebook that recompute the
+version's numbers from the raw files, issue 23).
 
 All GETs, and none writes anything: the zip is built in memory per request.
 Download names are generated from ids, never taken from the request.
@@ -7,6 +9,7 @@ Download names are generated from ids, never taken from the request.
 from __future__ import annotations
 
 import mimetypes
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException
@@ -14,10 +17,17 @@ from fastapi import Path as PathParam
 from fastapi.responses import Response
 
 from labwright.export import ExportError, check_exportable
+from labwright.safety import is_real_dir
 from labwright.server.context import AppContext, Ctx
-from labwright.server.exports import overleaf_zip, read_regular
+from labwright.server.exports import compendium_zip, overleaf_zip, read_regular
 from labwright.server.schemas import ErrorBody, FigureOut, Id
-from labwright.store.artifacts import build_dir_for, find_figure, list_figures, pdf_for
+from labwright.store.artifacts import (
+    build_dir_for,
+    find_figure,
+    list_figures,
+    pdf_for,
+    record_for,
+)
 from labwright.store.models import Version
 
 router = APIRouter(prefix="/sessions/{session_id}/versions/{version_no}", tags=["files"])
@@ -125,4 +135,39 @@ def export_zip(session_id: Id, version_no: Id, ctx: Ctx) -> Response:
     except ExportError as exc:
         raise HTTPException(409, f"{exc} Rebuild the report, then export again.") from None
     name = f"labwright-session{session_id}-v{version_no}.zip"
+    return Response(data, media_type="application/zip", headers=_attachment(name))
+
+
+@router.get(
+    "/export/compendium",
+    response_class=Response,
+    responses={**_binary("application/zip"), 409: {"model": ErrorBody}},
+    summary="The analysis compendium of this version (analysis/: script, notebook, "
+    "requirements, raw data) that recomputes its numbers",
+)
+def export_compendium_zip(session_id: Id, version_no: Id, ctx: Ctx) -> Response:
+    from labwright.agent.offline.compendium_build import document_lang
+
+    version = _version(ctx, session_id, version_no)
+    record = record_for(ctx.store, ctx.data, version)
+    if record is None:
+        raise HTTPException(
+            404, "This version has no number record; open a version that came from a run."
+        )
+    folder = Path(ctx.store.get_session(session_id).source_path)
+    if not is_real_dir(folder):
+        raise HTTPException(
+            409, "The data folder of this session is gone; put it back, then export again."
+        )
+    try:
+        # The script compares with the numbers this version's record holds,
+        # in the language the version is written in.
+        data = compendium_zip(folder, record.data, document_lang(version.content))
+    except ExportError as exc:
+        raise HTTPException(409, f"{exc} Rename the file, then export again.") from None
+    except Exception as exc:  # noqa: BLE001 - a folder the analysis cannot read again
+        raise HTTPException(
+            409, f"The analysis could not be exported ({exc}); run the report again, then export."
+        ) from None
+    name = f"labwright-session{session_id}-v{version_no}-analysis.zip"
     return Response(data, media_type="application/zip", headers=_attachment(name))
