@@ -15,6 +15,7 @@ what was run with what the notes asked.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,7 +148,11 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
             # "No column holds factor A" of a law whose procedure bound its
             # own columns and answered (warpbreaks' two-way ANOVA): the
             # law's variable binding was not how it was computed.
-            *(u for u in fa.request.unanswered if u.variable is None or u.model not in computed),
+            *(
+                u
+                for u in fa.request.unanswered
+                if (u.variable is None or u.model not in computed) and not _overruled(u, answers)
+            ),
             *(u for a in fa.analyses for u in a.unanswered()),
         ],
     )
@@ -158,6 +163,20 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
     given = {c.name.strip().lower() for c in fa.coefficients}
     fa.sheet.unanswered = [u for u in fa.sheet.unanswered if u.what.strip().lower() not in given]
     return fa
+
+
+def _overruled(u: Unanswered, answers: list[Answer]) -> bool:
+    """The request's "it needs an input the notes do not give" is a guess
+    made before any analysis: an answer of the quantity it names ("molar
+    absorptivity (eps)"; ε off a calibration slope, the calibration's
+    unknowns) of the same law, or of any when it names none, overrules it."""
+    m = re.search(r"\(([^()]+)\)\s*$", u.what)
+    if m is None:
+        return False
+    return any(
+        m.group(1) in (a.quantity, a.asks) and (u.model is None or u.model == a.model)
+        for a in answers
+    )
 
 
 def _computed_models(analyses: list[Analysis[Any, Any]], answers: list[Answer]) -> set[str]:

@@ -114,7 +114,8 @@ def _lab(make: object) -> object:
     [
         (chemistry.calibration_lod, "en", {"sample concentration"}),
         (chemistry.beer_lambert_unknowns, "en",
-         {"concentration of sample 1", "concentration of sample 2", "concentration of sample 3"}),
+         {"concentration of sample 1", "concentration of sample 2", "concentration of sample 3",
+          "molar absorptivity"}),
         (chemistry.standard_addition_zh, "zh", {"sample concentration"}),
     ],
 )  # fmt: skip

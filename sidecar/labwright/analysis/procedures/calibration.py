@@ -38,6 +38,7 @@ from labwright.analysis.procedures.common import (
     entries_of,
     expected,
 )
+from labwright.analysis.procedures.slope_law import SlopeAnswer, slope_answers
 from labwright.analysis.request import AnalysisRequest
 from labwright.analysis.results import Answer
 from labwright.ingest.types import Column, Dataset
@@ -82,6 +83,8 @@ class CalibrationResult:
     c_sample: float | None = None  # standard addition: the x-intercept's magnitude
     c_sample_se: float | None = None
     request: AnalysisRequest | None = None
+    # Parameters of the notes' law read off the slope (ε = b/l).
+    slope_laws: list[SlopeAnswer] = field(default_factory=list)
 
     @property
     def addition(self) -> bool:
@@ -123,6 +126,7 @@ class CalibrationResult:
             usrc = src + ((self.unknown_y.provenance,) if self.unknown_y else ())
             out.append(Answer("x0", u.label, "x_0", u.x0, u.se, xu, how, key, True,
                               expected(req, "x0", xu), usrc, None))  # fmt: skip
+        out += [s.answer(req, self.x, self.y, rows) for s in self.slope_laws]
         limit = Text("3.3 s_y/b and 10 s_y/b from the calibration line",
                      "由校准直线计算 3.3 s_y/b 与 10 s_y/b")  # fmt: skip
         out.append(Answer("LOD", Text("limit of detection", "检出限"), r"\mathrm{LOD}", self.lod,
@@ -272,6 +276,11 @@ def calibrate(
     if table.entry.key == _ADDITION:
         res.c_sample, res.c_sample_se = x_intercept(line)
         return res
+    if request is not None:
+        from labwright.analysis.catalogue.load import catalogue
+
+        entries = {e.key: e for e in catalogue()}
+        res.slope_laws = slope_answers(request, x, y, res.b, res.se_b, entries)
     for ds, ucol in unknowns:
         for label, readings in unknown_groups(ds, ucol):
             x0, se = inverse(line, readings)

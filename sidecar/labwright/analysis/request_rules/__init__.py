@@ -214,7 +214,8 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     asked = custom_q + asked
     models: list[NamedModel] = named + implied
     keys = [m.key for m in models if m.key]
-    given = given_values(notes, vocab, keys)
+    written = [m.key for m in models if m.key and m.how == "formula"]
+    given = given_values(notes, vocab, keys, written)
     seen = {(a.model, a.quantity) for a in asked}
     for a in given.asked:
         if (a.model, a.quantity) not in seen:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,7 +91,15 @@ def _rank(hits: list[Hit], models: Sequence[str]) -> list[Hit]:
     )
 
 
-def given_values(notes: Notes, vocab: Vocabulary, models: Sequence[str]) -> Given:
+def given_values(
+    notes: Notes, vocab: Vocabulary, models: Sequence[str], written: Collection[str] = ()
+) -> Given:
+    """The constants, the values to compare with and the quantities those ask.
+
+    `written`: the laws the notes write out as a formula. A value of such a
+    law's variable ("in a 1.00 cm cuvette" beside "A = ε l c") is kept as a
+    given constant: the notes wrote the symbol into the law they ask, and a
+    calibration against the other variable needs it (ε = slope/l)."""
     constants: list[GivenConstant] = []
     expected: list[ExpectedValue] = []
     asked: list[AskedQuantity] = []
@@ -169,6 +177,26 @@ def given_values(notes: Notes, vocab: Vocabulary, models: Sequence[str]) -> Give
                         evidence=ev.model_copy(
                             update={
                                 "reason": f"{what} of the {law} law ({name}), given in the notes"
+                            }
+                        ),
+                    )
+                )
+            elif kind == "variable" and key in written and key in models:
+                if name in seen:
+                    continue
+                seen.add(name)
+                entry = vocab.entry(key)
+                law = entry.name.en if entry else key
+                constants.append(
+                    GivenConstant(
+                        symbol=name,
+                        value=m.value,
+                        uncertainty=m.uncertainty,
+                        unit=m.unit,
+                        evidence=ev.model_copy(
+                            update={
+                                "reason": f"the value at which the notes held {name} of the "
+                                f"{law} that they write out"
                             }
                         ),
                     )

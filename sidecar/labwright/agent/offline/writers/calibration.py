@@ -31,6 +31,7 @@ from labwright.analysis.procedures.calibration import (
     CalibrationBinding,
     CalibrationResult,
 )
+from labwright.analysis.procedures.slope_law import SlopeAnswer
 
 CalibrationAnalysis = Analysis[CalibrationBinding, CalibrationResult]
 
@@ -47,6 +48,8 @@ _FRAMES: dict[str, dict[str, str]] = {
                   "${k2}\\,s_y/b = {loq}$ {xu}.",
         "addition": "Standard addition: the line crosses zero response at "
                     "${x} = -a/b$, so the sample's concentration is $c_x = a/b = {c}$ {xu}.",
+        "slope_law": "The {law} (${formula}$) makes the slope proportional to ${sym}$ (the "
+                     "notes give its other symbols), so ${sym} = {v}$ {u}.",
         "head_sample": "Unknown",
         "head_m": "$m$",
         "head_y": "mean response",
@@ -68,6 +71,8 @@ _FRAMES: dict[str, dict[str, str]] = {
         "limits": "检出限 ${k1}\\,s_y/b = {lod}$ {xu}；定量限 ${k2}\\,s_y/b = {loq}$ {xu}。",
         "addition": "标准加入法：直线在响应为零处与 {x} 轴交于 $-a/b$，故样品浓度 "
                     "$c_x = a/b = {c}$ {xu}。",
+        "slope_law": "{law}（${formula}$）中斜率与 ${sym}$ 成正比（其余量取自实验说明），"
+                     "故 ${sym} = {v}$ {u}。",
         "head_sample": "未知样",
         "head_m": "$m$",
         "head_y": "平均响应",
@@ -97,6 +102,10 @@ def _slope_unit(r: CalibrationResult) -> str | None:
     return f"{yu or '1'}/({xu})" if "/" in xu else f"{yu or '1'}/{xu}"
 
 
+def _slope_law_what(sl: SlopeAnswer, what: str) -> str:
+    return f"{sl.parameter.label.en}, {what} (from the slope)"
+
+
 def text(a: CalibrationAnalysis, ledger: Ledger, lang: str) -> str:
     r = a.result
     prov = r.y.provenance
@@ -116,6 +125,13 @@ def text(a: CalibrationAnalysis, ledger: Ledger, lang: str) -> str:
         c = ledger.measured(r.c_sample, r.c_sample_se, prov, f"sample concentration, {what}")
         out.append(_f(lang, "addition", x=src_text(r.x.name), c=c, xu=xu))
         return "\n\n".join(out) + "\n"
+    for sl in r.slope_laws:
+        p = sl.parameter
+        out.append(_f(
+            lang, "slope_law", law=sl.entry.name.zh if lang == "zh" else sl.entry.name.en,
+            formula=sl.entry.latex, sym=p.latex, u=unit_text(sl.unit),
+            v=ledger.measured(sl.value, sl.se, prov, _slope_law_what(sl, what)),
+        ))  # fmt: skip
     if r.unknowns and r.unknown_table is not None:
         uprov = r.unknown_y.provenance if r.unknown_y else prov
         rows = []
@@ -225,6 +241,14 @@ for label, readings in unknowns:
     report(f"mean response of {{label}}, {{what}}", y0)
     report(f"{{label}}, {{what}} (inverse prediction)", x0)
     report(f"standard uncertainty of {{label}}, {{what}} (inverse prediction)", se)
+"""
+    for sl in r.slope_laws:
+        # The law's slope per unit of its parameter, in SI base units, with
+        # the notes' values put in (ε l per ε: l), as one factor.
+        name = _slope_law_what(sl, what)
+        code += f"""q = b * {sl.per_slope!r}  # {sl.entry.formula}: {sl.parameter.name} from the slope
+report({name!r}, q)
+report({"standard uncertainty of " + name!r}, np.hypot(np.sqrt(cov[1, 1]) * {abs(sl.per_slope)!r}, q * {sl.given_rel!r}))
 """
     if not r.addition:
         code += """rel = np.hypot(1 / np.sqrt(2 * max(x.size - 2, 1)), np.sqrt(cov[1, 1]) / abs(b))
