@@ -145,3 +145,21 @@ def test_the_titrations_amounts_are_its_inputs(read: Read, notes: str) -> None:
     assert given["c_titrant"] == (pytest.approx(0.1), "mol/L")
     assert given["V_sample"][0] in (pytest.approx(25.0), pytest.approx(20.0))
     assert given["V_sample"][1] == "mL"
+
+
+def test_a_written_laws_variable_held_at_a_value_is_a_given_constant() -> None:
+    # The real catalogue's Beer–Lambert entry has the path length as its
+    # variable: a calibration against c holds it at the cuvette's 1.00 cm,
+    # which the slope needs (ε = b/l); the law unwritten, the value stays a
+    # condition of the measurement.
+    from labwright.analysis.catalogue.load import catalogue
+    from labwright.analysis.request_rules import read_request
+    from labwright.ingest.types import DocumentText, ReadResult
+
+    def constants(notes: str) -> list[tuple[str, float, str | None]]:
+        folder = ReadResult(datasets=[], documents=[DocumentText("README.md", notes)])
+        return [(c.symbol, c.value, c.unit) for c in read_request(folder, catalogue()).constants]
+
+    said = "Standards were measured at 510 nm in a 1.00 cm cuvette. "
+    assert constants(said + "Fit the calibration line A = ε l c and give ε.") == [("l", 1.0, "cm")]
+    assert constants(said + "Give the molar absorptivity from the calibration line.") == []

@@ -53,19 +53,19 @@ class SlopeAnswer:
     given_rel: float = 0.0
 
     def answer(self, request: AnalysisRequest, x: Column, y: Column, rows: str) -> Answer:
-        p = self.parameter
-        names = ", ".join(
-            f"{g.symbol} = {g.value:g}{' ' + g.unit if g.unit else ''}" for g in self.given
-        )
+        p, e = self.parameter, self.entry
+        # The given values are named, not quoted: the request's list of
+        # constants prints them through the ledger.
+        names = ", ".join(g.symbol for g in self.given)
         how = Text(
-            f"from the calibration slope: the {self.entry.name.en} ({self.entry.formula}) "
-            f"has slope d{y.name}/d{x.name} proportional to {p.name}"
-            + (f", with {names} from the notes" if names else ""),
-            f"由校准直线的斜率：{self.entry.name.zh}（{self.entry.formula}）对 {x.name} 的斜率"
-            f"与 {p.name} 成正比" + (f"，{names} 取自实验说明" if names else ""),
+            f"from the calibration slope: in the {e.name.en} the slope of {y.name} against "
+            f"{x.name} is proportional to the {p.label.en}"
+            + (f" ({names} from the notes)" if names else ""),
+            f"由校准直线的斜率：{e.name.zh}中 {y.name} 对 {x.name} 的斜率与{p.label.zh}成正比"
+            + (f"（{names} 取自实验说明）" if names else ""),
         )
         return Answer(
-            p.name, p.label, p.latex, self.value, self.se, self.unit, how, self.entry.key, True,
+            p.name, p.label, p.latex, self.value, self.se, self.unit, how, e.key, True,
             expected(request, p.name, self.unit), (x.provenance, y.provenance), rows,
         )  # fmt: skip
 

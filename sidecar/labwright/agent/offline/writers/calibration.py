@@ -15,6 +15,7 @@ import numpy as np
 
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.results_table import unit_tex
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import (
     Builder,
@@ -129,7 +130,7 @@ def text(a: CalibrationAnalysis, ledger: Ledger, lang: str) -> str:
         p = sl.parameter
         out.append(_f(
             lang, "slope_law", law=sl.entry.name.zh if lang == "zh" else sl.entry.name.en,
-            formula=sl.entry.latex, sym=p.latex, u=unit_text(sl.unit),
+            formula=sl.entry.latex, sym=p.latex, u=unit_tex(sl.unit),
             v=ledger.measured(sl.value, sl.se, prov, _slope_law_what(sl, what)),
         ))  # fmt: skip
     if r.unknowns and r.unknown_table is not None:
