@@ -157,9 +157,15 @@ def _constants(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
 def _expected(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
     items = []
     for e in req.expected:
-        what = f"expected value of {e.quantity} given in the notes"
+        what = f"expected value of {e.quantity or 'the result'} given in the notes"
         value, unit = _given(ledger, e.value, e.uncertainty, e.unit, e.evidence.source, what)
-        name = quantity_name(e.quantity, e.model, lang)
+        # A value given without naming its quantity ("compare it with the
+        # accepted value ...") is the result's.
+        name = (
+            quantity_name(e.quantity, e.model, lang)
+            if e.quantity
+            else phrase(lang, "rq_expected_free")
+        )
         items.append(f"{name} = ${value}${unit} ({_file(e.evidence)})")
     return phrase(lang, "rq_expected", items="; ".join(items)) if items else ""
 
