@@ -215,12 +215,6 @@ def test_symmetry_of_the_temperature_map() -> None:
     assert r.symmetric and r.centred
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="regression of issue 20, left for the next session: the fit kind (first in KINDS) "
-    "now fits each sheet's discharge and answers tau, but does not set R C of the sheet's "
-    "resistor beside it as the x-y path did (the request reads C, not the resistors per sheet)",
-)
 def test_time_constants_compared_with_rc(tmp_path: Path) -> None:
     """ "compare it with the product RC": each fitted tau (two sheets named by
     their resistor, the scope capture named in the notes' sentence) is set
@@ -238,21 +232,24 @@ def test_time_constants_compared_with_rc(tmp_path: Path) -> None:
     list(build_offline(ROOT / "rc-discharge", tmp_path / "out", tex_available=False))
     record = json.loads((tmp_path / "out" / "provenance.json").read_text(encoding="utf-8"))
     numbers = record["numbers"]
-    rc = {e["computation"]: e["value"] for e in numbers if e["computation"].startswith("R C for")}
+    # Each tau's expected value is R C of its own resistor (the sheet's name,
+    # the sentence naming the scope file) and the one capacitor.
+    rc = {e["value"] for e in numbers
+          if e["computation"].startswith("expected value of time constant")
+          and e["computation"].endswith("(R C from the notes)")}  # fmt: skip
     assert len(rc) == 3
-    for key, value in want.items():
-        (found,) = [v for k, v in rc.items() if key.lower() in k.lower()]
-        assert abs(found - value) < 1e-12
-    taus = [e for e in numbers if e["computation"].startswith("parameter \\tau")]
-    ses = {e["computation"][len("standard uncertainty of ") :]: e["value"] for e in numbers
-           if e["computation"].startswith("standard uncertainty of parameter \\tau")}  # fmt: skip
+    for value in want.values():
+        assert any(abs(found - value) < 1e-12 for found in rc), (value, rc)
+    built = _built("rc-discharge")
+    taus = sorted((a for a in built.sheet.answers if a.quantity == "tau"), key=lambda a: a.value)
     assert len(taus) == 3
-    for e, truth_tau in zip(
-        sorted(taus, key=lambda e: e["value"]), sorted(want.values()), strict=True
-    ):
-        _within(e["value"], ses[e["computation"]], truth_tau, e["computation"])
+    for a, truth_tau in zip(taus, sorted(want.values()), strict=True):
+        assert a.se is not None and a.comparison is not None
+        _within(a.value, a.se, truth_tau, f"tau of {a.sources[0]}")
+        assert abs(a.comparison.value - truth_tau) < 1e-12  # R C of this data set's resistor
     tex = (tmp_path / "out" / "main.tex").read_text(encoding="utf-8")
-    assert tex.count("consistent with $RC$") == 3 and "not consistent" not in tex
+    assert tex.count("It agrees with the expected") == 3 and "not consistent" not in tex
+    assert tex.count("($RC$ of the components in the notes)") == 6  # results table, discussion
 
 
 def test_law_of_the_pendulum() -> None:

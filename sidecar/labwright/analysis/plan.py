@@ -25,7 +25,7 @@ from labwright.analysis.jobs import Analysis, BindContext
 from labwright.analysis.notes import NoteFacts
 from labwright.analysis.question import Question
 from labwright.analysis.reading import Reading, read_notes_and_roles
-from labwright.analysis.references import with_free_references
+from labwright.analysis.references import with_free_references, with_rc_expected
 from labwright.analysis.request import AnalysisRequest, Unanswered
 from labwright.analysis.results import Answer, AnswerSheet
 from labwright.analysis.roles import TableRoles
@@ -138,9 +138,8 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
     ]
     if fa.coefficients:
         fa.question.goals.setdefault("coefficient", fa.coefficients[0].name)
-    answers = with_free_references(
-        [answer for a in fa.analyses for answer in a.answers()], fa.request.expected
-    )
+    answers = [answer for a in fa.analyses for answer in a.answers()]
+    answers = with_free_references(with_rc_expected(answers, fa.rc), fa.request.expected)
     computed = _computed_models(fa.analyses, answers)
     fa.sheet = AnswerSheet(
         answers=answers,

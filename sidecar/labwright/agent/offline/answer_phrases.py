@@ -25,6 +25,7 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
         "rt_note_z": "$z$: the difference from the expected value in combined standard errors.",
         "rt_note_customary": "$^{{\\dagger}}$ Not asked in the notes; reported because it is customary for the law.",
         "src_notes": "the notes",
+        "src_notes_rc": "$RC$ of the components in the notes",
         # -- the request, in the method section
         "rq_intro": "What the notes ask, as read from them:",
         "rq_asked": "Asked: {what}.",
@@ -114,6 +115,7 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
         "rt_note_z": "$z$：与期望值之差，以合成标准误差为单位。",
         "rt_note_customary": "$^{{\\dagger}}$ 笔记未要求；按该定律的惯例给出。",
         "src_notes": "笔记",
+        "src_notes_rc": "笔记所给元件的 $RC$",
         "rq_intro": "从笔记中读出的要求：",
         "rq_asked": "要求求出：{what}。",
         "rq_asked_item": "{name}（{quote}，{file}）",

@@ -26,6 +26,7 @@ from labwright.agent.offline.escape import escape_text
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.analysis import quantities
+from labwright.analysis.references import NOTES, NOTES_RC
 from labwright.analysis.results import Answer, AnswerSheet, Comparison
 from labwright.ingest.types import Provenance
 
@@ -68,17 +69,23 @@ def name_tex(a: Answer, lang: str) -> str:
 
 def answer_names(answers: list[Answer], lang: str) -> list[str]:
     """Each answer's name; when several answers share a label and symbol
-    (the same law in two files), each also names the file it came from."""
+    (the same law in two files), each also names the file it came from, and
+    the sheet when they share the file too (one sheet per resistor)."""
     from collections import Counter
 
-    from labwright.agent.offline.tables import src_file
+    from labwright.agent.offline.tables import src_file, src_text
 
     seen = Counter((a.label.en, a.latex) for a in answers)
+    same_file = Counter((a.label.en, a.latex, a.sources[0].file) for a in answers if a.sources)
     out = []
     for a in answers:
         name = name_tex(a, lang)
         if seen[(a.label.en, a.latex)] > 1 and a.sources and a.sources[0].file:
-            name += f" ({src_file(a.sources[0].file)})"
+            where = src_file(a.sources[0].file)
+            sheet = a.sources[0].sheet
+            if sheet and same_file[(a.label.en, a.latex, a.sources[0].file)] > 1:
+                where += f", {src_text(sheet)}"
+            name += f" ({where})"
         out.append(name)
     return out
 
@@ -130,7 +137,11 @@ def answer_numbers(a: Answer, ledger: Ledger) -> AnswerNumbers:
 def source_text(source: str, lang: str) -> str:
     """Where an expected value comes from: the notes (said in the report's
     language) or the catalogue reference's source, as written there."""
-    return phrase(lang, "src_notes") if source == "the notes" else fixed(escape_text(source))
+    if source == NOTES:
+        return phrase(lang, "src_notes")
+    if source == NOTES_RC:
+        return phrase(lang, "src_notes_rc")
+    return fixed(escape_text(source))
 
 
 def _expected_cell(a: Answer, nums: AnswerNumbers, lang: str) -> str:
