@@ -330,3 +330,21 @@ def test_answers_sharing_a_name_say_their_file() -> None:
     assert "\\lwfile" not in alone
     body, _, _ = _report(_fa(AnswerSheet([_answer(None), other])), "en")
     assert "(\\lwfile{run2.csv}) is" in _section(body, "Discussion")
+
+
+def test_a_quantity_asked_twice_is_listed_once_with_both_phrases() -> None:
+    from labwright.agent.offline.request_text import _asked_items
+    from labwright.analysis.request import AskedQuantity, Evidence
+
+    def ask(q: str, phrase: str, source: str = "README.md") -> AskedQuantity:
+        return AskedQuantity(quantity=q, model="michaelis_menten",
+                             evidence=Evidence(source=source, phrase=phrase, reason="-"))  # fmt: skip
+
+    asked = [ask("Km", "Km"), ask("Vmax", "Vmax"), ask("Km", "Michaelis constant"),
+             ask("Km", "米氏常数", "说明.md")]  # fmt: skip
+    for lang in ("en", "zh"):
+        items = _asked_items(asked, lang)
+        assert len(items) == 2
+        km = items[0]
+        assert km.count("README.md") == 1 and "说明.md" in km
+        assert "Michaelis constant" in km and "``\\lwtext{Km}''" in km

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 
 from labwright.agent.offline.escape import escape_text
 from labwright.agent.offline.phrases import phrase
@@ -78,7 +79,17 @@ def _file(ev: Evidence) -> str:
     return src_file(ev.source) if ev.source and ev.source != "columns" else src_text(ev.source)
 
 
-def _asked(a: AskedQuantity, lang: str) -> str:
+def _asked_items(asked: Sequence[AskedQuantity], lang: str) -> list[str]:
+    """One item per asked quantity: the notes often ask one twice, by its
+    symbol and by its name ("give the molar absorptivity ε"), and the list
+    said the same quantity twice. Its phrases are quoted together, per file."""
+    groups: dict[tuple[str, str | None, tuple[str, ...]], list[AskedQuantity]] = {}
+    for a in asked:
+        groups.setdefault((a.quantity, a.model, a.candidates), []).append(a)
+    return [_asked(group[0], lang, group) for group in groups.values()]
+
+
+def _asked(a: AskedQuantity, lang: str, group: Sequence[AskedQuantity] = ()) -> str:
     name = quantity_name(a.quantity, a.model, lang)
     if a.model is None and a.candidates:
         names = ", ".join(
@@ -86,9 +97,16 @@ def _asked(a: AskedQuantity, lang: str) -> str:
         )
         if names:
             name += f" ({phrase(lang, 'rq_candidates', names=names)})"
-    return phrase(
-        lang, "rq_asked_item", name=name, quote=_quote(a.evidence), file=_file(a.evidence)
-    )
+    by_file: dict[str, list[str]] = {}
+    for ev in (g.evidence for g in (group or (a,))):
+        quotes = by_file.setdefault(_file(ev), [])
+        if (q := _quote(ev)) and q not in quotes:
+            quotes.append(q)
+    first, *rest = by_file.items()
+    item = phrase(lang, "rq_asked_item", name=name, quote=", ".join(first[1]), file=first[0])
+    for file, quotes in rest:
+        item += phrase(lang, "rq_asked_more", quote=", ".join(quotes), file=file)
+    return item
 
 
 def _model(m: NamedModel, lang: str) -> str:
@@ -192,7 +210,7 @@ def request_text(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
         return ""
     lines: list[str] = []
     if req.asked:
-        lines.append(phrase(lang, "rq_asked", what="; ".join(_asked(a, lang) for a in req.asked)))
+        lines.append(phrase(lang, "rq_asked", what="; ".join(_asked_items(req.asked, lang))))
     lines += [_model(m, lang) for m in req.models]
     if req.procedure is not None and req.procedure != "fit":
         lines.append(phrase(lang, "rq_procedure", what=phrase(lang, f"proc_{req.procedure}")))
