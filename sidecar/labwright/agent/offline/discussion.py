@@ -157,10 +157,17 @@ def discussion(fa: FolderAnalysis | None, ledger: Ledger, lang: str) -> str:
     sheet = fa.sheet if fa is not None else AnswerSheet()
     if sheet.answers:
         names = answer_names(sheet.answers, lang)
-        paragraphs = [
-            answer_paragraph(a, ledger, lang, name)
-            for a, name in zip(sheet.answers, names, strict=True)
-        ]
+        named = list(zip(sheet.answers, names, strict=True))
+        # What the notes ask is discussed; what is customary for the law
+        # (V0 and t1/2 beside an asked tau) is in the table, named once here,
+        # not given a paragraph each that buries the answer.
+        asked = [(a, n) for a, n in named if a.asked]
+        # Named without their files: each law's customary quantities once.
+        customary = [name_tex(a, lang) for a, _ in named if not a.asked] if asked else []
+        paragraphs = [answer_paragraph(a, ledger, lang, n) for a, n in (asked or named)]
+        if customary:
+            listed = ("、" if lang == "zh" else ", ").join(dict.fromkeys(customary))
+            paragraphs.append(phrase(lang, "disc_customary", names=listed))
         if sheet.unanswered:
             paragraphs.append(phrase(lang, "disc_unanswered", what=_unanswered_names(sheet, lang)))
         return "\n\n".join(paragraphs) + "\n"
