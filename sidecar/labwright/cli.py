@@ -175,6 +175,7 @@ def _run_build(args: argparse.Namespace) -> int:
             lang=None if args.lang == "auto" else args.lang,
             tex_available=tex,
             reflect_rounds=reflect,
+            compendium=args.zip is not None,
         )
         events = choice.run(request)
         for event in events:
@@ -212,12 +213,17 @@ def _exportable(build: Path) -> bool:
 
 
 def _with_compendium(folder: Path, tex_path: Path, record: Path) -> str | None:
-    """Put the compendium (analysis/) beside the document and compile again,
-    so the appendix of both the PDF and the zip names each number's script
+    """The compendium (analysis/) beside the document. The offline writer
+    wrote it before its compile (RunRequest.compendium), so nothing is left
+    to do; otherwise (a model-backed run) write it now and compile again, so
+    the appendix of both the PDF and the zip names each number's script
     line. Returns the problem, if any, in one sentence; the zip is written
     without the compendium then."""
-    from labwright.agent.offline.compendium_build import attach_compendium
+    from labwright.agent.offline.compendium_build import attach_compendium, has_compendium
     from labwright.latex.compile import compile_tex
+
+    if has_compendium(tex_path.parent):
+        return None
 
     try:
         attach_compendium(folder, tex_path, record)

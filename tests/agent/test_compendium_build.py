@@ -22,6 +22,7 @@ from labwright.agent.offline.compendium import report_record
 from labwright.agent.offline.compendium_build import SCRIPT_PATH, document_lang
 from labwright.agent.offline.computation_words import computation_text, covered
 from labwright.latex.engine import resolve_engine
+from tests.agent.test_compendium import RUFF_RULES
 from tests.latex.conftest import pdf_text
 from tests.latex.test_number_appendix import _check_links_reach_entries
 
@@ -111,6 +112,14 @@ def test_the_zip_carries_the_compendium_and_compiles_with_its_lines(
         unpacked = tmp_path / "unpacked"
         zipfile.ZipFile(out / "report.zip").extractall(unpacked)
         script = (unpacked / "analysis" / "analysis.py").read_text(encoding="utf-8").splitlines()
+        # The build's own compendium (its analysis, with the notes' request:
+        # pendulum's law fit imported nine unused numpy names) is ruff-clean.
+        lint = subprocess.run(
+            [sys.executable, "-m", "ruff", "check", "--isolated", "--select", RUFF_RULES,
+             str(unpacked / "analysis" / "analysis.py")],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        assert lint.returncode == 0, lint.stdout
 
         # The appendix names, for numbers the script recomputes, a line that states it.
         appendix = (unpacked / APPENDIX_FILE).read_text(encoding="utf-8")
@@ -152,3 +161,32 @@ def test_the_zip_carries_the_compendium_and_compiles_with_its_lines(
         assert record["numbers"]
     finally:
         shutil.rmtree(build, ignore_errors=True)
+
+
+@needs_tex
+@pytest.mark.smoke
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_the_offline_build_writes_the_compendium_before_its_one_compile(tmp_path: Path) -> None:
+    """`build --zip` adds no compile: the appendix with script lines is in the
+    PDF that build_offline alone compiled (it never recompiles). Written after
+    the compile it took a second compile of two passes for alloy-hardness."""
+    from labwright.agent.events import Done
+    from labwright.agent.offline import build_offline
+    from labwright.agent.offline.compendium_build import has_compendium
+
+    done = list(build_offline(EXAMPLES / "alloy-hardness", tmp_path, compendium=True))[-1]
+    assert isinstance(done, Done) and done.ok and done.pdf_path is not None
+    assert has_compendium(tmp_path)
+    script = (tmp_path / "analysis" / "analysis.py").read_text(encoding="utf-8").splitlines()
+    appendix = (tmp_path / APPENDIX_FILE).read_text(encoding="utf-8")
+    lines = [
+        int(n) for n in re.findall(r"line (\d+) of \\texttt\{analysis/analysis\.py\}", appendix)
+    ]
+    assert lines and all("report(" in script[n - 1] for n in lines)
+    assert "analysis/analysis.py" in re.sub(r"\s+", "", pdf_text(Path(done.pdf_path)))
+    # Without the request, the build is the main job's: no analysis/.
+    plain = list(
+        build_offline(EXAMPLES / "alloy-hardness", tmp_path / "plain", tex_available=False)
+    )
+    assert not has_compendium(tmp_path / "plain") and isinstance(plain[-1], Done)

@@ -50,6 +50,11 @@ class RunRequest:
     save_version: VersionSink | None = None
     tex_available: bool | None = None  # None: probed when the run starts
     reflect_rounds: int = 2
+    #: Write the analysis compendium (analysis/) beside main.tex before the
+    #: compile, so the appendix names each number's script line in the first
+    #: compile (issue 23; `labwright build --zip`). The offline writer honours
+    #: it; a model-backed run leaves it to the caller (compendium_build.py).
+    compendium: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,7 @@ class PipelineChoice:
                 request.out_dir,
                 lang=request.lang,
                 tex_available=request.tex_available,
+                compendium=request.compendium,
             )
             return
         from labwright.agent.pipeline import AgentOptions, run_agent

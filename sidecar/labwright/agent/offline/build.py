@@ -13,6 +13,7 @@ every file written to the output directory has a name generated here.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +92,9 @@ class OfflineContext(RunContext):
     #: `build_offline` from the stages that run.
     compile_early: bool = False
     early: EarlyCompile | None = None
+    #: Write analysis/ (the compendium) with the report's files, before the
+    #: compile: `build --zip` (RunRequest.compendium).
+    compendium: bool = False
 
     @property
     def drawer(self) -> PlotWorker:
@@ -156,7 +160,7 @@ class OfflineContext(RunContext):
         assumed = copied + [FigureResult(f.key, True, fig_dir / f.file_name) for f in to_draw]
         expected = settle_figures(plan, assumed)
         report = self._compose(expected)
-        write_report_files(report, self.out_dir)
+        self._write_files(report)
         if self.early is None:
             (self.out_dir / MAIN_TEX).write_text(report.tex, encoding="utf-8")
             self.early = EarlyCompile.start(self.out_dir / MAIN_TEX)
@@ -191,8 +195,31 @@ class OfflineContext(RunContext):
             graphics_root=self.out_dir,
         )
 
-    def _write(self, report: OfflineReport) -> None:
+    def _write_files(self, report: OfflineReport) -> None:
+        """The template files, the record and the appendix; with `compendium`,
+        analysis/ and the appendix naming each number's script line, written
+        before TeX reads the appendix (at \\end{document}), so no pass is added."""
         write_report_files(report, self.out_dir)
+        analysis = self.plan.analysis if self.plan is not None else None
+        if not self.compendium or analysis is None:
+            return
+        from labwright.agent.offline.compendium_build import write_beside
+
+        try:
+            write_beside(
+                self.folder,
+                self.read,
+                analysis.analyses,
+                report.ledger.to_dict(),
+                report.lang,
+                self.out_dir,
+            )
+        except Exception:  # noqa: BLE001 - the report comes first; the caller
+            # sees no analysis/ and writes it after the compile, or says why not.
+            shutil.rmtree(self.out_dir / "analysis", ignore_errors=True)
+
+    def _write(self, report: OfflineReport) -> None:
+        self._write_files(report)
         (self.out_dir / MAIN_TEX).write_text(report.tex, encoding="utf-8")
 
     def written(self) -> OfflineReport:
@@ -349,6 +376,7 @@ def build_offline(
     lang: str | None = None,
     tex_available: bool | None = None,
     stages: tuple[Stage[OfflineContext], ...] = OFFLINE_STAGES,
+    compendium: bool = False,
 ) -> Iterator[Event]:
     """Build a report from `folder` into `out_dir` (main.tex, figures/, the
     template files, provenance.json and, with TeX, main.pdf).
@@ -370,6 +398,7 @@ def build_offline(
         out_dir,
         lang_option=lang,
         tex_available=_tex_available() if tex_available is None else tex_available,
+        compendium=compendium,
     )
     ctx.worker = take_worker(ctx.folder)  # already importing matplotlib while we read
     names = {s.name for s in stages if s.enabled(ctx)}

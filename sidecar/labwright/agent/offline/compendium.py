@@ -223,6 +223,13 @@ def _imports(blocks: list[KindScript]) -> list[str]:
     lines = {"import sys", "from pathlib import Path", "import numpy as np", "import pandas as pd"}
     for b in blocks:
         lines.update(i.strip() for i in b.imports)
+    # One `from numpy import` line with every block's names (ruff I001 wants
+    # them merged; each fit block imports the names its formula uses).
+    bare = [i for i in lines if i.startswith("from numpy import ")]
+    if bare:
+        names = {n.strip() for i in bare for n in i.removeprefix("from numpy import ").split(",")}
+        lines.difference_update(bare)
+        lines.add(f"from numpy import {', '.join(sorted(names))}")
 
     def module(line: str) -> str:
         return line.split()[1].split(".")[0]

@@ -278,11 +278,23 @@ def _to_display(e: Any, data: Any, name: str) -> float:
     return float(prep.plan.display[name][1] / prep.plan.params[name].factor)
 
 
-_IMPORTS = (
-    "import numpy as np",
-    "import lmfit",
-    "from numpy import exp, log, log10, sqrt, sin, cos, tan, pi, arctan, tanh",
-)
+#: The numpy names a catalogue formula may use bare (the law functions).
+_NUMPY_NAMES = ("exp", "log", "log10", "sqrt", "sin", "cos", "tan", "pi", "arctan", "tanh")
+
+
+def _imports(text: str) -> tuple[str, ...]:
+    """lmfit and numpy, and of the bare numpy names only those the block's
+    code uses: importing all ten left nine unused (ruff F401) in pendulum's
+    script. The compendium merges the blocks' `from numpy import` lines."""
+    import ast
+
+    try:
+        used = {n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}
+    except SyntaxError:  # never expected; then every name, as before
+        used = set(_NUMPY_NAMES)
+    names = sorted(n for n in _NUMPY_NAMES if n in used)
+    bare = (f"from numpy import {', '.join(names)}",) if names else ()
+    return ("import numpy as np", "import lmfit", *bare)
 
 
 def script(a: FitAnalysis) -> KindScript:
@@ -336,7 +348,7 @@ def script(a: FitAnalysis) -> KindScript:
             )
     if res.peaks:
         lines += _peak_lines(a, xs[e.independents[0].name])
-        return KindScript(_IMPORTS, "\n".join(lines) + "\n")
+        return KindScript(_imports("\n".join(lines)), "\n".join(lines) + "\n")
     law = _law_lines(e, out_.data, res, xs, "law")
     if law is None:
         return KindScript((), f"# The {e.name.en} on this temperature scale is not written out.\n")
@@ -350,7 +362,7 @@ def script(a: FitAnalysis) -> KindScript:
         )
         lines.append(f'report(f"{p}, {{what}} (SE)", value.value * {k!r})')
         lines.append(f'report(f"standard uncertainty of {p}, {{what}} (SE)", value.stderr * {k!r})')
-    return KindScript(_IMPORTS, "\n".join(lines) + "\n")
+    return KindScript(_imports("\n".join(lines)), "\n".join(lines) + "\n")
 
 
 _LMFIT_MODELS = {"gaussian": "GaussianModel", "lorentzian": "LorentzianModel",
