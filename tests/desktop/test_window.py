@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ import pytest
 
 from tests.desktop import xdisplay
 from tests.desktop.frozen import ROOT, assert_nothing_left, pid_alive
+from tests.desktop.relay import Relay, relay
 from tests.desktop.webdriver import Session, tauri_driver, xvfb
 
 pytestmark = [
@@ -73,15 +74,45 @@ class App:
     session: Session
     display: str
     binary: Path
-    state: dict[str, Any]  # sidecar_info once ready: base and token
+    state: dict[str, Any]  # the sidecar's own base (never the relay's) and the token
+    relay: Relay | None = None  # between the webview and the sidecar, when asked for
+
+
+# The shell's line naming the sidecar's address when the webview is relayed (lib.rs).
+RELAYED = re.compile(
+    r"the webview talks through the relay at (\S+) to the sidecar at (http://127\.0\.0\.1:(\d+))"
+)
+
+
+def _relayed_sidecar(home: Path, relay_address: str, seconds: float) -> tuple[str, int]:
+    """The sidecar's base and port, from the shell's log line about the relay."""
+    log = home / "logs" / "sidecar.log"
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+        found = RELAYED.search(text)
+        if found:
+            assert found.group(1) == f"http://{relay_address}", found.group(0)
+            return found.group(2), int(found.group(3))
+        time.sleep(0.2)
+    raise AssertionError(f"the shell did not log the relay it was given ({log})")
 
 
 @contextmanager
-def _installed_app(deb: str, tmp_path: Path, home: Path) -> Iterator[App]:
+def _installed_app(deb: str, tmp_path: Path, home: Path, relayed: bool = False) -> Iterator[App]:
     """The app as the .deb installs it (usr/bin + usr/lib/Labwright), so it
     finds the frozen sidecar in its bundle resources like an installed copy;
-    yields once its sidecar is ready. Leaving closes the window, then checks
-    that the app and its sidecar are gone and nothing was left behind."""
+    yields once its sidecar is ready. `relayed`: the webview reaches the
+    sidecar through a relay the test can cut (LABWRIGHT_WEBVIEW_RELAY).
+    Leaving closes the window, then checks that the app and its sidecar are
+    gone and nothing was left behind."""
+    linked: AbstractContextManager[Relay | None] = relay() if relayed else nullcontext()
+    with linked as link, _installed(deb, tmp_path, home, link) as app:
+        yield app
+
+
+@contextmanager
+def _installed(deb: str, tmp_path: Path, home: Path, link: Relay | None) -> Iterator[App]:
     root = tmp_path / "installed"
     subprocess.run(["dpkg-deb", "-x", deb, str(root)], check=True)
     binary = root / "usr" / "bin" / "labwright"
@@ -95,6 +126,9 @@ def _installed_app(deb: str, tmp_path: Path, home: Path) -> Iterator[App]:
         "GSETTINGS_BACKEND": "memory",
     }
     env.pop("LABWRIGHT_SIDECAR", None)  # the app must find the sidecar in its own resources
+    env.pop("LABWRIGHT_WEBVIEW_RELAY", None)
+    if link is not None:
+        env["LABWRIGHT_WEBVIEW_RELAY"] = link.address
     # GTK's own chooser, as on a desktop without a portal (none runs here).
     env.pop("GTK_USE_PORTAL", None)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -117,7 +151,13 @@ def _installed_app(deb: str, tmp_path: Path, home: Path) -> Iterator[App]:
             assert state["token"] not in url
             sidecar_pid = _sidecar_pid(binary)
             assert sidecar_pid is not None, "no frozen sidecar runs below the app"
-            yield App(session, display, binary, state)
+            if link is not None:
+                # The page was given the relay; the test's own calls go direct.
+                assert state["base"] == f"http://{link.address}", state["base"]
+                base, port = _relayed_sidecar(home, link.address, 30)
+                link.forward_to(port)
+                state = {**state, "base": base}
+            yield App(session, display, binary, state, link)
         finally:
             session.close()  # closes the window: the app exits and stops its sidecar
     deadline = time.monotonic() + 10
@@ -337,6 +377,7 @@ const pop = document.querySelector('[data-testid="number-popover"]');
 return {
   popover: box(pop), text: pop ? pop.textContent : '',
   visible: pop ? getComputedStyle(pop).visibility : '',
+  folder: !!(pop && pop.querySelector('[data-testid="source-folder"]')),
   pane: box(document.querySelector('.pdf-scroll')),
   line: box(document.querySelector('[data-testid="tex-picked-line"]')),
   lineTagged: !!document.querySelector('[data-testid="tex-picked-line"] [data-id="' + arguments[0] + '"]'),
@@ -369,8 +410,56 @@ def _photograph(session: Session, display: str, step: str) -> None:
             time.sleep(0.3)
             shot = ARTIFACTS / f"window-daily-{step}-{lang}-{theme}.png"
             assert xdisplay.screenshot(display, shot), f"no screenshot of {step}"
+            _menus_drawn_in_the_theme(session, shot, theme, f"{step}-{lang}")
     session.script(SET_SELECT, '[data-testid="lang-switch"]', "zh")
     session.script(SET_SELECT, '[data-testid="theme-switch"]', "light")
+
+
+# Every menu (select) wholly in view, in screen px: the window's place on the
+# screen plus the element's box (a menu scrolled out of view is not drawn).
+MENU_BOXES = """
+return [...document.querySelectorAll('select')].map((el) => {
+  const r = el.getBoundingClientRect();
+  const seen = r.width > 8 && r.height > 8 && r.top >= 0 && r.left >= 0
+    && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+  return seen ? {id: el.dataset.testid || el.name || '', x: window.screenX + r.left,
+                 y: window.screenY + r.top, w: r.width, h: r.height} : null;
+}).filter((b) => b !== null);
+"""
+
+
+def _menus_drawn_in_the_theme(session: Session, shot: Path, theme: str, label: str) -> None:
+    """Each menu's face, as photographed, is dark in the dark theme and light
+    in the light one. Its computed style cannot tell: WebKitGTK painted native
+    selects with the GTK theme's light background whatever the CSS said, while
+    taking the CSS's light text colour, so in the dark theme the language,
+    theme and version menus were unreadable. The median grey of each box
+    (inset past its border) is its background, the text being the minority."""
+    from PIL import Image
+
+    boxes = session.script(MENU_BOXES)
+    assert boxes, f"{label}: no menu in view"
+    with Image.open(shot) as img:
+        grey = img.convert("L")
+        for b in boxes:
+            inset = 4
+            crop = grey.crop(
+                (
+                    round(b["x"]) + inset,
+                    round(b["y"]) + inset,
+                    round(b["x"] + b["w"]) - inset,
+                    round(b["y"] + b["h"]) - inset,
+                )
+            )
+            counts, half, level = crop.histogram(), crop.width * crop.height / 2, 0
+            while sum(counts[: level + 1]) < half:
+                level += 1
+            median = level / 255
+            dark = median < 0.5
+            assert dark == (theme == "dark"), (
+                f"{label}: the menu {b['id']!r} is drawn {'dark' if dark else 'light'}"
+                f" (median grey {median:.2f}) in the {theme} theme; see {shot}"
+            )
 
 
 def _api(state: dict[str, Any], path: str) -> httpx.Response:
@@ -408,9 +497,13 @@ def _glyphs_of_the_shown_pdf(
             assert name in printed, f"{name} is missing from the PDF's text"
 
 
-def _click_number(session: Session, nth: int, label: str) -> str:
-    """Click the nth number button; its source shows beside it, in the window,
-    and its line is highlighted in view in the LaTeX pane. Its id."""
+def _click_number(
+    session: Session, nth: int, label: str, state: dict[str, Any], session_id: int
+) -> str:
+    """Click the nth number button; its source shows beside it (the file and
+    column the record names, or for a folder-level number the words that say
+    so), in the window, and its line is highlighted in view in the LaTeX
+    pane. Its id."""
     buttons = session._cmd(
         "POST", "/elements", {"using": "css selector", "value": '[data-testid="pdf-num"]'}
     )
@@ -430,6 +523,22 @@ def _click_number(session: Session, nth: int, label: str) -> str:
         f"{label}: the popover leaves the PDF pane {seen}"
     )
     assert seen["text"].strip(), f"{label}: the popover is empty"
+    shown = session.script(
+        "return document.querySelector('[data-testid=\"report-version\"]').value;"
+    )
+    numbers = _api(state, f"/sessions/{session_id}/versions/{shown}/provenance").json()["numbers"]
+    entry = next((n for n in numbers if n["id"] == number_id), None)
+    assert entry is not None, f"{label}: {number_id} is not in version {shown}'s record"
+    # A file of "." is the folder itself (a folder-level number, as no file is).
+    names = [
+        n
+        for n in (entry["file"], entry["sheet"], entry["variable"], entry["column"])
+        if n and n != "."
+    ]
+    if names:
+        assert all(n in seen["text"] for n in names), f"{label}: {names} not in {seen['text']!r}"
+    else:
+        assert seen["folder"], f"{label}: a folder-level number not said so: {seen['text']!r}"
     assert seen["lineTagged"] and _inside(seen["line"], seen["tex"]), (
         f"{label}: the source line is not highlighted in the LaTeX pane {seen}"
     )
@@ -443,11 +552,13 @@ def test_daily_use_in_the_real_window(
     """With the UI in 中文, a Chinese folder opened in the native chooser gives
     a Chinese report with no missing glyph; three numbers clicked in the PDF
     show their sources in view; a rename accepted in chat gives version 2,
-    whose numbers still click to their sources. Every step is photographed in
+    whose numbers still click to their sources; the webview's connection cut
+    mid-run (through the relay, tests/desktop/relay.py) and restored: the run
+    resumes, finishes and its report opens. Every step is photographed in
     both languages and both themes (window-daily-*.png)."""
     folder = tmp_path / "plant-growth-zh"
     shutil.copytree(examples_dir / "plant-growth-zh", folder)
-    with _installed_app(app_build["deb"], tmp_path, _isolated_home) as app:
+    with _installed_app(app_build["deb"], tmp_path, _isolated_home, relayed=True) as app:
         s = app.session
         s.wait_for('[data-testid="drop-zone"]', 60)
         assert s.script(SET_SELECT, '[data-testid="lang-switch"]', "zh")
@@ -469,7 +580,7 @@ def test_daily_use_in_the_real_window(
         )
         assert count >= 3, f"{count} number buttons"
         for i, nth in enumerate((0, count // 2, count - 1), start=1):
-            _click_number(s, nth, f"number {i} of 3")
+            _click_number(s, nth, f"number {i} of 3", app.state, session_id)
             _photograph(s, app.display, f"3-number-{i}")
 
         # A rename in chat (the offline editor understands it), accepted.
@@ -501,5 +612,88 @@ def test_daily_use_in_the_real_window(
             s.script("return document.querySelectorAll('[data-testid=\"pdf-num\"]').length;")
         )
         assert count2 >= 1, "version 2 has no number buttons"
-        _click_number(s, count2 // 2, "a number of version 2")
+        _click_number(s, count2 // 2, "a number of version 2", app.state, session_id)
         _photograph(s, app.display, "5-renamed-number")
+        _cut_mid_run_and_resume(app, session_id)
+
+
+# What the page shows of a run, for a failure message.
+RUN_SHOWN = """
+const p = document.querySelector('[data-testid="progress"]');
+return {hash: window.location.hash, outcome: p ? p.getAttribute('data-outcome') : null,
+        reconnecting: !!document.querySelector('[data-testid="reconnecting"]'),
+        applied: (window.__labwrightEvents || []).length,
+        text: document.body.innerText.slice(0, 300)};
+"""
+
+
+def _wait(session: Session, script: str, seconds: float, what: str, app: App | None = None) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        got = session.script(script)
+        if got:
+            return got
+        time.sleep(0.25)
+    detail = ""
+    if app is not None:
+        shot = ARTIFACTS / "window-daily-failure.png"
+        xdisplay.screenshot(app.display, shot)
+        runs = _api(app.state, "/sessions").json()
+        detail = f"; page {session.script(RUN_SHOWN)}; sessions {runs}; see {shot}"
+    raise AssertionError(f"{what} (after {seconds:.0f} s){detail}")
+
+
+def _cut_mid_run_and_resume(app: App, session_id: int) -> None:
+    """A new run started from the progress screen; the webview's connection
+    cut after its first milestone: the screen stays and says it is
+    reconnecting; restored: the run goes on from where the page was (every
+    event applied once, in order), finishes, and its report opens."""
+    s, link = app.session, app.relay
+    assert link is not None, "the daily test runs with the relay"
+    s.click(s.wait_for('[data-testid="tab-progress"]', 30))
+    # The UI's event recorder (state/useRun.ts), as the Chromium suite's init script sets it.
+    s.script("window.__labwrightEvents = [];")
+    s.click(s.wait_for('[data-testid="start-run"]', 30))
+    s.wait_for('[data-testid="log"] .log-milestone', 60)
+    before_cut = int(s.script("return window.__labwrightEvents.length;"))
+    link.cut()
+    _wait(
+        s,
+        "return !!document.querySelector('[data-testid=\"reconnecting\"]');",
+        30,
+        "the window did not say it is reconnecting after the cut",
+        app,
+    )
+    assert s.script(
+        "const p = document.querySelector('[data-testid=\"progress\"]');"
+        " return !!p && p.getBoundingClientRect().height > 0;"
+    ), "the progress screen was not kept while reconnecting"
+    _photograph(s, app.display, "6-reconnecting")
+    time.sleep(2.5)
+    link.restore()
+    _wait(
+        s,
+        "return !document.querySelector('[data-testid=\"reconnecting\"]');",
+        60,
+        "the window still says reconnecting after the connection came back",
+        app,
+    )
+    _wait(
+        s,
+        "return /\\/report$/.test(window.location.hash);",
+        300,
+        "the resumed run's report did not open",
+        app,
+    )
+    run = _api(app.state, f"/sessions/{session_id}/runs").json()[-1]
+    assert run["status"] == "done", run
+    events = _api(app.state, f"/runs/{run['id']}/events/list?limit=5000").json()
+    applied = list(s.script("return window.__labwrightEvents.slice();"))
+    assert applied == list(range(1, len(events) + 1)) and before_cut < len(events), (
+        f"the run did not resume: {before_cut} events before the cut,"
+        f" {len(applied)} applied, {len(events)} in the run"
+    )
+    versions = _api(app.state, f"/sessions/{session_id}/versions").json()
+    assert any(v.get("run_id") == run["id"] for v in versions), "the run left no version"
+    _show_first_page(s, 120)
+    _photograph(s, app.display, "7-resumed-report")

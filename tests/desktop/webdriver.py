@@ -93,7 +93,16 @@ class Session:
     def wait_for(self, css: str, seconds: float) -> str:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            found = self.find(css)
+            try:
+                found = self.find(css)
+            except RuntimeError as e:
+                # WebKitWebDriver answers a find with "stale element reference"
+                # when a node it matched is re-rendered before it makes the
+                # handle (a run's log grows many times a second): not found
+                # yet, so look again. Any other error is real.
+                if "stale element reference" not in str(e):
+                    raise
+                found = None
             if found:
                 return found
             time.sleep(0.25)
