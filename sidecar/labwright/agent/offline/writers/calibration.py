@@ -196,12 +196,12 @@ def script(a: CalibrationAnalysis) -> KindScript:
 what = {what!r}
 std = df[[{x!r}, {y!r}]].astype(float).dropna()
 x, y = std[{x!r}].to_numpy(), std[{y!r}].to_numpy()
-X = sm.add_constant(x, has_constant="add")
+X = add_constant(x, has_constant="add")
 if {r.weighted!r}:  # every standard in replicate: weights 1/s^2 of its replicates
     var = std.groupby({x!r})[{y!r}].var(ddof=1)
-    fit = sm.WLS(y, X, weights=1.0 / var.loc[x].to_numpy()).fit()
+    fit = WLS(y, X, weights=1.0 / var.loc[x].to_numpy()).fit()
 else:
-    fit = sm.OLS(y, X).fit()
+    fit = OLS(y, X).fit()
 a, b = fit.params
 cov = fit.cov_params()
 s_y = np.sqrt(fit.scale)
@@ -257,4 +257,11 @@ for name, k in (("limit of detection", 3.3), ("limit of quantification", 10.0)):
     report(f"{name}, {what}", k * s_y / abs(b))
     report(f"standard uncertainty of {name}, {what}", k * s_y / abs(b) * rel)
 """
-    return KindScript(("import numpy as np", "import statsmodels.api as sm"), code)
+    return KindScript(
+        (
+            "import numpy as np",
+            "from statsmodels.regression.linear_model import OLS, WLS",
+            "from statsmodels.tools.tools import add_constant",
+        ),
+        code,
+    )

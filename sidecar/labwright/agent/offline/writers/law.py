@@ -130,8 +130,8 @@ xcol, ycol = {f.x.name!r}, {f.y.name!r}
 what = {what!r}
 x, y = data[xcol].to_numpy(), data[ycol].to_numpy()
 {positive}xt, yt = x ** {f.x_power!r}, y ** {f.y_power!r}
-fit0 = sm.OLS(yt, xt[:, None]).fit()  # through the origin, as the law has it
-fit1 = sm.OLS(yt, sm.add_constant(xt)).fit()  # with an intercept
+fit0 = OLS(yt, xt[:, None]).fit()  # through the origin, as the law has it
+fit1 = OLS(yt, add_constant(xt)).fit()  # with an intercept
 report(f"points in the {{what}}", len(xt))
 report(f"slope through the origin, {{what}} (OLS)", fit0.params[0])
 report(f"standard uncertainty of slope through the origin, {{what}} (OLS)", fit0.bse[0])
@@ -144,14 +144,15 @@ report(f"AICc through the origin, {{what}}", aicc(fit0.llf, len(xt), 1))
 report(f"AICc with an intercept, {{what}}", aicc(fit1.llf, len(xt), 2))
 positive = (x > 0) & (y > 0)
 if positive.sum() >= 4:
-    loglog = sm.OLS(np.log(y[positive]), sm.add_constant(np.log(x[positive]))).fit()
+    loglog = OLS(np.log(y[positive]), add_constant(np.log(x[positive]))).fit()
     exponent = f"log-log exponent of {{ycol}} on {{xcol}} (OLS)"
     report(exponent, loglog.params[1])
     report(f"standard uncertainty of {{exponent}}", loglog.bse[1])
 {solve}"""
     imports = (
         "import numpy as np",
-        "import statsmodels.api as sm",
+        "from statsmodels.regression.linear_model import OLS",
+        "from statsmodels.tools.tools import add_constant",
         "from statsmodels.tools.eval_measures import aicc",
     )
     return KindScript(imports, code)

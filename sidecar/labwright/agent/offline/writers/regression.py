@@ -152,7 +152,7 @@ what = {what!r}
 
 
 def regression(data):
-    fit = sm.OLS(data[response], sm.add_constant(data[predictors])).fit()
+    fit = OLS(data[response], add_constant(data[predictors])).fit()
     influence = OLSInfluence(fit)
     return fit, influence.resid_studentized_internal, influence.cooks_distance[0]
 
@@ -187,7 +187,8 @@ if len(flagged) and n - len(flagged) >= len(predictors) + 3:
 """
     imports = (
         "import numpy as np",
-        "import statsmodels.api as sm",
+        "from statsmodels.regression.linear_model import OLS",
+        "from statsmodels.tools.tools import add_constant",
         "from statsmodels.stats.outliers_influence import OLSInfluence",
     )
     return KindScript(imports, code)

@@ -327,7 +327,7 @@ _TREND = '''def trend_per_year(t, y):
     for k in range(1, harmonics + 1):
         design += [np.sin(2 * np.pi * k * t), np.cos(2 * np.pi * k * t)]
     maxlags = int(np.floor(4 * (t.size / 100.0) ** (2.0 / 9.0)))
-    model = sm.OLS(y, np.column_stack(design))
+    model = OLS(y, np.column_stack(design))
     fit = model.fit(cov_type="HAC", cov_kwds={"maxlags": maxlags}) if maxlags > 0 else model.fit()
     return fit.params[1], fit.bse[1], fit.rsquared
 '''
@@ -367,7 +367,7 @@ def script(a: TimeSeriesAnalysis) -> KindScript:
     imports: tuple[str, ...] = (
         "import numpy as np",
         "import pandas as pd",
-        "import statsmodels.api as sm",
+        "from statsmodels.regression.linear_model import OLS",
     )
     helpers = {"trend_per_year": _TREND}
     lines = [read_table(b.dataset)]
