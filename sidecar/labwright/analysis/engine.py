@@ -81,7 +81,8 @@ class FitData:
     uncertainty of each response value, in the response's unit (weights the
     fit; the covariance is then not rescaled). `fixed`: parameters held at a
     value, in the unit `FitResult.units` reports for them. `peaks`: the
-    number of peaks of a composite entry (None: chosen by AICc).
+    number of peaks of a composite entry (None: chosen by AICc); `baseline`:
+    its baseline ("constant", "linear", "quadratic"; None: chosen by AICc).
     """
 
     variables: Mapping[str, Any]
@@ -91,6 +92,7 @@ class FitData:
     sigma: Any = None
     fixed: Mapping[str, float] = field(default_factory=dict)
     peaks: int | None = None
+    baseline: str | None = None
 
 
 @dataclass(frozen=True)

@@ -198,7 +198,9 @@ def fit_peaks(entry: ModelEntry, data: FitData) -> FitResult:
     best: tuple[float, int, str, Any] | None = None
     for count in counts:
         gained = False
-        for baseline in _baselines(entry):
+        # The notes' baseline ("on a linear baseline"), else the entry's by AICc.
+        given = (data.baseline,) if data.baseline in _DEGREE else ()
+        for baseline in given or _baselines(entry):
             k = 3 * count + _DEGREE[baseline] + 1
             if x.size <= k + 1:
                 continue

@@ -159,6 +159,12 @@ class AnalysisRequest(_Strict):
         default=None, description="how the notes ask replicate columns or repeat scans to be used"
     )
     unanswered: tuple[Unanswered, ...] = ()
+    peaks: int | None = Field(
+        default=None, ge=1, le=8, description="the number of peaks the notes ask to fit"
+    )
+    baseline: Literal["constant", "linear", "quadratic"] | None = Field(
+        default=None, description="the baseline the notes ask the peaks to be fitted on"
+    )
 
     @property
     def is_empty(self) -> bool:

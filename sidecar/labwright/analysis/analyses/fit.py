@@ -433,6 +433,9 @@ class FitKind:
             inputs=b.inputs,
             input_units=b.input_units,
             sigma=None if p.sigma is None else p.sigma[keep],
+            # The notes' peak count and baseline, for a composite law only.
+            peaks=b.request.peaks if b.entry.composite is not None else None,
+            baseline=b.request.baseline if b.entry.composite is not None else None,
         )
         entry = b.entry
         if entry.key == CUSTOM_KEY:

@@ -50,6 +50,7 @@ from labwright.analysis.request_rules.formula import (
 )
 from labwright.analysis.request_rules.method import procedure, replicates
 from labwright.analysis.request_rules.named import named_models
+from labwright.analysis.request_rules.peak_shape import baseline, peak_count
 from labwright.analysis.request_rules.references import free_references
 from labwright.analysis.request_rules.text import Notes, read_notes
 from labwright.analysis.request_rules.unknown import unknown_requests
@@ -282,6 +283,10 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     unanswered.extend(unknown_requests(notes, vocab))
     used = [e for e in (vocab.entry(k) for k in keys) if e is not None]
     rep = replicates(notes)
+    # A peak count and baseline matter only to a composite (peaks) law.
+    composite = any(e.composite is not None for e in used)
+    count = peak_count(notes) if composite else None
+    base = baseline(notes) if composite else None
     return AnalysisRequest(
         asked=tuple(asked),
         models=tuple(models),
@@ -292,6 +297,8 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         expected=tuple(expected),
         replicates=rep[0] if rep else None,  # type: ignore[arg-type]
         unanswered=tuple(unanswered),
+        peaks=count[0] if count else None,
+        baseline=base[0] if base else None,  # type: ignore[arg-type]
     )
 
 

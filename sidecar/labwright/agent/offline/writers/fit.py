@@ -33,9 +33,14 @@ _FRAMES: dict[str, dict[str, str]] = {
         "intro": "The {law} ${latex}$ was fitted to {file} by least squares ({n} points): {binds}.",
         "bind": "${sym}$ is {col}",
         "prep": "Before the fit, {what}.",
-        "peaks": "The sum of {n} {shape} peaks on a {baseline} baseline fitted best (the number of "
-                 "peaks and the baseline chosen by the corrected Akaike criterion); the law above "
-                 "is one of its peaks.",
+        "peaks": "The sum of {n} {shape} peaks on a {baseline} baseline was fitted ({chosen}); "
+                 "the law above is one of its peaks.",
+        "by_aicc_both": "the number of peaks and the baseline chosen by the corrected Akaike criterion",
+        "by_notes_both": "the number of peaks and the baseline as the notes ask",
+        "by_notes_count": "the number of peaks as the notes ask, the baseline chosen by the "
+                          "corrected Akaike criterion",
+        "by_notes_base": "the baseline as the notes ask, the number of peaks chosen by the "
+                         "corrected Akaike criterion",
         "gives": "The fit gives {values}{quality}.",
         "weighted": " (weighted by the stated uncertainties)",
         "r2": "; $R^2 = {r2}$",
@@ -56,8 +61,11 @@ _FRAMES: dict[str, dict[str, str]] = {
         "intro": "用最小二乘法将{law} ${latex}$ 拟合到 {file}（{n} 个数据点）：{binds}。",
         "bind": "${sym}$ 取 {col}",
         "prep": "拟合之前，{what}。",
-        "peaks": "{n} 个{shape}峰叠加在{baseline}基线上拟合最佳（峰数与基线由修正的赤池信息准则选定）；"
-                 "上式为其中一个峰。",
+        "peaks": "拟合了 {n} 个{shape}峰叠加在{baseline}基线上的模型（{chosen}）；上式为其中一个峰。",
+        "by_aicc_both": "峰数与基线由修正的赤池信息准则选定",
+        "by_notes_both": "峰数与基线按实验说明的要求",
+        "by_notes_count": "峰数按实验说明的要求，基线由修正的赤池信息准则选定",
+        "by_notes_base": "基线按实验说明的要求，峰数由修正的赤池信息准则选定",
         "gives": "拟合得到 {values}{quality}。",
         "weighted": "（按给定不确定度加权）",
         "r2": "；$R^2 = {r2}$",
@@ -122,7 +130,8 @@ def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
         shape, base = _PEAK_WORDS[e.composite.peak], _BASELINE_WORDS[res.baseline or "none"]
         parts.append(_f(lang, "peaks", n=ledger.count(res.peaks, prov, f"peaks in the {what}"),
                         shape=shape.zh if lang == "zh" else shape.en,
-                        baseline=base.zh if lang == "zh" else base.en))  # fmt: skip
+                        baseline=base.zh if lang == "zh" else base.en,
+                        chosen=_f(lang, _peaks_chosen(b.request.peaks, b.request.baseline))))  # fmt: skip
     values = []
     for ans in out_.answers():
         if ans.se is None:
@@ -221,6 +230,15 @@ def _linear_figure(a: FitAnalysis, next_key: KeyMaker, lang: str) -> FigurePlan 
     # ledger does not source; its axes say what is plotted.
     cap = _f(lang, "cap_lin", file=src_file(a.source))
     return plan_figure(key, fb, {"panels": [panel], "ncols": 1, "size": [4.8, 3.4]}, cap, a)
+
+
+def _peaks_chosen(count: int | None, baseline: str | None) -> str:
+    """Which frame says how the peak count and the baseline were decided."""
+    if count and baseline:
+        return "by_notes_both"
+    if count:
+        return "by_notes_count"
+    return "by_notes_base" if baseline else "by_aicc_both"
 
 
 def _py(name: str) -> str:
