@@ -379,3 +379,44 @@ def test_a_written_t_is_the_one_column_in_a_unit_of_time(tmp_path: Path) -> None
     [(t0, se, unit, _)] = built.answer("t0")
     assert se is not None and abs(t0 - 90.0) <= 3 * se and unit == "d", (t0, se, unit)
     assert symbol_latex("Wmax") == r"W_{\mathrm{max}}"
+
+
+def test_an_answer_is_named_by_the_notes_symbol_and_words(tmp_path: Path) -> None:
+    # Loblolly: the notes ask "the asymptotic height hmax" of h = hmax +
+    # (h0 - hmax) exp(-k t); the answer was printed as the catalogue's
+    # "final value A_inf", which neither the reader nor the scorer could
+    # tell was the asked height. Here a saturating uptake written with its
+    # own letters (Michaelis-Menten's Vmax and Km under other names).
+    from tests.analysis.procedures.folders import build
+
+    c = np.array([0.5, 1, 2, 4, 8, 16, 32, 64.0])
+    r = 9.0 * c / (5.0 + c) * (1 + np.tile([0.01, -0.01], 4))
+    (tmp_path / "uptake.csv").write_text(
+        "S (mM),v (mM/min)\n" + "".join(f"{a:g},{b:.4f}\n" for a, b in zip(c, r, strict=True)),
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text(
+        "Uptake rate against substrate, v = vsat S / (K_s + S). Find the saturating uptake "
+        "vsat and the half-saturation point K_s.\n",
+        encoding="utf-8",
+    )
+    built = build(tmp_path, "en")
+    named = {
+        a.quantity: (a.symbol, a.label.en, a.latex)
+        for a in built.analysis.sheet.answers
+        if a.model == "michaelis_menten"
+    }
+    assert named["Vmax"] == ("vsat", "saturating uptake", r"v_{\mathrm{sat}}"), named
+    assert named["Km"] == ("K_s", "half-saturation point", "K_{s}"), named
+    assert abs(named_value(built, "Vmax") - 9.0) < 0.3
+    # The request list, the results table, the discussion and the
+    # conclusion say it so; the catalogue's names are not the reader's.
+    assert "maximum rate" not in built.tex and "Michaelis constant" not in built.tex, built.tex
+    assert built.tex.count(r"v_{\mathrm{sat}}") >= 3, built.tex
+
+
+def named_value(built: object, quantity: str) -> float:
+    from tests.analysis.procedures.folders import Built
+
+    assert isinstance(built, Built)
+    return next(a.value for a in built.analysis.sheet.answers if a.quantity == quantity)

@@ -1,6 +1,7 @@
 """Judge one build's provenance record against a folder's truth.
 
-An answer matches a truth when its quantity key or its label, normalised
+An answer matches a truth when its quantity key, the notes' own symbol for
+it (hmax for A_inf) or its label, normalised
 (case, spaces, underscores, hyphens and punctuation dropped), is one of the
 truth's names. It is *within* when, converted to the truth's unit, it lies
 within 3 of its own standard errors of the true value; an answer without a
@@ -93,7 +94,7 @@ def _scale(unit: str | None, target: str) -> float | None:
 
 
 def _names(answer: dict[str, Any]) -> set[str]:
-    return {norm(str(answer.get(k) or "")) for k in ("quantity", "label")} - {""}
+    return {norm(str(answer.get(k) or "")) for k in ("quantity", "symbol", "label")} - {""}
 
 
 def _score_truth(

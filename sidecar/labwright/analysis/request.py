@@ -68,6 +68,11 @@ class AskedQuantity(_Strict):
         description="when the notes do not decide the law: the catalogue models that have "
         "this quantity, for the analysis to compare on the data",
     )
+    name: str | None = Field(
+        default=None,
+        description="the notes' own words for the quantity, when they give them beside the "
+        "symbol ('asymptotic height'): the report's label for it",
+    )
     evidence: Evidence
 
 
@@ -82,6 +87,11 @@ class NamedModel(_Strict):
         default="name",
         description="named by its name or alias, written as a formula, implied by an "
         "asked quantity only this law has, or fitted in each run of a series",
+    )
+    symbols: tuple[tuple[str, str], ...] = Field(
+        default=(),
+        description="(catalogue parameter, the notes' symbol for it) where a written formula "
+        "names a parameter its own way (A_inf, hmax): the report names the answer so",
     )
     evidence: Evidence
 

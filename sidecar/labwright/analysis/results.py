@@ -122,6 +122,10 @@ class Answer:
     # The asked quantity this answers when its key differs: one peak's centre
     # (`center_2`) answers the notes' "centres" (`center`).
     answers_for: str | None = None
+    # The notes' own symbol for it when they write the law their way (hmax
+    # for A_inf), as plain text: the record carries it so a reader (and the
+    # scorer) finds the quantity by the name they asked it by.
+    symbol: str | None = None
 
     @property
     def asks(self) -> str:
@@ -135,6 +139,7 @@ class Answer:
     def record(self) -> dict[str, object]:
         return {
             "quantity": self.quantity,
+            "symbol": self.symbol,
             "label": self.label.en,
             "value": self.value,
             "se": self.se,

@@ -66,6 +66,22 @@ def quantity_name(key: str, model: str | None, lang: str) -> str:
     return src_text(key)
 
 
+def _label_of(key: str, model: str | None) -> Text | None:
+    if model == CUSTOM_KEY:
+        return PARAMETER
+    entry = _entry(model)
+    items = [(p.name, p.label) for p in entry.parameters] if entry else []
+    items += [(d.key, d.label) for d in entry.derived] if entry else []
+    return dict(items).get(key)
+
+
+def _latex_of(key: str, model: str | None) -> str:
+    entry = _entry(model) if model != CUSTOM_KEY else None
+    items = [(p.name, p.latex) for p in entry.parameters] if entry else []
+    items += [(d.key, d.latex) for d in entry.derived] if entry else []
+    return dict(items).get(key, symbol_latex(key))
+
+
 def _named(label: Text, latex: str, lang: str) -> str:
     name = fixed(escape_text(label(lang)))
     return f"{name} {fixed(f'${latex}$')}" if latex else name
@@ -79,18 +95,29 @@ def _file(ev: Evidence) -> str:
     return src_file(ev.source) if ev.source and ev.source != "columns" else src_text(ev.source)
 
 
-def _asked_items(asked: Sequence[AskedQuantity], lang: str) -> list[str]:
+def _asked_items(asked: Sequence[AskedQuantity], req: AnalysisRequest, lang: str) -> list[str]:
     """One item per asked quantity: the notes often ask one twice, by its
     symbol and by its name ("give the molar absorptivity ε"), and the list
     said the same quantity twice. Its phrases are quoted together, per file."""
     groups: dict[tuple[str, str | None, tuple[str, ...]], list[AskedQuantity]] = {}
     for a in asked:
         groups.setdefault((a.quantity, a.model, a.candidates), []).append(a)
-    return [_asked(group[0], lang, group) for group in groups.values()]
+    return [_asked(group[0], req, lang, group) for group in groups.values()]
 
 
-def _asked(a: AskedQuantity, lang: str, group: Sequence[AskedQuantity] = ()) -> str:
+def _asked(
+    a: AskedQuantity, req: AnalysisRequest, lang: str, group: Sequence[AskedQuantity] = ()
+) -> str:
     name = quantity_name(a.quantity, a.model, lang)
+    written = dict(s for m in req.models if m.key == a.model for s in m.symbols).get(a.quantity)
+    own = next((g.name for g in (group or (a,)) if g.name), None)
+    if own is not None or written is not None:
+        # As the notes ask it ("asymptotic height hmax"), not as the
+        # catalogue names the parameter it maps to ("final value A_inf").
+        label = _label_of(a.quantity, a.model)
+        words = Text(own, own) if own is not None else label
+        latex = symbol_latex(written) if written is not None else _latex_of(a.quantity, a.model)
+        name = _named(words, latex, lang) if words is not None else name
     if a.model is None and a.candidates:
         names = ", ".join(
             fixed(escape_text(e.name(lang))) for e in map(_entry, a.candidates) if e is not None
@@ -210,7 +237,7 @@ def request_text(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
         return ""
     lines: list[str] = []
     if req.asked:
-        lines.append(phrase(lang, "rq_asked", what="; ".join(_asked_items(req.asked, lang))))
+        lines.append(phrase(lang, "rq_asked", what="; ".join(_asked_items(req.asked, req, lang))))
     lines += [_model(m, lang) for m in req.models]
     if req.procedure is not None and req.procedure != "fit":
         lines.append(phrase(lang, "rq_procedure", what=phrase(lang, f"proc_{req.procedure}")))

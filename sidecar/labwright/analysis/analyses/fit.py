@@ -40,7 +40,12 @@ import numpy as np
 
 from labwright.analysis.analyses.peak_answers import peak_quantities
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
-from labwright.analysis.catalogue.custom import CustomEntry, custom_entry, with_starts
+from labwright.analysis.catalogue.custom import (
+    CustomEntry,
+    custom_entry,
+    symbol_latex,
+    with_starts,
+)
 from labwright.analysis.catalogue.load import catalogue
 from labwright.analysis.catalogue.schema import ModelEntry, Text
 from labwright.analysis.engine import FitData, FitResult, fit
@@ -554,10 +559,16 @@ def _answers(outcome: FitOutcome) -> list[Answer]:
     else:
         order = [p.name for p in e.parameters] + [d.key for d in e.derived]
         items = [(q, _label(e, q), _latex(e, q), q) for q in order]
+    written, names = notes_symbols(req, e.key)
     out = []
     for q, label, latex, asked_as in items:
         if q not in res.values:
             continue
+        symbol = written.get(q)
+        if symbol is not None:
+            latex = symbol_latex(symbol)
+        if q in names:
+            label = Text(names[q], names[q])
         value, se = res.value(q), res.se(q)
         if q in line:
             value, se = line[q]
@@ -569,9 +580,24 @@ def _answers(outcome: FitOutcome) -> list[Answer]:
             q, label, latex, value, se if math.isfinite(se) else None, unit,
             _LINE_METHOD if q in line else how,
             e.key, asked_as in asked, comp, sources, rows, outcome.quality,
-            asked_as if asked_as != q else None,
+            asked_as if asked_as != q else None, symbol,
         ))  # fmt: skip
     return out
+
+
+def notes_symbols(req: AnalysisRequest, key: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The notes' own symbols for the law's parameters (A_inf -> hmax) and
+    their own words for the asked ones ("asymptotic height"): the report
+    names an answer as the reader asked for it. The words are the notes' in
+    their language, so one text serves both."""
+    written: dict[str, str] = {}
+    for m in req.models:
+        if m.key == key:
+            written.update(dict(m.symbols))
+    names = {
+        q.quantity: q.name for q in req.asked if q.model == key and q.name is not None
+    }
+    return written, names
 
 
 #: No number in it: the plot's own name ("ln p–1/T") carries a digit the

@@ -32,6 +32,7 @@ from labwright.analysis.request import AskedQuantity, Binding, Evidence, NamedMo
 from labwright.analysis.request_rules.columns import FolderColumn
 from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.equations import Written
+from labwright.analysis.request_rules.symbol_name import notes_name
 from labwright.analysis.request_rules.text import Clause, Notes
 from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT, same_symbol
 from labwright.ingest.types import Dataset
@@ -108,10 +109,20 @@ def named_by_formula(f: ReadFormula) -> NamedModel:
         reason = (
             f"the notes write the {entry.name.en} law" + (f" ({mapped})" if mapped else "") + zeroed
         )
+        # The notes' symbols for the law's parameters (hmax for A_inf): the
+        # reader asked for hmax, and an answer named A_inf "final value" is
+        # not recognisably it.
+        parameters = {p.name for p in entry.parameters}
+        symbols = tuple(
+            (e, w)
+            for w, e in f.match.mapping
+            if e in parameters and not same_symbol(w, e)
+        )
         return NamedModel(
             key=entry.key,
             formula=f.written.text,
             how="formula",
+            symbols=symbols,
             evidence=Evidence(source=f.clause.source, phrase=f.quote, reason=reason),
         )
     return NamedModel(
@@ -273,6 +284,7 @@ def _asked_symbols(
                         AskedQuantity(
                             quantity=quantity,
                             model=model,
+                            name=notes_name(clause, m.start(1)),
                             evidence=Evidence(
                                 source=clause.source,
                                 phrase=m.group(1),

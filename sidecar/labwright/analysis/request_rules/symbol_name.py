@@ -1,0 +1,49 @@
+"""The notes' own name for a symbol they ask for.
+
+"Find the asymptotic height hmax and the rate constant k" names hmax "the
+asymptotic height": the report then labels the answer so, not with the
+catalogue's label of the parameter the symbol maps to ("final value" of
+A_inf), because the reader asked for a height. The name is the run of words
+between an article (or a possessive) and the symbol, in the same clause; a
+run that holds an asking verb or a function word is no name ("determine k"
+has none). Chinese notes put the name right before the symbol ("渐近高度
+hmax"); the run of characters after the last cue or particle is taken.
+"""
+
+from __future__ import annotations
+
+import re
+
+from labwright.analysis.request_rules.text import Clause
+
+_ARTICLE_EN = re.compile(
+    r"\b(?:the|a|an|its|their|our)\s+((?:[A-Za-z][A-Za-z-]*\s+){0,3}[A-Za-z][A-Za-z-]*)\s*,?\s*$",
+    re.I,
+)
+# Words that end a name: a name is nouns and adjectives, not a verb or a
+# linking word ("the rate constant and k" names nothing before k).
+_NOT_A_NAME = re.compile(
+    r"\b(?:and|or|of|for|with|to|from|by|in|on|at|as|is|are|be|was|were|find|determine|"
+    r"report|give|fit|estimate|compute|calculate|obtain|parameter|symbol)\b",
+    re.I,
+)
+_RUN_ZH = re.compile(r"([\u4e00-\u9fff]{2,10})\s*$")
+# A Chinese name starts after the last cue or particle of the run.
+_CUT_ZH = re.compile(
+    r".*(?:求出|求得|测定|计算|算出|得到|得出|确定|估计|拟合|给出|报告|以及|和|与|及|的|并|求|即|为|、)"
+)
+
+
+def notes_name(clause: Clause, start: int) -> str | None:
+    """The words naming the symbol that starts at `start` of the clause's
+    text, or None when the notes give it no name."""
+    before = clause.text[:start]
+    m = _ARTICLE_EN.search(before)
+    if m:
+        words = m.group(1).strip()
+        return None if _NOT_A_NAME.search(words) else words.lower()
+    z = _RUN_ZH.search(before)
+    if z:
+        run = _CUT_ZH.sub("", z.group(1))
+        return run if len(run) >= 2 else None
+    return None
