@@ -594,9 +594,7 @@ def notes_symbols(req: AnalysisRequest, key: str) -> tuple[dict[str, str], dict[
     for m in req.models:
         if m.key == key:
             written.update(dict(m.symbols))
-    names = {
-        q.quantity: q.name for q in req.asked if q.model == key and q.name is not None
-    }
+    names = {q.quantity: q.name for q in req.asked if q.model == key and q.name is not None}
     return written, names
 
 

@@ -114,9 +114,7 @@ def named_by_formula(f: ReadFormula) -> NamedModel:
         # not recognisably it.
         parameters = {p.name for p in entry.parameters}
         symbols = tuple(
-            (e, w)
-            for w, e in f.match.mapping
-            if e in parameters and not same_symbol(w, e)
+            (e, w) for w, e in f.match.mapping if e in parameters and not same_symbol(w, e)
         )
         return NamedModel(
             key=entry.key,
