@@ -58,7 +58,7 @@ def with_free_references(
             continue
         for i, f in fits:
             unc = None if ref.uncertainty is None else ref.uncertainty * f
-            comparison = Comparison(ref.value * f, unc, out[i].unit, NOTES)
+            comparison = Comparison(ref.value * f, unc, out[i].unit, NOTES, ref.evidence.source)
             out[i] = replace(out[i], comparison=comparison)
     return out
 

@@ -29,6 +29,7 @@ class Comparison:
     uncertainty: float | None
     unit: str | None
     source: str  # "the notes" / the catalogue's reference source
+    file: str | None = None  # the notes' file that gives the value, when known
 
     def z(self, value: float, se: float | None) -> float | None:
         """The difference in combined standard errors, or None without any."""

@@ -165,13 +165,13 @@ def _binding(b: Binding, lang: str) -> str:
     )
 
 
-def given_number(ledger: Ledger, value: float, source: Provenance, what: str) -> str:
+def given_number(ledger: Ledger, value: float, source: Provenance, what: str, most: int = 6) -> str:
     """A number the notes give, printed with the significant digits they
-    wrote (as far as a float keeps them: `repr` to 6 digits)."""
+    wrote (as far as a float keeps them: `repr` to 6 digits), at most `most`."""
     if not math.isfinite(value) or value == 0:
         return ledger.num(value, source, what, sig=1)
     mantissa = f"{abs(value):.6g}".split("e")[0].replace(".", "").lstrip("0")
-    return ledger.num(value, source, what, sig=max(len(mantissa.rstrip("0")), 1))
+    return ledger.num(value, source, what, sig=min(max(len(mantissa.rstrip("0")), 1), most))
 
 
 def _given(
@@ -182,8 +182,10 @@ def _given(
     prov = Provenance(file=file)
     text = given_number(ledger, value, prov, what)
     if uncertainty:
+        # Two significant digits at most: a tolerance of 20 % is a standard
+        # uncertainty of 11.547 µF on 100 µF, printed 12.
         text += " \\pm " + given_number(
-            ledger, uncertainty, prov, f"standard uncertainty of the {what}"
+            ledger, uncertainty, prov, f"standard uncertainty of the {what}", most=2
         )
     tex = unit_tex(unit) if unit else ""
     return text, f"~{tex}" if tex else ""

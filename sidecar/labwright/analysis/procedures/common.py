@@ -121,5 +121,5 @@ def expected(request: AnalysisRequest, quantity: str, unit: str | None) -> Compa
                 continue
             f = conv
         unc = None if e.uncertainty is None else e.uncertainty * f
-        return Comparison(e.value * f, unc, unit, "the notes")
+        return Comparison(e.value * f, unc, unit, "the notes", e.evidence.source)
     return None
