@@ -536,16 +536,28 @@ def export_compendium(
     `record`: the report's provenance record (provenance.json) whose printed
     numbers the script compares with; without one, the ledger of a fresh
     offline write of the same folder (the numbers a build prints)."""
-    from labwright.analysis.plan import analyse_folder
     from labwright.ingest.read import read_folder
 
     folder = Path(folder)
     read = read_folder(folder)
-    fa = analyse_folder(read)
+    fa = _analyse(read)
     if record is None:
         record = _fresh_record(read, fa, folder.name, lang)
     comp = build_compendium(read, fa.analyses, record, folder, title=folder.name)
     return comp, write_compendium(comp, read, folder, Path(out_dir))
+
+
+def _analyse(read: ReadResult) -> Any:
+    """The analysis a build makes (agent/offline/report.py `plan_report`): with
+    the request the rules read from the notes. Without it (until 2026-12-03)
+    the compendium analysed another report than the one built: pendulum's
+    ledger had 54 numbers instead of the build's 47, rc-discharge's 67
+    instead of 114, so the script was checked against numbers no PDF printed."""
+    from labwright.analysis.catalogue.load import catalogue
+    from labwright.analysis.plan import analyse_folder
+    from labwright.analysis.request_rules import read_request
+
+    return analyse_folder(read, read_request(read, catalogue()))
 
 
 def _fresh_record(read: ReadResult, fa: Any, name: str, lang: str) -> dict[str, Any]:
@@ -561,8 +573,7 @@ def _fresh_record(read: ReadResult, fa: Any, name: str, lang: str) -> dict[str, 
 
 def report_record(folder: Path, *, lang: str = "en") -> dict[str, Any]:
     """The provenance record an offline build of `folder` writes (its ledger)."""
-    from labwright.analysis.plan import analyse_folder
     from labwright.ingest.read import read_folder
 
     read = read_folder(Path(folder))
-    return _fresh_record(read, analyse_folder(read), Path(folder).name, lang)
+    return _fresh_record(read, _analyse(read), Path(folder).name, lang)

@@ -69,6 +69,23 @@ _WORDS: dict[str, str] = {
     "up-down mirror RMS over sqrt(2) x noise": "上下镜像均方根与 sqrt(2) 倍噪声之比",
     "R^2": "R^2",
     "linear trend": "线性趋势",
+    # Answers' labels (analysis: the asked quantities of laws and procedures).
+    "half-life of the voltage": "电压的半衰期",
+    "initial voltage": "初始电压",
+    "time constant": "时间常数",
+    "intercept": "截距",
+    "sensitivity (slope)": "灵敏度（斜率）",
+    "limit of detection": "检出限",
+    "limit of quantification": "定量限",
+    "amplitude": "振幅",
+    "frequency of the cycle": "周期的频率",
+    "period": "周期",
+    "agreement limit in combined standard errors (constant)": "一致性界限（以合成标准误差计，常数）",
+    "3.3 s_y/b and 10 s_y/b from the calibration line": "由校准直线得 3.3 s_y/b 与 10 s_y/b",
+    "peak of the Lomb-Scargle periodogram, refined by a sinusoid fitted at it "
+    "(lmfit, with a linear trend term); SE from the fit": (
+        "Lomb-Scargle 周期图的峰，再以在该处拟合的正弦曲线细化（lmfit，含线性趋势项）；标准误差来自拟合"
+    ),
     # The time-series answer's method (analysis/analyses/timeseries.py says
     # it in both languages; the ledger keeps the English).
     "least-squares linear trend against time; standard error robust to autocorrelation (HAC)": (
@@ -193,11 +210,58 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         "由 {f} 中 {y} 对 {x} 的斜率得到的热损失系数",
     ),
     (r"acceleration due to gravity", "重力加速度"),
+    # The law fits and procedures the notes' request runs (the build's analysis).
+    (
+        r"least-squares fit of the (?P<m>.+) to (?P<y>.+) against (?P<x>.+); "
+        r"SE from the covariance scaled by the residual scatter",
+        "{m} 对 {y}–{x} 的最小二乘拟合；标准误差取自按残差离散度缩放的协方差",
+    ),
+    (
+        r"straight line through the (?P<n>\d+) standards \(OLS\)",
+        "过 {n} 个标准样的直线（最小二乘）",
+    ),
+    (r"the (?P<k>\S+) fitted to (?P<f>.+)", "{f} 上拟合的 {k}"),
+    (
+        r"(?P<n>[^,]+), (?P<k>\S+) fitted to (?P<f>.+) \(SE\)",
+        "{f} 上拟合 {k} 所得的 {n}（附标准误差）",
+    ),
+    (r"runs-test p-value of the residuals of (?P<p_a>.+)", "{p_a}残差的游程检验 p 值"),
+    (
+        r"(?P<w>R\^2|intercept|slope|limit of detection|limit of quantification"
+        r"|residual standard deviation), calibration of (?P<f>.+?)(?P<o> \(OLS\))?",
+        "{f} 校准的{w_zh}{o_zh}",
+    ),
+    (r"standards in the calibration of (?P<f>.+)", "{f} 校准中的标准样个数"),
+    (r"factor of s_y/b in the (?P<p_a>limit of .+) \(constant\)", "{p_a}中 s_y/b 的系数（常数）"),
+    (r"(?:the )?constant (?P<n>\S+) given in the notes", "记录中给出的常数 {n}"),
+    (
+        r"(?P<w>amplitude|frequency), period of (?P<c>.+) in (?P<f>.+) \(sinusoid fit\)",
+        "{f} 中 {c} 周期分析的{w_zh}（正弦拟合）",
+    ),
+    (r"period of (?P<c>.+) in (?P<f>.+) \(sinusoid fit\)", "{f} 中 {c} 的周期（正弦拟合）"),
+    (
+        r"frequency of the periodogram's peak, period of (?P<c>.+) in (?P<f>.+)",
+        "{f} 中 {c} 周期图峰的频率",
+    ),
+    (r"the period of (?P<c>.+) in (?P<f>.+)", "{f} 中 {c} 的周期分析"),
+    # Comparisons with an expected value (results_table.py): the source is a
+    # name as written (the catalogue's or the notes').
+    (r"expected value of (?P<p_a>.+?\)) \((?P<s>.+)\)", "{p_a}的期望值（{s}）"),
+    (
+        r"difference of (?P<p_a>.+?\)) from (?P<s>.+) in combined standard errors",
+        "{p_a}与 {s} 之差（以合成标准误差计）",
+    ),
+    (
+        r"\|difference\| of (?P<p_a>.+?) from (?P<s>.+) in combined standard errors",
+        "{p_a}与 {s} 之差的绝对值（以合成标准误差计）",
+    ),
     # An answer's ledger text (agent/offline/results_table.py `answer_value`):
     # "<label> (<symbol>[, <model>]): <method>"; label and method are phrases,
     # the symbol and model are names. Last: the shapes above that read an
     # answer's method word by word come first.
-    (r"(?P<p_l>[^():]+?) \((?P<q>[^()]+)\): (?P<p_m>.+)", "{p_l}（{q}）：{p_m}"),
+    (r"(?P<p_l>.+?) \((?P<q>[^()]+)\): (?P<p_m>.+)", "{p_l}（{q}）：{p_m}"),
+    # An answer named without its method (expected value, difference above).
+    (r"(?P<p_l>.+?) \((?P<q>[^()]+)\)", "{p_l}（{q}）"),
 )
 
 #: Words inside a shape that are not phrases but have one Chinese form.
@@ -224,6 +288,14 @@ _FIXED: dict[str, str] = {
     "H": "H 值",
     "one-way ANOVA": "单因素方差分析",
     "Kruskal-Wallis": "Kruskal-Wallis 检验",
+    "R^2": "R^2",
+    "slope": "斜率",
+    "limit of detection": "检出限",
+    "limit of quantification": "定量限",
+    "residual standard deviation": "残差标准差",
+    " (OLS)": "（最小二乘）",
+    "amplitude": "振幅",
+    "frequency": "频率",
 }
 
 _COMPILED = tuple((re.compile(p), t) for p, t in _SHAPES)
