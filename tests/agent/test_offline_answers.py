@@ -334,7 +334,7 @@ def test_answers_sharing_a_name_say_their_file() -> None:
 
 def test_a_quantity_asked_twice_is_listed_once_with_both_phrases() -> None:
     from labwright.agent.offline.request_text import _asked_items
-    from labwright.analysis.request import AskedQuantity, Evidence
+    from labwright.analysis.request import AnalysisRequest, AskedQuantity, Evidence
 
     def ask(q: str, phrase: str, source: str = "README.md") -> AskedQuantity:
         return AskedQuantity(quantity=q, model="michaelis_menten",
@@ -343,7 +343,7 @@ def test_a_quantity_asked_twice_is_listed_once_with_both_phrases() -> None:
     asked = [ask("Km", "Km"), ask("Vmax", "Vmax"), ask("Km", "Michaelis constant"),
              ask("Km", "米氏常数", "说明.md")]  # fmt: skip
     for lang in ("en", "zh"):
-        items = _asked_items(asked, lang)
+        items = _asked_items(asked, AnalysisRequest(asked=tuple(asked)), lang)
         assert len(items) == 2
         km = items[0]
         assert km.count("README.md") == 1 and "说明.md" in km

@@ -129,7 +129,8 @@ def answer_paragraph(a: Answer, ledger: Ledger, lang: str, name: str | None = No
             parts.append(said)
     if a.fit is not None:
         parts += _fit(a, a.fit, ledger, lang)
-    return " ".join(parts)
+    # Chinese sentences follow one another without a space after 。
+    return ("" if lang == "zh" else " ").join(parts)
 
 
 def _computed(analyses: list[Analysis[Any, Any]], lang: str) -> str:
