@@ -29,7 +29,12 @@ from labwright.analysis.catalogue.schema import ModelEntry
 from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.request import AskedQuantity, Evidence, ExpectedValue, GivenConstant
 from labwright.analysis.request_rules.text import Clause, Notes
-from labwright.analysis.request_rules.values import Statement, statements, values_before_nouns
+from labwright.analysis.request_rules.values import (
+    Measured,
+    Statement,
+    statements,
+    values_before_nouns,
+)
 from labwright.analysis.request_rules.vocabulary import Hit, Vocabulary
 from labwright.analysis.request_rules.words import same_symbol
 
@@ -91,6 +96,14 @@ def _rank(hits: list[Hit], models: Sequence[str]) -> list[Hit]:
     )
 
 
+def _given_constant(symbol: str, m: Measured, ev: Evidence, reason: str) -> GivenConstant:
+    """A value of the notes, kept as a constant with why it is one."""
+    return GivenConstant(
+        symbol=symbol, value=m.value, uncertainty=m.uncertainty, unit=m.unit,
+        evidence=ev.model_copy(update={"reason": reason}),
+    )  # fmt: skip
+
+
 def given_values(
     notes: Notes, vocab: Vocabulary, models: Sequence[str], written: Collection[str] = ()
 ) -> Given:
@@ -146,16 +159,11 @@ def given_values(
                 if st.is_symbol and st.subject not in seen:
                     seen.add(st.subject)
                     constants.append(
-                        GivenConstant(
-                            symbol=st.subject,
-                            value=m.value,
-                            uncertainty=m.uncertainty,
-                            unit=m.unit,
-                            evidence=ev.model_copy(
-                                update={
-                                    "reason": f"the notes give {st.subject} (no law of the request names it)"
-                                }
-                            ),
+                        _given_constant(
+                            st.subject,
+                            m,
+                            ev,
+                            f"the notes give {st.subject} (no law of the request names it)",
                         )
                     )
                 continue
@@ -169,16 +177,8 @@ def given_values(
                 what = "an input" if kind == "input" else "a constant"
                 law = entry.name.en if entry else key
                 constants.append(
-                    GivenConstant(
-                        symbol=name,
-                        value=m.value,
-                        uncertainty=m.uncertainty,
-                        unit=m.unit,
-                        evidence=ev.model_copy(
-                            update={
-                                "reason": f"{what} of the {law} law ({name}), given in the notes"
-                            }
-                        ),
+                    _given_constant(
+                        name, m, ev, f"{what} of the {law} law ({name}), given in the notes"
                     )
                 )
             elif kind == "variable" and key in written and key in models:
@@ -188,17 +188,12 @@ def given_values(
                 entry = vocab.entry(key)
                 law = entry.name.en if entry else key
                 constants.append(
-                    GivenConstant(
-                        symbol=name,
-                        value=m.value,
-                        uncertainty=m.uncertainty,
-                        unit=m.unit,
-                        evidence=ev.model_copy(
-                            update={
-                                "reason": f"the value at which the notes held {name} of the "
-                                f"{law} that they write out"
-                            }
-                        ),
+                    _given_constant(
+                        name,
+                        m,
+                        ev,
+                        f"the value at which the notes held {name} of the "
+                        f"{law} that they write out",
                     )
                 )
             elif kind == "quantity" and not st.expected:
@@ -212,16 +207,8 @@ def given_values(
                     seen.add(name)
                     law = entry.name.en if entry else key
                     constants.append(
-                        GivenConstant(
-                            symbol=name,
-                            value=m.value,
-                            uncertainty=m.uncertainty,
-                            unit=m.unit,
-                            evidence=ev.model_copy(
-                                update={
-                                    "reason": f"a value of the {law} law's {name}, given in the notes"
-                                }
-                            ),
+                        _given_constant(
+                            name, m, ev, f"a value of the {law} law's {name}, given in the notes"
                         )
                     )
             elif kind == "quantity":
