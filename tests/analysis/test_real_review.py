@@ -420,3 +420,23 @@ def named_value(built: object, quantity: str) -> float:
 
     assert isinstance(built, Built)
     return next(a.value for a in built.analysis.sheet.answers if a.quantity == quantity)
+
+
+def test_a_law_named_beside_the_fitted_formula_asks_nothing_of_its_own(tmp_path: Path) -> None:
+    # DNase: "Fit a logistic curve ..., OD = A / (1 + exp((x0 - ln c)/s))":
+    # the logistic growth law, named in passing, bound no column (its time
+    # is nobody's) and the report said "Not answered: logistic growth: time;
+    # carrying capacity" beside the answered written fit. Here the same
+    # class with another law named in passing (an exponential decay) beside
+    # a written decay in log dose.
+    dose = np.array([0.5, 1, 2, 4, 8, 16, 32, 64.0])
+    y = 5.0 * np.exp(-np.log(dose) / 1.5) + np.tile([0.02, -0.02], 4)
+    files = {
+        "d.csv": "dose (mg),y\n" + "".join(f"{a:g},{b:.4f}\n" for a, b in zip(dose, y, strict=True)),
+        "notes.txt": "Response against dose. Fit an exponential decay of y against ln(dose), "
+        "y = B exp(-ln dose / w), and report the width w.\n",
+    }
+    req = _request(tmp_path, files)
+    assert [m.key for m in req.models] == [None], req.models
+    assert {a.quantity for a in req.asked} == {"w"}, req.asked
+    assert not req.unanswered, req.unanswered

@@ -37,6 +37,7 @@ from labwright.analysis.request_rules.bindings import (
     run_binding,
 )
 from labwright.analysis.request_rules.columns import FolderColumn, folder_tables
+from labwright.analysis.request_rules.described import described_by_formula
 from labwright.analysis.request_rules.constants import expected_products, given_values
 from labwright.analysis.request_rules.equations import find_equations
 from labwright.analysis.request_rules.files import file_roles
@@ -230,6 +231,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
 
     bindings: list[Binding] = list(custom)
     unanswered: list[Unanswered] = []
+    unbound: list[str] = []
     source_of = {c.name: c.file for _, cols in tables for c in cols}
     source_of = {name: "columns" for name in source_of}
     for col_list in (cols for _, cols in tables):
@@ -274,11 +276,26 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
                     ]
                     bindings.extend(_compact(per_entry, per_bound, source_of))
             continue
+        unbound.append(key)
         best = max(bound, key=lambda tb: (len(tb.chosen), tb.evidence_score), default=None)
         if any(a.model == key for a in asked) or any(
             m.key == key and m.how != "quantity" for m in models
         ):
             unanswered.extend(missing_variables(entry, best))
+    # A law named in passing beside the written formula that was fitted
+    # ("a logistic curve ..., OD = A/(1 + ...)") asks nothing of its own.
+    bound_keys = {b.model for b in bindings}
+    bound_formulas = [
+        i
+        for i, m in enumerate(models)
+        if m.how == "formula" and ((m.key is None and custom) or m.key in bound_keys)
+    ]
+    passing = described_by_formula(notes, models, unbound, bound_formulas)
+    if passing:
+        models = [m for m in models if m.key not in passing]
+        keys = [k for k in keys if k not in passing]
+        asked = [a for a in asked if a.model not in passing]
+        unanswered = [u for u in unanswered if u.model not in passing]
     unanswered.extend(_missing_inputs(asked, vocab, given.constants))
     unanswered.extend(unknown_requests(notes, vocab))
     used = [e for e in (vocab.entry(k) for k in keys) if e is not None]
