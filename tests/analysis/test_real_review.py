@@ -432,7 +432,8 @@ def test_a_law_named_beside_the_fitted_formula_asks_nothing_of_its_own(tmp_path:
     dose = np.array([0.5, 1, 2, 4, 8, 16, 32, 64.0])
     y = 5.0 * np.exp(-np.log(dose) / 1.5) + np.tile([0.02, -0.02], 4)
     files = {
-        "d.csv": "dose (mg),y\n" + "".join(f"{a:g},{b:.4f}\n" for a, b in zip(dose, y, strict=True)),
+        "d.csv": "dose (mg),y\n"
+        + "".join(f"{a:g},{b:.4f}\n" for a, b in zip(dose, y, strict=True)),
         "notes.txt": "Response against dose. Fit an exponential decay of y against ln(dose), "
         "y = B exp(-ln dose / w), and report the width w.\n",
     }

@@ -37,8 +37,8 @@ from labwright.analysis.request_rules.bindings import (
     run_binding,
 )
 from labwright.analysis.request_rules.columns import FolderColumn, folder_tables
-from labwright.analysis.request_rules.described import described_by_formula
 from labwright.analysis.request_rules.constants import expected_products, given_values
+from labwright.analysis.request_rules.described import described_by_formula
 from labwright.analysis.request_rules.equations import find_equations
 from labwright.analysis.request_rules.files import file_roles
 from labwright.analysis.request_rules.formula import (

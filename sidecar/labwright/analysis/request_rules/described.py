@@ -30,7 +30,10 @@ def _clauses_of(notes: Notes, ev: Evidence) -> set[int]:
 
 
 def described_by_formula(
-    notes: Notes, models: Sequence[NamedModel], unbound: Iterable[str], bound_formulas: Iterable[int]
+    notes: Notes,
+    models: Sequence[NamedModel],
+    unbound: Iterable[str],
+    bound_formulas: Iterable[int],
 ) -> set[str]:
     """Keys of the named laws that only describe a bound written formula.
     `unbound`: keys of the laws no table binds; `bound_formulas`: indexes
