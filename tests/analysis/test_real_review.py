@@ -441,3 +441,21 @@ def test_a_law_named_beside_the_fitted_formula_asks_nothing_of_its_own(tmp_path:
     assert [m.key for m in req.models] == [None], req.models
     assert {a.quantity for a in req.asked} == {"w"}, req.asked
     assert not req.unanswered, req.unanswered
+
+
+def test_the_notes_name_of_a_symbol_is_the_words_after_its_article() -> None:
+    # DNase: "report the asymptote A and the midpoint x0" named x0 nothing
+    # (the symbol A was taken for the article "a").
+    from labwright.analysis.request_rules.symbol_name import notes_name
+    from labwright.analysis.request_rules.text import clauses_of
+
+    def name(text: str, at: str) -> str | None:
+        c = clauses_of("n.txt", text)[0]
+        return notes_name(c, c.text.index(at))
+
+    both = "Fit it and report the asymptote A and the midpoint x0."
+    assert name(both, "x0") == "midpoint" and name(both, "A and") == "asymptote"
+    assert name("Find the asymptotic height hmax and k.", "hmax") == "asymptotic height"
+    assert name("Find the asymptotic height hmax and k.", "k.") is None
+    assert name("Determine k.", "k") is None
+    assert name("求渐近高度 hmax。", "hmax") == "渐近高度" and name("求 hmax。", "hmax") is None

@@ -16,10 +16,8 @@ import re
 
 from labwright.analysis.request_rules.text import Clause
 
-_ARTICLE_EN = re.compile(
-    r"\b(?:the|a|an|its|their|our)\s+((?:[A-Za-z][A-Za-z-]*\s+){0,3}[A-Za-z][A-Za-z-]*)\s*,?\s*$",
-    re.I,
-)
+_ARTICLE_EN = re.compile(r"\b(?:the|a|an|its|their|our)\s+", re.I)
+_WORDS_EN = re.compile(r"((?:[A-Za-z][A-Za-z-]*\s+){0,3}[A-Za-z][A-Za-z-]*)\s*,?\s*")
 # Words that end a name: a name is nouns and adjectives, not a verb or a
 # linking word ("the rate constant and k" names nothing before k).
 _NOT_A_NAME = re.compile(
@@ -38,8 +36,14 @@ def notes_name(clause: Clause, start: int) -> str | None:
     """The words naming the symbol that starts at `start` of the clause's
     text, or None when the notes give it no name."""
     before = clause.text[:start]
-    m = _ARTICLE_EN.search(before)
-    if m:
+    # The last article before the symbol: "the asymptote A and the midpoint
+    # x0" names x0 "midpoint" (the first match, the symbol A read as "a",
+    # would take "and the midpoint").
+    articles = list(_ARTICLE_EN.finditer(before))
+    if articles:
+        m = _WORDS_EN.fullmatch(before, articles[-1].end())
+        if m is None:
+            return None
         words = m.group(1).strip()
         return None if _NOT_A_NAME.search(words) else words.lower()
     z = _RUN_ZH.search(before)
