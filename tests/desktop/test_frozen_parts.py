@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,71 @@ def test_one_openblas_keys_and_pdfs_in_the_frozen_sidecar(frozen_exe: Path, tmp_
 
     assert out["numpy_doc"] is None  # -OO bytecode in the bundle
     assert out["runtime_asserts"] is True  # model code keeps its asserts
+
+
+# statsmodels' formula engine and matplotlib's font metrics, both slimmed out
+# of the bundle (the spec says why): a two-factor formula fit runs on patsy,
+# even when the user's environment asks statsmodels for formulaic, and gives
+# the venv's numbers; a PDF figure with text saves with no AFM metrics present.
+FORMULA_AND_FIGURE = r"""
+import io, json, sys
+import numpy as np, pandas as pd
+import statsmodels.formula.api as smf
+from statsmodels.stats.anova import anova_lm
+rng = np.random.default_rng(3)
+df = pd.DataFrame({"A": np.repeat(["a1", "a2"], 6), "B": np.tile(np.repeat(["b1", "b2"], 3), 2)})
+df["y"] = rng.normal(10, 1, len(df)) + (df["A"] == "a2") * 2 + (df["B"] == "b2") * 1.5
+fit = smf.ols("y ~ C(A) * C(B)", data=df).fit()
+out = {"params": [round(float(v), 12) for v in fit.params],
+       "F": [round(float(v), 9) for v in anova_lm(fit, typ=2)["F"].iloc[:3]]}
+try:
+    import formulaic  # noqa: F401
+    out["formulaic"] = True
+except ImportError:
+    out["formulaic"] = False
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from matplotlib import font_manager
+fig, ax = plt.subplots()
+ax.plot([1, 2], [3, 4], label="label")
+ax.set_xlabel("t (s)")
+ax.legend()
+buf = io.BytesIO()
+fig.savefig(buf, format="pdf")
+out["pdf"] = buf.getvalue().startswith(b"%PDF") and b"DejaVu" in buf.getvalue()
+# matplotlib's own metrics only: the system's fonts may have AFM files too.
+out["afm"] = sum(f.fname.startswith(matplotlib.get_data_path()) for f in font_manager.fontManager.afmlist)
+print(json.dumps(out))
+"""
+
+
+def test_the_formula_fit_and_a_figure_without_the_slimmed_parts(
+    frozen_exe: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "probe.py"
+    script.write_text(FORMULA_AND_FIGURE, encoding="utf-8")
+    env = {**os.environ, "LABWRIGHT_HOME": str(tmp_path / "home"), "MPLCONFIGDIR": str(tmp_path)}
+    env["SM_FORMULA_ENGINE"] = "formulaic"  # a user's environment; the bundle pins patsy
+    frozen = subprocess.run(
+        [str(frozen_exe)],
+        capture_output=True,
+        text=True,
+        env={**env, "LABWRIGHT_PYRUN": str(script)},
+        timeout=300,
+        check=False,
+    )
+    lines = [ln for ln in frozen.stdout.splitlines() if ln.startswith("{")]
+    assert lines, f"the probe gave no answer (exit {frozen.returncode}):\n{frozen.stderr[-3000:]}"
+    got = json.loads(lines[-1])
+    env.pop("SM_FORMULA_ENGINE")
+    venv = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert venv.returncode == 0, venv.stderr[-3000:]
+    want = json.loads(venv.stdout.splitlines()[-1])
+    assert got["formulaic"] is False  # left out of the bundle
+    assert got["params"] == want["params"] and got["F"] == want["F"]
+    assert got["pdf"] is True
+    # matplotlib's metrics are gone from the bundle (not from the venv), the figure is not.
+    assert got["afm"] == 0 and want["afm"] > 0
