@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -97,7 +98,33 @@ def imported_by_our_code() -> set[str]:
                 # `from pkg import name`: name may be a submodule; the venv
                 # run drops the ones that are not.
                 names.update(f"{target}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                # The compendium's import lines, written as strings: the
+                # build runs each script block in-process, so what they
+                # import must import in the bundle too (statsmodels.api did
+                # not, and `build --zip` wrote no compendium).
+                names.update(_imports_in_text(node.value))
     return {n for n in names if n and not n.startswith("labwright.testing")}
+
+
+_IMPORT_LINE = re.compile(r"^\s*(?:import\s+([\w.]+)|from\s+([\w.]+)\s+import\s+([\w, ]+))\s*$")
+
+
+def _imports_in_text(text: str) -> set[str]:
+    """Modules named by lines of a string that are whole import statements."""
+    out: set[str] = set()
+    for line in text.splitlines():
+        m = _IMPORT_LINE.match(
+            line.split(" as ")[0] if line.lstrip().startswith("import ") else line
+        )
+        if m is None:
+            continue
+        if m.group(1):
+            out.add(m.group(1))
+        else:
+            out.add(m.group(2))
+            out.update(f"{m.group(2)}.{n.strip()}" for n in m.group(3).split(",") if n.strip())
+    return out
 
 
 def _probe(cmd: list[str], spec: dict[str, list[str]], tmp: Path) -> dict[str, object]:
