@@ -24,6 +24,7 @@ from labwright.agent.offline.computation_words import computation_text, covered
 from labwright.latex.engine import resolve_engine
 from tests.agent.test_compendium import RUFF_RULES
 from tests.latex.conftest import pdf_text
+from tests.latex.overleaf import compile_as_overleaf
 from tests.latex.test_number_appendix import _check_links_reach_entries
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,13 +134,7 @@ def test_the_zip_carries_the_compendium_and_compiles_with_its_lines(
 
         # Overleaf's compile: latexmk -xelatex in the unpacked folder keeps the links.
         shutil.copyfile(out / "report.provenance.json", unpacked / "provenance.json")
-        subprocess.run(
-            ["latexmk", "-xelatex", "-interaction=nonstopmode", "main.tex"],
-            cwd=unpacked,
-            check=True,
-            capture_output=True,
-            timeout=300,
-        )
+        compile_as_overleaf(unpacked)
         _check_links_reach_entries(unpacked, unpacked / "main.pdf", lang)
         # The delivered PDF was compiled with the same appendix.
         text = re.sub(r"\s+", "", pdf_text(out / "report.pdf"))

@@ -19,6 +19,7 @@ from labwright.agent.offline.appendix import APPENDIX_FILE, appendix_tex
 from labwright.latex.engine import resolve_engine
 from labwright.verify.tags import find_tags
 from tests.latex.conftest import pdf_text
+from tests.latex.overleaf import compile_as_overleaf
 from tests.pdf_links import destinations, number_links
 
 EXAMPLES_ROOT = Path(__file__).resolve().parents[2] / "examples"
@@ -147,12 +148,6 @@ def test_the_overleaf_zip_keeps_the_appendix_and_its_links(
     zipfile.ZipFile(archive).extractall(unpacked)
     # The record is not in the zip; the check reads it from the build.
     shutil.copyfile(build / "provenance.json", unpacked / "provenance.json")
-    subprocess.run(
-        ["latexmk", "-xelatex", "-interaction=nonstopmode", "main.tex"],
-        cwd=unpacked,
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
+    compile_as_overleaf(unpacked)
     _check_links_reach_entries(unpacked, unpacked / "main.pdf", "en")
     assert "Sources of the numbers" in pdf_text(unpacked / "main.pdf")

@@ -13,6 +13,7 @@ from labwright.latex.compile import compile_tex
 from labwright.latex.engine import resolve_engine
 from labwright.latex.template import install_template_files, render_template
 from labwright.verify.tags import find_tags, tag
+from tests.latex.overleaf import compile_as_overleaf
 from tests.pdf_links import covered_text, destinations, digits, number_links, words
 
 pytestmark = [
@@ -99,7 +100,6 @@ def test_the_overleaf_zip_keeps_the_links(tmp_path: Path) -> None:
     """latexmk -xelatex on the exported folder, as Overleaf runs it."""
     if shutil.which("latexmk") is None:
         pytest.skip("needs latexmk")
-    import subprocess
     import zipfile
 
     from labwright.export import export_overleaf_zip
@@ -108,12 +108,6 @@ def test_the_overleaf_zip_keeps_the_links(tmp_path: Path) -> None:
     archive = export_overleaf_zip(pdf.parent / "main.tex", tmp_path / "report.zip")
     unpacked = tmp_path / "unpacked"
     zipfile.ZipFile(archive).extractall(unpacked)
-    subprocess.run(
-        ["latexmk", "-xelatex", "-interaction=nonstopmode", "main.tex"],
-        cwd=unpacked,
-        check=True,
-        capture_output=True,
-        timeout=240,
-    )
+    compile_as_overleaf(unpacked, timeout=240)
     again = number_links(unpacked / "main.pdf")
     assert sorted(link.id for link in again) == sorted(link.id for link in number_links(pdf))
