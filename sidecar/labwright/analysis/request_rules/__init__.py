@@ -38,6 +38,7 @@ from labwright.analysis.request_rules.bindings import (
 )
 from labwright.analysis.request_rules.columns import FolderColumn, folder_tables
 from labwright.analysis.request_rules.constants import expected_products, given_values
+from labwright.analysis.request_rules.dated_rate import trend_rates
 from labwright.analysis.request_rules.described import described_by_formula
 from labwright.analysis.request_rules.equations import find_equations
 from labwright.analysis.request_rules.files import file_roles
@@ -296,6 +297,24 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         keys = [k for k in keys if k not in passing]
         asked = [a for a in asked if a.model not in passing]
         unanswered = [u for u in unanswered if u.model not in passing]
+
+    # "The growth rate per year" of a dated series is its trend (no law);
+    # the two-column fallback is no evidence that a table is the law's.
+    def binds(key: str) -> bool:
+        if any(b.model == key for b in bindings):
+            return True
+        entry = entry_of(key)
+        return entry is not None and _data_score(entry, tables, roles) > 0
+
+    trends = trend_rates(asked, models, binds, (ds for ds, _ in tables))
+    if trends:
+        gone = {(a.model, a.quantity) for a in trends}
+        asked = [a for a in asked if (a.model, a.quantity) not in gone]
+        laws = {a.model for a in trends if a.model}
+        implied_only = {m.key for m in models if m.key in laws and m.how == "quantity"}
+        models = [m for m in models if m.key not in implied_only]
+        keys = [k for k in keys if k not in implied_only]
+        unanswered = [u for u in unanswered if u.model not in implied_only]
     unanswered.extend(_missing_inputs(asked, vocab, given.constants))
     unanswered.extend(unknown_requests(notes, vocab))
     used = [e for e in (vocab.entry(k) for k in keys) if e is not None]
