@@ -42,6 +42,7 @@ from labwright.analysis.procedures.common import (
     entries_of,
     expected,
 )
+from labwright.analysis.procedures.period_error import period_error
 from labwright.analysis.quantities import parse_unit
 from labwright.analysis.request import AnalysisRequest
 from labwright.analysis.results import Answer
@@ -79,6 +80,10 @@ class PeriodResult:
     level: float
     trend: float
     request: AnalysisRequest | None = None
+    #: The sinusoid fit's own SE of f, and which SE `f_se` is
+    #: (period_error.py: "fit", "autocorrelation", "phase drift").
+    f_se_fit: float = 0.0
+    se_source: str = "fit"
 
     @property
     def period(self) -> float:
@@ -100,11 +105,12 @@ class PeriodResult:
         key = self.entry.key
         src = (self.t.provenance, self.y.provenance)
         rows = f"all {self.ts.size}"
+        se_how = _SE_HOW[self.se_source]
         how = Text(
             f"peak of the {self.method} periodogram, refined by a sinusoid fitted at it "
-            "(lmfit, with a linear trend term); SE from the fit",
+            f"(lmfit, with a linear trend term); SE {se_how.en}",
             f"{'Lomb–Scargle ' if self.method == 'Lomb-Scargle' else ''}周期图的峰，"
-            "再在该频率附近拟合正弦（lmfit，含线性趋势项）精化；标准误差来自拟合",
+            f"再在该频率附近拟合正弦（lmfit，含线性趋势项）精化；标准误差{se_how.zh}",
         )
         u = self.time_unit
         fu = f"1/{u}" if u else None
@@ -116,6 +122,21 @@ class PeriodResult:
             Answer("A", Text("amplitude", "振幅"), "A", self.amplitude, self.amplitude_se,
                    self.y.unit, how, key, asked(req, "A"), None, src, rows),
         ]  # fmt: skip
+
+
+#: How the period's SE was found, by `PeriodError.source`.
+_SE_HOW: dict[str, Text] = {
+    "fit": Text("from the fit", "来自拟合"),
+    "autocorrelation": Text(
+        "from the fit, widened for the residuals' autocorrelation (effective sample size)",
+        "来自拟合，并按残差的自相关（有效样本量）放大",
+    ),
+    "phase drift": Text(
+        "from the drift of the cycle's phase between segments of two cycles (O−C, "
+        "white and random-walk scatter by REML), larger than the fit's",
+        "来自各两周期分段的相位漂移（O−C，白噪声与随机游走方差由 REML 估计），大于拟合给出的值",
+    ),
+}
 
 
 #: Chinese names of a time axis that are units of time themselves.
@@ -249,12 +270,13 @@ def analyse_period(
         math.hypot(a * (p["a"].stderr or 0.0), b * (p["b"].stderr or 0.0)) / amp if amp else 0.0
     )
     f = float(p["f"])
+    error = period_error(ts, ys, f, float(p["f"].stderr), np.asarray(out.residual))
     t0 = float(np.mean(ts))
     phase = math.atan2(b, a) - 2 * math.pi * f * t0
     level = float(p["y0"]) - float(p["c"]) * t0
     return PeriodResult(entry, t, y, ts, ys, time_unit(t), method, freqs, power, f_peak, f,
-                        float(p["f"].stderr), amp, amp_se, phase, level, float(p["c"]),
-                        request)  # fmt: skip
+                        error.f_se, amp, amp_se, phase, level, float(p["c"]),
+                        request, float(p["f"].stderr), error.source)  # fmt: skip
 
 
 _DAY, _JULIAN_YEAR = 86_400.0, 31_557_600.0

@@ -19,6 +19,11 @@ from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figur
 from labwright.agent.offline.writers.script import KindScript, read_table
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
+from labwright.analysis.procedures.period_error import (
+    MIN_SEGMENT_POINTS,
+    MIN_SEGMENTS,
+    SEGMENT_CYCLES,
+)
 from labwright.analysis.procedures.periodogram import MIN_POINTS, PeriodBinding, PeriodResult
 
 PeriodAnalysis = Analysis[PeriodBinding, PeriodResult]
@@ -146,8 +151,43 @@ params.add("y0", value=y.mean())
 def residual(ps):
     w = 2 * np.pi * ps["f"].value * (t - t0)
     return ps["y0"].value + ps["c"].value * (t - t0) + ps["a"].value * np.sin(w) + ps["b"].value * np.cos(w) - y
-p = lmfit.minimize(residual, params).params
+out = lmfit.minimize(residual, params)
+p = out.params
 f, f_se = p["f"].value, p["f"].stderr
+# The SE widened for non-white noise, the larger kept: residuals' lag-1
+# autocorrelation (effective sample size); the drift of the phase between
+# segments of {SEGMENT_CYCLES:g} cycles (O-C), white and random-walk scatter by REML.
+res = np.asarray(out.residual)
+rho = np.corrcoef(res[:-1], res[1:])[0, 1]
+ses = [f_se] + ([f_se * np.sqrt((1 + rho) / (1 - rho))] if 0 < rho < 1 else [])
+k = int((t[-1] - t[0]) * f // {SEGMENT_CYCLES!r})
+if k >= {MIN_SEGMENTS}:
+    edges, centres, phases = np.linspace(t[0], t[-1], k + 1), [], []
+    for i in range(k):
+        inside = (t >= edges[i]) & ((t <= edges[i + 1]) if i == k - 1 else (t < edges[i + 1]))
+        if inside.sum() >= {MIN_SEGMENT_POINTS}:
+            w = 2 * np.pi * f * (t[inside] - t0)
+            x = np.column_stack([np.ones(w.size), t[inside] - t0, np.sin(w), np.cos(w)])
+            c = np.linalg.lstsq(x, y[inside], rcond=None)[0]
+            centres.append(t[inside].mean())
+            phases.append(np.arctan2(c[3], c[2]))
+    centres, phases = np.asarray(centres), np.unwrap(np.asarray(phases))
+    if centres.size >= {MIN_SEGMENTS}:
+        x = np.column_stack([np.ones(centres.size), centres - centres.mean()])
+        steps = (centres - centres[0]) / np.diff(centres).mean()
+        walk = np.minimum.outer(steps, steps)
+        best = None
+        for ratio in [0.0, *np.geomspace(1e-3, 1e3, 61)]:
+            vi = np.linalg.inv(np.eye(centres.size) + ratio * walk)
+            xtvx = x.T @ vi @ x
+            r = phases - x @ np.linalg.solve(xtvx, x.T @ vi @ phases)
+            s2 = r @ vi @ r / (centres.size - 2)
+            ll = -0.5 * ((centres.size - 2) * np.log(s2) - np.linalg.slogdet(vi)[1]
+                         + np.linalg.slogdet(xtvx)[1])
+            if best is None or ll > best[0]:
+                best = (ll, np.sqrt(s2 * np.linalg.inv(xtvx)[1, 1]) / (2 * np.pi))
+        ses.append(best[1])
+f_se = max(ses)
 report(f"{{what}} (sinusoid fit)", 1 / f)
 report(f"standard uncertainty of {{what}} (sinusoid fit)", f_se / f**2)
 report(f"frequency, {{what}} (sinusoid fit)", f)
