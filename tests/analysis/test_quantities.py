@@ -107,6 +107,19 @@ def test_a_long_product_of_units_is_put_in_the_named_unit() -> None:
     assert mixed.dimensionless and mixed.to("").magnitude == pytest.approx(3e-3)
 
 
+def test_units_of_one_dimension_on_both_sides_are_cancelled() -> None:
+    # ft/mph is a time, mph²/ft an acceleration: told in s and m/s². Units
+    # whose cancelling leaves no shorter name (N/cm, V/cm) stay as written.
+    reg = quantities.registry()
+    t = quantities.readable(reg.Quantity(1.0, "ft/mph"))
+    assert t.units == reg.second and t.magnitude == pytest.approx(0.3048 / 0.44704)
+    a = quantities.readable(reg.Quantity(1.0, "mph**2/ft"))
+    assert a.units == reg.parse_units("m/s**2")
+    assert a.magnitude == pytest.approx(0.44704**2 / 0.3048)
+    for kept in ("N/cm", "V/cm", "mg/L", "kJ/mol", "ppm/yr"):
+        assert quantities.readable(reg.Quantity(1.0, kept)).units == reg.parse_units(kept)
+
+
 def test_compatibility_characters_are_folded() -> None:
     """The ohm sign (U+2126), the kelvin sign (U+212A), the angstrom sign
     (U+212B) and full-width forms are the units they look like."""

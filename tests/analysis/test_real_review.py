@@ -459,3 +459,35 @@ def test_the_notes_name_of_a_symbol_is_the_words_after_its_article() -> None:
     assert name("Find the asymptotic height hmax and k.", "k.") is None
     assert name("Determine k.", "k") is None
     assert name("求渐近高度 hmax。", "hmax") == "渐近高度" and name("求 hmax。", "hmax") is None
+
+
+def test_a_parameter_in_units_that_cancel_is_given_in_one_unit(tmp_path: Path) -> None:
+    # cars: d = t_r v + v^2/(2a) fitted to v in mph and d in ft gave the
+    # reaction time "1.24 ft/mph" and the deceleration "5.5 mph²/ft"; a
+    # time is told in seconds, an acceleration in m/s².
+    from labwright.analysis.quantities import factor
+    from tests.analysis.procedures.folders import build, recomputed_values_are_printed
+
+    rng = np.random.default_rng(11)
+    v_mph = np.linspace(5, 30, 30)
+    v = v_mph * 0.44704  # m/s
+    d_m = 0.8 * v + v**2 / (2 * 4.0) + rng.normal(0, 0.5, v.size)
+    (tmp_path / "cars.csv").write_text(
+        "v (mph),d (ft)\n"
+        + "".join(f"{a:.2f},{b / 0.3048:.3f}\n" for a, b in zip(v_mph, d_m, strict=True)),
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text(
+        "Stopping distance against speed, d = t_r v + v^2 / (2 a). "
+        "Find the reaction time t_r and the deceleration a.\n",
+        encoding="utf-8",
+    )
+    built = build(tmp_path, "en")
+    [(t_r, t_se, t_unit, _)] = built.answer("t_r")
+    [(a, a_se, a_unit, _)] = built.answer("a")
+    assert factor(t_unit or "", "s") == 1.0, t_unit
+    assert factor(a_unit or "", "m/s^2") == 1.0, a_unit
+    assert t_se is not None and abs(t_r - 0.8) <= 3 * t_se, (t_r, t_se)
+    assert a_se is not None and abs(a - 4.0) <= 3 * a_se, (a, a_se)
+    assert "mph" not in (t_unit or "") + (a_unit or "")
+    assert recomputed_values_are_printed(built, "fit") >= 4

@@ -375,13 +375,27 @@ _NAMED_SI = (
 )  # fmt: skip
 
 
+def _mixed(unit: Unit) -> bool:
+    """Units of one dimension left on both sides of the fraction: ft/mph
+    (a time), mph²/ft (an acceleration). A written formula fitted to data
+    in feet and miles per hour gave a reaction time "1.24 ft/mph"; the
+    dimensions that cancel are what makes it a time in seconds."""
+    reg = registry()
+    gross: dict[str, float] = {}
+    for name, power in unit._units.items():
+        for dim, exp in reg.get_dimensionality(name).items():
+            gross[dim] = gross.get(dim, 0.0) + abs(power * exp)
+    net = unit.dimensionality
+    return any(g > abs(net.get(dim, 0.0)) + 1e-9 for dim, g in gross.items())
+
+
 def readable(quantity: Quantity) -> Quantity:
     """The same quantity in a unit a reader recognises: units of one dimension
-    cancelled (mM/M), and a long product of units put in the named SI unit
+    cancelled (mM/M; ft/mph put in seconds: `_mixed`), and a long product of units put in the named SI unit
     of its dimension (kg·m²/s² -> J)."""
     reg = registry()
     q = quantity.to_reduced_units()
-    if len(q._units) <= 2:
+    if len(q._units) <= 2 and not _mixed(q.units):
         return q
     for name in _NAMED_SI:
         target = reg.parse_units(name)
