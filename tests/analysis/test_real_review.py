@@ -491,3 +491,35 @@ def test_a_parameter_in_units_that_cancel_is_given_in_one_unit(tmp_path: Path) -
     assert a_se is not None and abs(a - 4.0) <= 3 * a_se, (a, a_se)
     assert "mph" not in (t_unit or "") + (a_unit or "")
     assert recomputed_values_are_printed(built, "fit") >= 4
+
+
+def test_a_rate_in_an_amount_per_time_binds_the_laws_rate(tmp_path: Path) -> None:
+    # "v (umol/min)" did not bind Michaelis–Menten's v (typical unit µM/min):
+    # the catalogue declares v of any dimension, its unit only typical.
+    from tests.analysis.procedures.folders import build
+
+    rng = np.random.default_rng(2)
+    s = np.array([0.5, 1, 2, 4, 8, 16, 32.0])
+    v = 10 * s / (3 + s) * (1 + rng.normal(0, 0.02, s.size))
+    (tmp_path / "rates.csv").write_text(
+        "S (mM),v (umol/min)\n" + "".join(f"{a},{b:.4f}\n" for a, b in zip(s, v, strict=True)),
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text(
+        "Fit the Michaelis-Menten equation v = Vmax S/(Km + S); report Vmax and Km.\n",
+        encoding="utf-8",
+    )
+    built = build(tmp_path, "en")
+    [(vmax, se, unit, _)] = built.answer("Vmax")
+    assert se is not None and abs(vmax - 10) <= 3 * se, (vmax, se)
+    from labwright.analysis.quantities import factor
+
+    assert factor(unit or "", "umol/min") == 1.0, unit
+    assert not built.analysis.request.unanswered
+    # A variable of a stated dimension keeps it: a substrate in mm is no
+    # concentration, whatever its name.
+    (tmp_path / "rates.csv").write_text(
+        "S (mm),v (umol/min)\n" + "".join(f"{a},{b:.4f}\n" for a, b in zip(s, v, strict=True)),
+        encoding="utf-8",
+    )
+    assert not build(tmp_path, "en").answer("Km")

@@ -123,11 +123,18 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
     if col.dimension and want:
         if col.dimension != want:
             named = any(r.startswith("its name") or r.endswith("in its name") for r in reasons)
-            proxy = named and is_proxy(col.unit)
+            # A variable the catalogue declares of any dimension has a
+            # typical unit only: "v (umol/min)", an amount per time beside the
+            # textbook's µM/min, is still Michaelis–Menten's rate.
+            free = v.dimension == "any"
+            proxy = named and (is_proxy(col.unit) or free)
             if not (proxy and entry is not None and holds_in(entry, {v.name: col.unit})):
                 return None  # a unit that contradicts the variable
             reasons.append(
-                f"its unit ({col.unit}) is a count or ratio standing in for the {v.label.en},"
+                f"its unit ({col.unit}) is not the {v.label.en}'s typical one, and the law holds "
+                f"in any unit of {v.name}"
+                if free and not is_proxy(col.unit)
+                else f"its unit ({col.unit}) is a count or ratio standing in for the {v.label.en},"
                 f" and the law holds in any unit of {v.name}"
             )
             return Scored(col, total, tuple(reasons))
