@@ -523,3 +523,37 @@ def test_a_rate_in_an_amount_per_time_binds_the_laws_rate(tmp_path: Path) -> Non
         encoding="utf-8",
     )
     assert not build(tmp_path, "en").answer("Km")
+
+
+def test_a_lowercase_subscript_word_is_part_of_its_symbol(tmp_path: Path) -> None:
+    # "v = rtop S/(Khalf + S)" was read as r·t·o·p and K·h·a·l·f: no law
+    # matched and the notes' words ("the half-saturation constant") asked
+    # Monod's Ks and the dose-response's top instead.
+    from labwright.analysis.catalogue.custom import symbol_latex
+    from labwright.analysis.catalogue.match import known_symbols
+    from labwright.analysis.catalogue.written import read_formula
+
+    known = known_symbols(catalogue().entries)
+    assert read_formula("v = rtop S/(Khalf + S)", known).text == "v = rtop * S / (Khalf + S)"
+    assert read_formula("y = kobs t", known).text == "y = kobs * t"
+    # Products, Greek names and functions are read as before.
+    assert read_formula("p = nRT/V", known).text == "p = n * R * T / V"
+    assert read_formula("y = Acos(w t)", known).text == "y = A * cos(w * t)"
+    assert read_formula("y = beta x", known).text == "y = beta * x"
+    assert symbol_latex("Khalf") == r"K_{\mathrm{half}}"
+    s = np.array([0.5, 1, 2, 4, 8, 16, 32.0])
+    req = _request(
+        tmp_path,
+        {
+            "notes.txt": "Uptake of a substrate. Fit v = rtop S/(Khalf + S) and report the top "
+            "rate rtop and the half-saturation constant Khalf.\n",
+            "rates.csv": "S (mM),v (mM/min)\n"
+            + "".join(f"{a},{10 * a / (3 + a):.4f}\n" for a in s),
+        },
+    )
+    assert [(a.model, a.quantity) for a in req.asked] == [
+        ("michaelis_menten", "Vmax"),
+        ("michaelis_menten", "Km"),
+    ], req.asked
+    assert [a.name for a in req.asked] == ["top rate", "half-saturation constant"]
+    assert not req.unanswered, req.unanswered

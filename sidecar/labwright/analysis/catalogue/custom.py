@@ -37,7 +37,7 @@ from labwright.analysis.catalogue.expr import (
     parse_expression,
 )
 from labwright.analysis.catalogue.schema import ModelEntry, Parameter, Text, Variable
-from labwright.analysis.catalogue.written import SUBSCRIPT_WORDS
+from labwright.analysis.catalogue.written import subscripted
 
 KEY = "formula"  # the request's model key of a written formula (request_rules.formula.CUSTOM)
 NAME = Text("formula written in the notes", "笔记中写出的公式")
@@ -210,7 +210,6 @@ def _template(exponents: Mapping[str, Fraction]) -> str | None:
     return text + ("/(" + "*".join(bottom) + ")" if bottom else "")
 
 
-_SUBSCRIPTED = re.compile(r"([A-Za-z]{1,2})(" + "|".join(SUBSCRIPT_WORDS) + ")")
 _GREEK_NAMES = frozenset(
     "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho sigma "
     "tau upsilon phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega".split()
@@ -222,8 +221,8 @@ def symbol_latex(name: str) -> str:
     head, _, tail = name.partition("_")
     if not tail and (m := re.fullmatch(r"([A-Za-z]+?)(\d+)", name)):
         head, tail = m.groups()
-    if not tail and (m := _SUBSCRIPTED.fullmatch(name)):
-        head, tail = m.group(1), rf"\mathrm{{{m.group(2)}}}"  # Cmax -> C_max, not C·m·a·x
+    if not tail and (sub := subscripted(name)):
+        head, tail = sub[0], rf"\mathrm{{{sub[1]}}}"  # Cmax -> C_max, not C·m·a·x
     if head in _GREEK_NAMES:
         head = "\\" + head
     return f"{head}_{{{tail}}}" if tail else head

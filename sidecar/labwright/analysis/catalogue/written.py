@@ -254,7 +254,32 @@ def _segment(name: str, known: Collection[str]) -> list[str] | None:
 #: one or two letters followed by one of these is one name, never split into
 #: a product of the letters (which matched Cmax/(1 + exp(...)) to Planck's law).
 SUBSCRIPT_WORDS = ("max", "min", "tot", "sat", "eq", "ref", "avg", "mean")
-_SUBSCRIPTED = re.compile(r"[A-Za-z]{1,2}(?:" + "|".join(SUBSCRIPT_WORDS) + r")")
+_SUBSCRIPTED = re.compile(r"([A-Za-z]{1,2})(" + "|".join(SUBSCRIPT_WORDS) + r")")
+#: Any other lowercase word of three letters or more with a vowel run into a
+#: symbol of one or two letters is its subscript too ("rtop", "Khalf",
+#: "kobs", "dHvap"): a product of single letters is written with no vowel
+#: word in it (mgh, nRT). Never a Greek name (beta, omega) or a function
+#: written against a name (Acos, xsin), which other rules read.
+_WORD_SUBSCRIPT = re.compile(r"([A-Za-z]{1,2}?)([a-z]{3,})")
+_VOWEL = re.compile(r"[aeiouy]")
+_GREEK_NAMES = frozenset(GREEK.values()) | frozenset(_LATEX_GREEK) | {"lambda", "pi"}
+
+
+def subscripted(word: str) -> tuple[str, str] | None:
+    """(symbol, subscript word) of a name that runs a subscript word into its
+    symbol ("Cmax" -> C, max; "rtop" -> r, top), else None."""
+    m = _SUBSCRIPTED.fullmatch(word)
+    if m is not None:
+        return m.group(1), m.group(2)
+    if any(word.startswith(g) for g in _GREEK_NAMES) or word in _FUNCTIONS:
+        return None
+    m = _WORD_SUBSCRIPT.fullmatch(word)
+    if m is None:
+        return None
+    head, tail = m.groups()
+    if not _VOWEL.search(tail) or any(tail.endswith(fn) for fn in _FUNCTIONS if len(fn) > 1):
+        return None
+    return head, tail
 
 
 def _tokens(text: str, known: Collection[str]) -> list[_Token]:
@@ -279,7 +304,7 @@ def _tokens(text: str, known: Collection[str]) -> list[_Token]:
                 word not in known
                 and word not in _FUNCTIONS
                 and word not in ("e", "pi")
-                and not _SUBSCRIPTED.fullmatch(word)
+                and subscripted(word) is None
             ):
                 parts = _segment(word, known) or _trailing_function(word) or [word]
             for part in parts:

@@ -276,13 +276,20 @@ def _asked_symbols(
                     continue
                 if any(same_symbol(m.group(1), s) for s in (p, renamed.get(p, p))):
                     seen.add(p)
-                    taken.setdefault(clause.index, []).append((m.start(1), m.end(1)))
+                    name = notes_name(clause, m.start(1))
+                    # The notes' words for the symbol ("the half-saturation
+                    # constant Khalf") name it: they ask no other law's
+                    # quantity (Monod's Ks, the dose-response's top).
+                    begin = clause.text.rfind(name, 0, m.start(1)) if name else -1
+                    taken.setdefault(clause.index, []).append(
+                        (begin if begin >= 0 else m.start(1), m.end(1))
+                    )
                     model, quantity = wanted[p]
                     asked.append(
                         AskedQuantity(
                             quantity=quantity,
                             model=model,
-                            name=notes_name(clause, m.start(1)),
+                            name=name,
                             evidence=Evidence(
                                 source=clause.source,
                                 phrase=m.group(1),
