@@ -557,3 +557,54 @@ def test_a_lowercase_subscript_word_is_part_of_its_symbol(tmp_path: Path) -> Non
     ], req.asked
     assert [a.name for a in req.asked] == ["top rate", "half-saturation constant"]
     assert not req.unanswered, req.unanswered
+
+
+def test_a_written_formula_that_reparametrises_the_named_law_is_one_fit(tmp_path: Path) -> None:
+    # Orange: "Fit the logistic growth curve C = Cmax / (1 + exp(-(t - t0)/s))"
+    # fitted the catalogue's logistic (K, N0, r) and the written curve: two
+    # fits, two tables, of one request.
+    t = np.arange(100.0, 1600.0, 100.0)
+    c = 190 / (1 + np.exp(-(t - 730) / 350))
+    table = "age (day),circumference (mm)\n" + "".join(
+        f"{a:.0f},{b:.2f}\n" for a, b in zip(t, c, strict=True)
+    )
+    req = _request(
+        tmp_path,
+        {
+            "notes.txt": "Fit the logistic growth curve C = Cmax / (1 + exp(-(t - t0)/s)) "
+            "and report the asymptotic circumference Cmax and the age t0.\n",
+            "trees.csv": table,
+        },
+    )
+    assert [m.key for m in req.models] == [None], req.models
+    assert {b.model for b in req.bindings} == {"formula"}
+    assert [a.quantity for a in req.asked] == ["Cmax", "t0"]
+    # A law with other parameters beside the formula is another request:
+    # the exponential growth (two parameters) is not the three-parameter curve.
+    other = tmp_path / "other"
+    other.mkdir()
+    req = _request(
+        other,
+        {
+            "notes.txt": "Fit the exponential growth law and the curve "
+            "C = Cmax / (1 + exp(-(t - t0)/s)); report Cmax and t0.\n",
+            "trees.csv": table,
+        },
+    )
+    assert "exponential_growth" in {m.key for m in req.models}, req.models
+
+
+def test_a_law_whose_quantity_the_written_formula_asks_is_kept(tmp_path: Path) -> None:
+    # The second-order law beside its linearised form "1/c = 1/c0 + k t": the
+    # asked k is the law's own; dropping the law lost it (labset second-order).
+    t = np.arange(0.0, 30.0, 3.0)
+    c = 0.05 / (1 + 0.25 * 0.05 * t)
+    req = _request(
+        tmp_path,
+        {
+            "notes.txt": "A second-order reaction, 1/c = 1/c0 + k t. Find the rate constant k.\n",
+            "c.csv": "t (min),c (mol/L)\n"
+            + "".join(f"{a:.1f},{b:.5f}\n" for a, b in zip(t, c, strict=True)),
+        },
+    )
+    assert "rate_second_order" in {m.key for m in req.models}, req.models

@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
+from labwright.analysis.catalogue.custom import custom_entry
 from labwright.analysis.catalogue.schema import ModelEntry
 from labwright.analysis.request import (
     AnalysisRequest,
@@ -39,7 +41,7 @@ from labwright.analysis.request_rules.bindings import (
 from labwright.analysis.request_rules.columns import FolderColumn, folder_tables
 from labwright.analysis.request_rules.constants import expected_products, given_values
 from labwright.analysis.request_rules.dated_rate import trend_rates
-from labwright.analysis.request_rules.described import described_by_formula
+from labwright.analysis.request_rules.described import described_by_formula, same_as_formula
 from labwright.analysis.request_rules.equations import find_equations
 from labwright.analysis.request_rules.files import file_roles
 from labwright.analysis.request_rules.formula import (
@@ -292,11 +294,34 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         if m.how == "formula" and ((m.key is None and custom) or m.key in bound_keys)
     ]
     passing = described_by_formula(notes, models, unbound, bound_formulas)
+    # "Fit the logistic growth curve C = Cmax/(1 + exp(-(t - t0)/s))": the
+    # named law is the written formula in other letters, one fit.
+    if custom:
+        text = next((m.formula for m in models if m.how == "formula" and m.key is None), None)
+        own = custom_entry(text or "", sorted({b.variable for b in custom}))
+        if own is not None:
+
+            def parameters_of(key: str) -> int | None:
+                entry = entry_of(key)
+                return len(entry.parameters) if entry is not None else None
+
+            def quantities_of(key: str) -> set[str]:
+                entry = entry_of(key)
+                if entry is None:
+                    return set()
+                return {p.name for p in entry.parameters} | {d.key for d in entry.derived}
+
+            formula_asks = [a.quantity for a in asked if a.model == CUSTOM_KEY]
+            passing |= same_as_formula(
+                notes, models, bindings, CUSTOM_KEY, len(own.entry.parameters), parameters_of,
+                formula_asks, quantities_of,
+            )  # fmt: skip
     if passing:
         models = [m for m in models if m.key not in passing]
         keys = [k for k in keys if k not in passing]
         asked = [a for a in asked if a.model not in passing]
         unanswered = [u for u in unanswered if u.model not in passing]
+        bindings = [b for b in bindings if b.model not in passing]
 
     # "The growth rate per year" of a dated series is its trend (no law);
     # the two-column fallback is no evidence that a table is the law's.

@@ -10,14 +10,16 @@ carrying capacity (K)" beside the answered fit of the written formula.
 The rule: a law named by its name in the same clause as a written formula
 that was bound to the data, when the named law itself binds no table, is
 the formula's description and is dropped with what it asked. A named law
-that binds a table stays (two laws compared on one table is a request).
+that binds a table stays (two laws compared on one table is a request),
+unless it is the written formula under another parametrisation
+(`same_as_formula`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from labwright.analysis.request import Evidence, NamedModel
+from labwright.analysis.request import Binding, Evidence, NamedModel
 from labwright.analysis.request_rules.text import Notes
 
 
@@ -50,3 +52,41 @@ def described_by_formula(
         and m.key in lost
         and _clauses_of(notes, m.evidence) & formula_clauses
     }
+
+
+def same_as_formula(
+    notes: Notes,
+    models: Sequence[NamedModel],
+    bindings: Sequence[Binding],
+    formula_key: str,
+    formula_parameters: int,
+    parameters_of: Callable[[str], int | None],
+    formula_asks: Iterable[str] = (),
+    quantities_of: Callable[[str], set[str]] = lambda key: set(),
+) -> set[str]:
+    """Keys of the named laws that are the bound written formula under other
+    letters: Orange's "Fit the logistic growth curve C = Cmax / (1 + exp(-(t -
+    t0)/s))" fitted the catalogue's logistic (K, N0, r) and the written curve
+    (Cmax, t0, s) to the same columns, two fits of one request. A law named
+    by its name in the clause of the written formula, bound to exactly the
+    formula's columns, with as many fitted parameters, is the same family of
+    curves: the notes' parametrisation is the one asked, and the law is
+    dropped. A law that has a quantity the formula is asked for by the same
+    symbol is kept: "1/c = 1/c0 + k t" beside the second-order law asks the
+    law's own k, and the law, not the written (linearised) form, answers it.
+    `formula_key`: the written formula's binding model."""
+    written = [m for m in models if m.how == "formula" and m.key is None]
+    if len(written) != 1:
+        return set()
+    clauses = _clauses_of(notes, written[0].evidence)
+    columns = {(b.file, b.column) for b in bindings if b.model == formula_key}
+    out: set[str] = set()
+    for m in models:
+        if m.key is None or m.how != "name" or not (_clauses_of(notes, m.evidence) & clauses):
+            continue
+        own = {(b.file, b.column) for b in bindings if b.model == m.key}
+        if set(formula_asks) & quantities_of(m.key):
+            continue
+        if own and own == columns and parameters_of(m.key) == formula_parameters:
+            out.add(m.key)
+    return out
