@@ -23,9 +23,25 @@ PYRUN_ENV = "LABWRIGHT_PYRUN"
 _CHILD_BOOTSTRAP = "from labwright.sandbox.child import main\nmain({job!r})\n"
 _ZYGOTE_BOOTSTRAP = "from labwright.sandbox.zygote import main\nmain()\n"
 
+#: The folder holding the `labwright` package this process runs.
+_CODE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
+
 
 def is_frozen() -> bool:
     return bool(getattr(sys, "frozen", False))
+
+
+def bootstrap_text(code: str) -> str:
+    """`code` (an import of our child's entry point and its call) as a child's
+    script that imports the very `labwright` this process runs. `python -I`
+    ignores PYTHONPATH, so a checkout run with PYTHONPATH over another
+    checkout's editable install started children on the other one's code,
+    which the child's own Landlock rules (our package's folder) then refused
+    to read mid-import: every figure failed with "killed by signal 9". The
+    frozen app has one copy of the code and needs nothing."""
+    if is_frozen():
+        return code
+    return f"import sys\nsys.path.insert(0, {_CODE_ROOT!r})\n{code}"
 
 
 def python_command(script: Path, env: dict[str, str]) -> list[str]:
@@ -38,7 +54,9 @@ def python_command(script: Path, env: dict[str, str]) -> list[str]:
 
 def write_bootstrap(work_dir: Path, *, job_path: Path | None = None) -> Path:
     script = work_dir / ("run_child.py" if job_path else "run_zygote.py")
-    text = _CHILD_BOOTSTRAP.format(job=str(job_path)) if job_path else _ZYGOTE_BOOTSTRAP
+    text = bootstrap_text(
+        _CHILD_BOOTSTRAP.format(job=str(job_path)) if job_path else _ZYGOTE_BOOTSTRAP
+    )
     script.write_text(text, encoding="utf-8")
     return script
 

@@ -34,7 +34,7 @@ from .confine import confinement_available
 from .env import scrubbed_env
 from .limits import Limits
 from .runner import new_work_dir, read_roots_for, remove_work_dir
-from .spawn import NEW_SESSION, creationflags, kill_tree, python_command
+from .spawn import NEW_SESSION, bootstrap_text, creationflags, kill_tree, python_command
 
 #: One worker serves a whole build: CPU for every figure and fit of a large
 #: folder, the same memory ceiling as a model-code run.
@@ -84,7 +84,9 @@ class TrustedWorker:
         config_path = self.inbox / "worker.json"
         config_path.write_text(json.dumps(config), encoding="utf-8")
         script = self.inbox / "run_worker.py"
-        script.write_text(_BOOTSTRAP.format(config=str(config_path)), encoding="utf-8")
+        script.write_text(
+            bootstrap_text(_BOOTSTRAP.format(config=str(config_path))), encoding="utf-8"
+        )
         from .fontcache import seed_mplconfig
 
         seed_mplconfig(self.work / ".mpl", build=False)

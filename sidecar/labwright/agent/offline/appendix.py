@@ -42,7 +42,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "variable": "variable",
         "column": "column",
         "rows": "rows",
-        "no_file": "no data file (a count or a setting of the analysis)",
+        "no_file": "no data file (a count, a setting of the analysis or a reference value)",
         "folder": "the data folder",
         "how": "computed as",
         "line": "line {line} of {script}",
@@ -55,7 +55,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "variable": "变量",
         "column": "列",
         "rows": "行",
-        "no_file": "无数据文件（计数或分析设置）",
+        "no_file": "无数据文件（计数、分析设置或参考值）",
         "folder": "数据文件夹",
         "how": "计算方式",
         "line": "{script} 第 {line} 行",
@@ -115,7 +115,10 @@ def appendix_tex(
         f"\\section*{{{words['title']}}}",
         words["intro"],
         "",
-        "\\begingroup\\small\\setlength{\\parindent}{0pt}\\setlength{\\parskip}{2pt}",
+        # Ragged right: an entry's file names and script path are \\texttt
+        # words TeX cannot hyphenate, and justified they stuck out into the
+        # margin (12 overfull lines in the pendulum example's appendix).
+        "\\begingroup\\small\\raggedright\\setlength{\\parindent}{0pt}\\setlength{\\parskip}{2pt}",
     ]
     for entry in appendix_entries(record, ids):
         entry_id = str(entry["id"])

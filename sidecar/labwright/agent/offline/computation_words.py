@@ -82,10 +82,6 @@ _WORDS: dict[str, str] = {
     "period": "周期",
     "agreement limit in combined standard errors (constant)": "一致性界限（以合成标准误差计，常数）",
     "3.3 s_y/b and 10 s_y/b from the calibration line": "由校准直线得 3.3 s_y/b 与 10 s_y/b",
-    "peak of the Lomb-Scargle periodogram, refined by a sinusoid fitted at it "
-    "(lmfit, with a linear trend term); SE from the fit": (
-        "Lomb-Scargle 周期图的峰，再以在该处拟合的正弦曲线细化（lmfit，含线性趋势项）；标准误差来自拟合"
-    ),
     # The time-series answer's method (analysis/analyses/timeseries.py says
     # it in both languages; the ledger keeps the English).
     "least-squares linear trend against time; standard error robust to autocorrelation (HAC)": (
@@ -302,11 +298,23 @@ _COMPILED = tuple((re.compile(p), t) for p, t in _SHAPES)
 _FIELD = re.compile(r"\{(\w+?)(_zh)?\}")
 
 
+@lru_cache(maxsize=1)
+def _method_words() -> dict[str, str]:
+    """Methods the analysis says in both languages itself, by their English:
+    taken from where they are written, so a new variant has its Chinese form
+    without a copy here (imported on first use: only a Chinese appendix needs it)."""
+    from labwright.analysis.procedures.periodogram import periodogram_methods
+
+    return {t.en: t.zh for t in periodogram_methods()}
+
+
 @lru_cache(maxsize=4096)
 def _zh(text: str) -> str | None:
     """The Chinese phrase, or None when some part of it has no shape."""
     if text in _WORDS:
         return _WORDS[text]
+    if text in _method_words():
+        return _method_words()[text]
     for pattern, template in _COMPILED:
         m = pattern.fullmatch(text)
         if m is None:

@@ -108,8 +108,10 @@ def answer_value(a: Answer, ledger: Ledger) -> str:
 
 def expected_value(a: Answer, c: Comparison, ledger: Ledger) -> str:
     what = f"expected value of {_what(a)} ({c.source})"
-    # The notes' file when the value is theirs; else the reference's source.
-    prov = Provenance(file=c.file or c.source) if (c.file or c.source) else None
+    # The notes' file when the value is theirs. A catalogue reference comes
+    # from no file: its source ("standard gravity; ...") is named in `what`,
+    # and the numbers appendix printed it after the word "file".
+    prov = Provenance(file=c.file) if c.file else None
     if c.uncertainty is not None and c.uncertainty > 0:
         return ledger.measured(c.value, c.uncertainty, prov, what)
     if a.se is not None and math.isfinite(a.se) and a.se > 0:

@@ -105,13 +105,7 @@ class PeriodResult:
         key = self.entry.key
         src = (self.t.provenance, self.y.provenance)
         rows = f"all {self.ts.size}"
-        se_how = _SE_HOW[self.se_source]
-        how = Text(
-            f"peak of the {self.method} periodogram, refined by a sinusoid fitted at it "
-            f"(lmfit, with a linear trend term); SE {se_how.en}",
-            f"{'Lomb–Scargle ' if self.method == 'Lomb-Scargle' else ''}周期图的峰，"
-            f"再在该频率附近拟合正弦（lmfit，含线性趋势项）精化；标准误差{se_how.zh}",
-        )
+        how = periodogram_method(self.method, self.se_source)
         u = self.time_unit
         fu = f"1/{u}" if u else None
         return [
@@ -137,6 +131,25 @@ _SE_HOW: dict[str, Text] = {
         "来自各两周期分段的相位漂移（O−C，白噪声与随机游走方差由 REML 估计），大于拟合给出的值",
     ),
 }
+
+
+def periodogram_method(method: str, se_source: str) -> Text:
+    """The answers' method in both languages: the periodogram `method`
+    ("Lomb-Scargle" or "periodogram") and how the period's SE was found
+    (a key of `_SE_HOW`)."""
+    se_how = _SE_HOW[se_source]
+    return Text(
+        f"peak of the {method} periodogram, refined by a sinusoid fitted at it "
+        f"(lmfit, with a linear trend term); SE {se_how.en}",
+        f"{'Lomb–Scargle ' if method == 'Lomb-Scargle' else ''}周期图的峰，"
+        f"再在该频率附近拟合正弦（lmfit，含线性趋势项）精化；标准误差{se_how.zh}",
+    )
+
+
+def periodogram_methods() -> list[Text]:
+    """Every method text `answers` can give (the numbers appendix's Chinese
+    forms are looked up by the English one the ledger records)."""
+    return [periodogram_method(m, s) for m in ("Lomb-Scargle", "periodogram") for s in _SE_HOW]
 
 
 #: Chinese names of a time axis that are units of time themselves.
