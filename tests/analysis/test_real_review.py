@@ -608,3 +608,25 @@ def test_a_law_whose_quantity_the_written_formula_asks_is_kept(tmp_path: Path) -
         },
     )
     assert "rate_second_order" in {m.key for m in req.models}, req.models
+
+
+def test_the_lines_of_a_saved_figure_bind_a_laws_variables(tmp_path: Path) -> None:
+    # heat-plate: the notes name the cooling curve saved as cooling.fig,
+    # whose x data is the time in s, yet "no column holds the time" was
+    # said: a figure's lines were never bound. Each line is its own pair.
+    import shutil
+
+    from tests.analysis.procedures.folders import build
+
+    root = Path(__file__).resolve().parents[2] / "examples" / "heat-plate"
+    shutil.copytree(root, tmp_path / "f")
+    built = build(tmp_path / "f", "en")
+    req = built.analysis.request
+    assert not any(u.variable == "t" for u in req.unanswered), req.unanswered
+    pairs = {(b.variable, b.column) for b in req.bindings if b.model == "newton_cooling"}
+    assert pairs == {("t", "line1.x"), ("T", "line1.y"), ("t", "line2.x"), ("T", "line2.y")}
+    taus = built.answer("tau")
+    assert len(taus) == 2  # the measured line and the model line, each fitted
+    for tau, se, unit, _ in taus:
+        assert unit == "s" and se is not None and abs(tau - 240.0) <= 3 * se + 1e-6, (tau, se)
+    assert "axes1.line2" in built.tex  # the two answers say which line they are

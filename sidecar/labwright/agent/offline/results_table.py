@@ -82,7 +82,8 @@ def answer_names(answers: list[Answer], lang: str) -> list[str]:
         name = name_tex(a, lang)
         if seen[(a.label.en, a.latex)] > 1 and a.sources and a.sources[0].file:
             where = src_file(a.sources[0].file)
-            sheet = a.sources[0].sheet
+            # The sheet, or the variable (a saved figure's line: axes1.line2).
+            sheet = a.sources[0].sheet or a.sources[-1].variable
             if sheet and same_file[(a.label.en, a.latex, a.sources[0].file)] > 1:
                 where += f", {src_text(sheet)}"
             name += f" ({where})"

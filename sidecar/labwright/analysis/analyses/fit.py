@@ -50,7 +50,7 @@ from labwright.analysis.catalogue.load import catalogue
 from labwright.analysis.catalogue.schema import ModelEntry, Text
 from labwright.analysis.engine import FitData, FitResult, fit
 from labwright.analysis.jobs import BindContext, Job, Uses
-from labwright.analysis.procedures.common import expected
+from labwright.analysis.procedures.common import expected, figure_line
 from labwright.analysis.quantities import factor
 from labwright.analysis.request import AnalysisRequest, Binding, Unanswered
 from labwright.analysis.results import Answer, Comparison, FitQuality, fit_quality
@@ -358,14 +358,15 @@ def _members(ctx: BindContext, pattern: str, sheet: str | None) -> list[Dataset]
 
 def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
     req = ctx.request
-    groups: dict[tuple[str, str | None], list[Binding]] = {}
+    groups: dict[tuple[str, str | None, str], list[Binding]] = {}
     for b in req.bindings:
         if b.model == entry.key and b.source == "column":
-            groups.setdefault((b.file, b.sheet), []).append(b)
+            # A saved figure's lines (line1.x/.y, line2.x/.y) are fitted one by one.
+            groups.setdefault((b.file, b.sheet, figure_line(b.column)), []).append(b)
     wanted = {v.name for v in entry.variables}
     out = []
     free = {id(ds) for ds in ctx.free()}
-    for (file, sheet), bs in groups.items():
+    for (file, sheet, _), bs in groups.items():
         repeats: list[Dataset] | None = None
         if any(ch in file for ch in "*?["):
             members = _members(ctx, file, sheet)

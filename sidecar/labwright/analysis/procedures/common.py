@@ -9,6 +9,7 @@ read twice by two sets of rules.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from labwright.analysis.catalogue.load import catalogue
@@ -54,11 +55,21 @@ def _dataset(read: ReadResult, file: str, sheet: str | None) -> Dataset | None:
     return None
 
 
+_LINE = re.compile(r"(line\d+)\.[xy]$")
+
+
+def figure_line(column: str) -> str:
+    """The line of a saved figure a column belongs to ("line2.x" -> "line2"),
+    "" for a table's column: each line of a figure is fitted on its own."""
+    m = _LINE.match(column)
+    return m.group(1) if m else ""
+
+
 def bound_tables(request: AnalysisRequest, read: ReadResult, entry: ModelEntry) -> list[BoundTable]:
     """Every table whose columns the request binds to the entry's variables
     (each binding a column of the file it names)."""
-    groups: dict[tuple[str, str | None], dict[str, Column]] = {}
-    reasons: dict[tuple[str, str | None], list[str]] = {}
+    groups: dict[tuple[str, str | None, str], dict[str, Column]] = {}
+    reasons: dict[tuple[str, str | None, str], list[str]] = {}
     for b in request.bindings:
         if b.model != entry.key or b.source != "column":
             continue
@@ -68,12 +79,14 @@ def bound_tables(request: AnalysisRequest, read: ReadResult, entry: ModelEntry) 
         col = next((c for c in ds.columns if c.name == b.column and c.is_numeric), None)
         if col is None:
             continue
-        key = (ds.source, ds.provenance.sheet if ds.provenance else None)
+        # The lines of a saved figure (line1.x, line1.y) are tables of their own.
+        line = figure_line(b.column) if ds.kind == "figure" else ""
+        key = (ds.source, ds.provenance.sheet if ds.provenance else None, line)
         groups.setdefault(key, {})[b.variable] = col
         reasons.setdefault(key, []).append(f"{b.variable} = {b.column} ({b.evidence.reason})")
     out = []
     for key, cols in groups.items():
-        ds = _dataset(read, *key)
+        ds = _dataset(read, key[0], key[1])
         if ds is not None:
             out.append(BoundTable(entry, ds, cols, "; ".join(reasons[key])))
     return out

@@ -15,7 +15,7 @@ the notes give for each position ("the first column is the time in s").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -253,8 +253,37 @@ def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
     return out
 
 
+_LINE = re.compile(r"(line\d+)\.[xy]")
+
+
+def _figure_lines(ds: Dataset, notes: Notes) -> list[tuple[Dataset, list[FolderColumn]]]:
+    """A saved plot's data (a MATLAB .fig: `line1.x`, `line1.y`, ...) as one
+    table per drawn line: its x and y are a pair, never mixed with another
+    line's. cooling.fig's x data is the time in s, yet "no column holds the
+    time" was said because only tables were bound."""
+    lines: dict[str, list[Column]] = {}
+    for c in ds.columns:
+        m = _LINE.fullmatch(c.name)
+        if m is not None:
+            lines.setdefault(m.group(1), []).append(c)
+    out = []
+    for pair in lines.values():
+        if len(pair) == 2 and pair[0].values.size == pair[1].values.size:
+            # Each line's roles as those of a two-column table (a figure's
+            # columns get none of their own).
+            line = replace(ds, kind="table", columns=pair)
+            out.append((ds, table_columns(line, notes)))
+    return out
+
+
 def folder_tables(read: ReadResult, notes: Notes) -> list[tuple[Dataset, list[FolderColumn]]]:
-    return [(ds, table_columns(ds, notes)) for ds in read.datasets if ds.kind == "table"]
+    out: list[tuple[Dataset, list[FolderColumn]]] = []
+    for ds in read.datasets:
+        if ds.kind == "table":
+            out.append((ds, table_columns(ds, notes)))
+        elif ds.kind == "figure":
+            out.extend(_figure_lines(ds, notes))
+    return out
 
 
 def stems_of(text: str) -> set[str]:
