@@ -141,3 +141,25 @@ def test_a_linearised_plot_that_names_a_parameter_takes_it_from_the_full_fit() -
     assert abs(line.value("lam") - full.value("lam")) < 5 * full.se("lam")
     no_line = linear(catalogue()["hooke_spring"], _data("hooke_spring"))
     assert not no_line.ok and no_line.message is not None
+
+
+def test_the_linearised_plot_is_shown_in_the_datas_units() -> None:
+    # Lineweaver–Burk of rates in µM/min was drawn in SI base units
+    # (1/v in s·m³/mol); Arrhenius' ln k of a k in 1/min as ln of 1/s.
+    from labwright.analysis.catalogue.load import catalogue
+    from labwright.analysis.engine import FitData, linear
+
+    entries = {e.key: e for e in catalogue()}
+    s = np.array([0.5, 1, 2, 4, 8, 16.0])
+    v = 10 * s / (3 + s)
+    line = linear(
+        entries["michaelis_menten"], FitData({"S": s, "v": v}, {"S": "mM", "v": "uM/min"})
+    )
+    assert line.ok
+    assert np.allclose(line.x_shown, 1 / s) and np.allclose(line.y_shown, 1 / v)
+    assert line.x_unit == "mM⁻¹" and line.y_unit == "min/µM"
+    t = np.array([20, 30, 40, 50.0])
+    k = 1e3 * np.exp(-5000 / (t + 273.15))
+    line = linear(entries["arrhenius"], FitData({"T": t, "k": k}, {"T": "degC", "k": "1/min"}))
+    assert np.allclose(line.x_shown, 1 / (t + 273.15)) and line.x_unit == "K⁻¹"
+    assert np.allclose(line.y_shown, np.log(k)) and line.y_unit is None

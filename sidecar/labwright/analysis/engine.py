@@ -919,12 +919,59 @@ class LineFit:
     r2: float = math.nan
     n: int = 0
     message: Text | None = None
+    #: The same points in the data's own units (1/[S] in 1/mM, not in
+    #: m³/mol) for the plot a reader sees, with each axis' unit when pint
+    #: gives one (none for ln of a quantity with a unit).
+    x_shown: FloatArray = field(default_factory=lambda: np.zeros(0))
+    y_shown: FloatArray = field(default_factory=lambda: np.zeros(0))
+    x_unit: str | None = None
+    y_unit: str | None = None
 
     def value(self, name: str) -> float:
         return float(self.values[name].nominal_value)
 
     def se(self, name: str) -> float:
         return float(self.values[name].std_dev)
+
+
+def _shown(
+    entry: ModelEntry,
+    prep: _Prepared,
+    base_env: Mapping[str, Any],
+    exprs: tuple[Expr, Expr],
+) -> tuple[tuple[FloatArray, str | None], tuple[FloatArray, str | None]]:
+    """The linearised plot's coordinates with every symbol in the unit the
+    fit works in for these data (the columns' units; kelvin for an absolute
+    temperature), and each coordinate's unit."""
+    plan = prep.plan
+    reg = quantities.registry()
+    scales: dict[str, _Scale] = {**plan.variables, **plan.params, **plan.input_scales}
+    env = {
+        name: value / scales[name].factor if name in scales else value
+        for name, value in base_env.items()
+    }
+    units = {name: reg.Quantity(1.0, sc.unit) for name, sc in scales.items()}
+    for c in entry.constants:
+        units.setdefault(c.name, reg.Quantity(1.0, load.symbol_units(entry)[c.name]))
+    out = []
+    for expr in exprs:
+        with np.errstate(all="ignore"):
+            values = np.broadcast_to(
+                np.asarray(expr.evaluate(env, ARRAY), dtype=float), prep.y.shape
+            )
+        unit: str | None = None
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                q = expr.evaluate(units, UNITS)
+            target, to_target = _readable(getattr(q, "units", reg.dimensionless))
+            magnitude = float(getattr(q, "magnitude", 1.0)) * to_target
+            values = values * magnitude
+            unit = _show(target)
+        except Exception:  # noqa: BLE001 - ln of a quantity with a unit: its numbers, no unit
+            unit = None
+        out.append((np.array(values, dtype=float), unit))
+    return out[0], out[1]
 
 
 def linear(entry: ModelEntry, data: FitData, full: FitResult | None = None) -> LineFit:
@@ -959,8 +1006,10 @@ def linear(entry: ModelEntry, data: FitData, full: FitResult | None = None) -> L
     with np.errstate(all="ignore"):
         xs = np.broadcast_to(np.asarray(x_expr.evaluate(env, ARRAY), dtype=float), prep.y.shape)
         ys = np.broadcast_to(np.asarray(y_expr.evaluate(env, ARRAY), dtype=float), prep.y.shape)
+    shown = _shown(entry, prep, env, (x_expr, y_expr))
     keep = np.isfinite(xs) & np.isfinite(ys)
     xs, ys = np.array(xs[keep]), np.array(ys[keep])
+    x_shown, y_shown = shown[0][0][keep], shown[1][0][keep]
     n = int(xs.size)
     if n < 3 or np.ptp(xs) == 0:
         return LineFit(
@@ -1004,6 +1053,10 @@ def linear(entry: ModelEntry, data: FitData, full: FitResult | None = None) -> L
         units=units,
         r2=1.0 - float(resid @ resid) / ss_tot if ss_tot > 0 else math.nan,
         n=n,
+        x_shown=x_shown,
+        y_shown=y_shown,
+        x_unit=shown[0][1],
+        y_unit=shown[1][1],
         message=None
         if values
         else Text(

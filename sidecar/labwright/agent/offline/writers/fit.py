@@ -24,7 +24,7 @@ from labwright.agent.offline.writers.script import KindScript, read_table
 from labwright.analysis.analyses.fit import FitBinding, FitOutcome
 from labwright.analysis.catalogue.schema import Text
 from labwright.analysis.jobs import Analysis
-from labwright.analysis.presentation import axis_label
+from labwright.analysis.presentation import axis_label, unit_mathtext
 
 FitAnalysis = Analysis[FitBinding, FitOutcome]
 
@@ -215,14 +215,19 @@ def _linear_figure(a: FitAnalysis, next_key: KeyMaker, lang: str) -> FigurePlan 
     line = linear(e, out_.data, out_.result)
     if not line.ok or line.n < 3:
         return None
-    slope, icpt = float(line.slope.nominal_value), float(line.intercept.nominal_value)
-    grid = np.linspace(float(np.min(line.x)), float(np.max(line.x)), 50)
+    # Drawn in the data's units (1/[S] in 1/mM): the line's own fit is in SI
+    # base units, which no reader of the data recognises.
+    xs, ys = line.x_shown, line.y_shown
+    slope, icpt = np.polyfit(xs, ys, 1)
+    grid = np.linspace(float(np.min(xs)), float(np.max(xs)), 50)
     key = next_key()
     fb = Builder(key)
     xl = f"${plot.x_latex}$" if plot.x_latex else plot.x
     yl = f"${plot.y_latex}$" if plot.y_latex else plot.y
+    xl += f" ({unit_mathtext(line.x_unit)})" if line.x_unit else ""
+    yl += f" ({unit_mathtext(line.y_unit)})" if line.y_unit else ""
     panel: dict[str, Any] = {"xlabel": xl, "ylabel": yl, "legend": True,
-             "layers": [{"type": "scatter", "x": fb.arr(line.x), "y": fb.arr(line.y), "color": "#1f77b4",
+             "layers": [{"type": "scatter", "x": fb.arr(xs), "y": fb.arr(ys), "color": "#1f77b4",
                          "label": _f(lang, "lg_data")},
                         {"type": "line", "x": fb.arr(grid), "y": fb.arr(slope * grid + icpt),
                          "color": "#c0392b", "lw": 1.5, "label": _f(lang, "lg_line")}]}  # fmt: skip
