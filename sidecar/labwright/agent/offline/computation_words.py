@@ -303,9 +303,18 @@ def _method_words() -> dict[str, str]:
     """Methods the analysis says in both languages itself, by their English:
     taken from where they are written, so a new variant has its Chinese form
     without a copy here (imported on first use: only a Chinese appendix needs it)."""
+    from labwright.analysis.catalogue.load import catalogue
     from labwright.analysis.procedures.periodogram import periodogram_methods
 
-    return {t.en: t.zh for t in periodogram_methods()}
+    words = {t.en: t.zh for t in periodogram_methods()}
+    # Every law's name and the names of its quantities (the catalogue holds
+    # both languages): a fit of a law no example had used before (Newton's
+    # cooling in cooling.fig) had its parameters' names in English only.
+    for e in catalogue():
+        for t in (e.name, *(p.label for p in e.parameters), *(d.label for d in e.derived)):
+            if t.en and t.zh:
+                words.setdefault(t.en, t.zh)
+    return words
 
 
 @lru_cache(maxsize=4096)

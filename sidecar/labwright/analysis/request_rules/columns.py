@@ -254,6 +254,11 @@ def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
 
 
 _LINE = re.compile(r"(line\d+)\.[xy]")
+_DRAWN = re.compile(
+    r"\b(?:model|fit|fitted|theory|theoretical|simulat\w*|predict\w*|calculated)\b"
+    r"|拟合|理论|模型|模拟|计算值",
+    re.I,
+)
 
 
 def _figure_lines(ds: Dataset, notes: Notes) -> list[tuple[Dataset, list[FolderColumn]]]:
@@ -267,12 +272,16 @@ def _figure_lines(ds: Dataset, notes: Notes) -> list[tuple[Dataset, list[FolderC
         if m is not None:
             lines.setdefault(m.group(1), []).append(c)
     out = []
-    for pair in lines.values():
+    for line, pair in lines.items():
+        # A line its legend calls a model, fit or theory is a drawn curve,
+        # not data ("model, tau = 240 s" beside "measured").
+        if _DRAWN.search(ds.labels.get(line, "")):
+            continue
         if len(pair) == 2 and pair[0].values.size == pair[1].values.size:
             # Each line's roles as those of a two-column table (a figure's
             # columns get none of their own).
-            line = replace(ds, kind="table", columns=pair)
-            out.append((ds, table_columns(line, notes)))
+            table = replace(ds, kind="table", columns=pair)
+            out.append((ds, table_columns(table, notes)))
     return out
 
 
