@@ -123,6 +123,11 @@ async function clickNumber(link, label) {
   // A folder-level number (how many files or runs) names no file: the popover says it is the folder's.
   const folderLevel = names.length === 0 && (await pop.getByTestId("source-folder").count()) > 0;
   check(`${label}: the popover shows the number's source (file and column, or the folder)`, !!entry && (names.length > 0 ? names.every((n) => text.includes(n)) : folderLevel), `${id}: ${text.slice(0, 120)}`);
+  // The computation line speaks the interface's language where the phrase
+  // catalogue has a whole Chinese form (the record keeps the English).
+  const uiLang = await page.evaluate(() => document.documentElement.lang);
+  const said = uiLang.startsWith("zh") && entry?.computation_zh ? entry.computation_zh : entry?.computation;
+  check(`${label}: the popover says the computation in the interface's language (${uiLang})`, !!said && text.includes(said), `${said} | ${text.slice(0, 160)}`);
   check(`${label}: the popover is inside the window and the PDF pane`, inside(popBox, viewport) && inside(popBox, paneBox), JSON.stringify(popBox));
   const gap = popBox && linkBox ? Math.max(0, popBox.x - (linkBox.x + linkBox.width), linkBox.x - (popBox.x + popBox.width), popBox.y - (linkBox.y + linkBox.height), linkBox.y - (popBox.y + popBox.height)) : Infinity;
   check(`${label}: the popover is beside the number`, gap <= 24, `${gap.toFixed(0)} px away`);

@@ -1241,6 +1241,8 @@ export interface components {
             column?: string | null;
             /** Computation */
             computation: string;
+            /** Computation Zh */
+            computation_zh?: string | null;
             /** File */
             file?: string | null;
             /** Id */

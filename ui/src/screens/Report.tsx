@@ -35,7 +35,7 @@ export function Report({
   versions: VersionSummary[];
   side?: (shown: VersionSummary | null) => ReactNode;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const latest = versions[versions.length - 1] ?? null;
   const [no, setNo] = useState<number | null>(null);
   const shown = versions.find((v) => v.version_no === no) ?? latest;
@@ -109,7 +109,7 @@ export function Report({
               </>
             )}
             <dt>{t("computation")}</dt>
-            <dd>{e.computation}</dd>
+            <dd>{(lang === "zh" && e.computation_zh) || e.computation}</dd>
           </dl>
         ) : (
           <p className="warn">{t("noSource")}</p>

@@ -27,6 +27,7 @@ _WORDS: dict[str, str] = {
     "standard error of the mean": "平均值的标准误差",
     "mean of the readings (best estimate)": "读数的平均值（最佳估计）",
     "files read": "读取的文件数",
+    "files in the folder inventory": "文件夹清单中的文件数",
     "files in the series": "系列中的文件数",
     "values in the series": "系列中的数值个数",
     "groups": "组数",

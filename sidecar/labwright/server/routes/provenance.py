@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, model_validator
 
 from labwright.agent.bibliography import UNVERIFIED_NOTE
 from labwright.agent.citation_check import CITATIONS_JSON
@@ -48,6 +48,9 @@ class ProvenanceNumber(BaseModel):
     #: The full-precision value the record holds.
     value: float | str
     computation: str
+    #: The computation in Chinese, for a window in 中文; None when the phrase
+    #: catalogue (agent/offline/computation_words.py) has no whole form.
+    computation_zh: str | None = None
     file: str | None = None
     sheet: str | None = None
     variable: str | None = None
@@ -58,6 +61,17 @@ class ProvenanceNumber(BaseModel):
     status: Literal["traced", "retraced", "not_traced"] | None = None
     #: The recorded text, when the version prints it otherwise.
     recorded_printed: str | None = None
+
+    @model_validator(mode="after")
+    def _chinese_computation(self) -> ProvenanceNumber:
+        # The record keeps the English phrase (the compendium matches on it);
+        # the Chinese form is the appendix's, said the same way.
+        if self.computation_zh is None and self.computation:
+            from labwright.agent.offline.computation_words import computation_text, covered
+
+            if covered(self.computation):
+                self.computation_zh = computation_text(self.computation, "zh")
+        return self
 
 
 class ProvenanceQuote(BaseModel):
