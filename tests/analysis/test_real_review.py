@@ -628,3 +628,25 @@ def test_the_lines_of_a_saved_figure_bind_a_laws_variables(tmp_path: Path) -> No
     assert pairs == {("t", "line1.x"), ("T", "line1.y")}
     [(tau, se, unit, _)] = built.answer("tau")
     assert unit == "s" and se is not None and abs(tau - 240.0) <= 3 * se, (tau, se)
+
+
+def test_log_scales_the_notes_ask_for_are_the_figures(tmp_path: Path) -> None:
+    # cherry trees: "Fit V = a G^b H^c on log scales" was drawn on linear axes.
+    from labwright.analysis.presentation import asks_log_axes
+    from tests.analysis.procedures.folders import build
+
+    assert asks_log_axes("plot it on a log-log scale") and asks_log_axes("用双对数坐标作图")
+    assert not asks_log_axes("the log of the rate") and not asks_log_axes("a catalogue scale")
+    rng = np.random.default_rng(4)
+    g = rng.uniform(8, 20, 25)
+    h = rng.uniform(60, 90, 25)
+    v = 0.002 * g**2 * h * np.exp(rng.normal(0, 0.05, g.size))
+    rows = "".join(f"{a:.2f},{b:.1f},{c:.3f}\n" for a, b, c in zip(g, h, v, strict=True))
+    (tmp_path / "trees.csv").write_text("G (in),H (ft),V (ft^3)\n" + rows, encoding="utf-8")
+    notes = "Fit V = a G^b H^c {} and report the exponent b.\n"
+    (tmp_path / "notes.txt").write_text(notes.format("on log scales"), encoding="utf-8")
+    fits = [p for p in build(tmp_path, "en").plans if p.panels and p.analysis.kind == "fit"]
+    assert fits and fits[0].panels["panels"][0].get("xlog") and fits[0].panels["panels"][0]["ylog"]
+    (tmp_path / "notes.txt").write_text(notes.format(""), encoding="utf-8")
+    fits = [p for p in build(tmp_path, "en").plans if p.panels and p.analysis.kind == "fit"]
+    assert fits and not fits[0].panels["panels"][0].get("xlog")

@@ -84,3 +84,16 @@ def decimals_for_uncertainty(sigma: float) -> int:
     if not (math.isfinite(sigma) and sigma > 0):
         return 2
     return max(1 - math.floor(math.log10(sigma)), 0)
+
+
+_LOG_AXES = re.compile(
+    r"\blog(?:arithmic)?[- ](?:scales?|axes|axis|coordinates|paper)\b|\blog[- ]log\b"
+    r"|\bdouble[- ]log|对数坐标|双对数|对数刻度",
+    re.I,
+)
+
+
+def asks_log_axes(notes: str) -> bool:
+    """Whether the notes ask for the data on log scales ("fit V = a G^b H^c
+    on log scales", "log-log plot", "双对数坐标")."""
+    return _LOG_AXES.search(notes) is not None

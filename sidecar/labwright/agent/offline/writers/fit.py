@@ -24,7 +24,7 @@ from labwright.agent.offline.writers.script import KindScript, read_table
 from labwright.analysis.analyses.fit import FitBinding, FitOutcome
 from labwright.analysis.catalogue.schema import Text
 from labwright.analysis.jobs import Analysis
-from labwright.analysis.presentation import axis_label, unit_mathtext
+from labwright.analysis.presentation import asks_log_axes, axis_label, unit_mathtext
 
 FitAnalysis = Analysis[FitBinding, FitOutcome]
 
@@ -196,11 +196,21 @@ def figures(a: FitAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan]:
     p2: dict[str, Any] = {"xlabel": xlabel, "ylabel": axis_label(_f(lang, "resid"), b.units.get(yname)),
           "layers": [{"type": "scatter", "x": fb.arr(x), "y": fb.arr(resid), "color": "#1f77b4"},
                      {"type": "hline", "y": 0.0, "color": "#888888"}]}  # fmt: skip
+    if asks_log_axes(b.notes_text) and _positive(x) and _positive(y):
+        # "on log scales": the data and the curve on log axes, the residuals
+        # against the same log x.
+        p1.update(xlog=True, ylog=True)
+        p2["xlog"] = True
     plans = [plan_figure(key, fb, {"panels": [p1, p2], "ncols": 2, "size": [8.0, 3.2]}, cap, a)]
     companion = _linear_figure(a, next_key, lang)
     if companion is not None:
         plans.append(companion)
     return plans
+
+
+def _positive(v: np.ndarray) -> bool:
+    finite = v[np.isfinite(v)]
+    return finite.size > 0 and bool(np.all(finite > 0))
 
 
 def _linear_figure(a: FitAnalysis, next_key: KeyMaker, lang: str) -> FigurePlan | None:
