@@ -650,3 +650,26 @@ def test_log_scales_the_notes_ask_for_are_the_figures(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text(notes.format(""), encoding="utf-8")
     fits = [p for p in build(tmp_path, "en").plans if p.panels and p.analysis.kind == "fit"]
     assert fits and not fits[0].panels["panels"][0].get("xlog")
+
+
+def test_a_law_the_notes_write_is_stated_in_their_letters(tmp_path: Path) -> None:
+    # Loblolly: "h = hmax + (h0 - hmax) exp(-k t)" matched the catalogue's
+    # first-order decay to a level, and the fit was stated as
+    # "A = (A_0 - A_inf) e^{-kt} + A_inf ...; A is height".
+    from tests.analysis.procedures.folders import build
+
+    t = np.arange(3.0, 30.0, 2.0)
+    h = 100 + (2 - 100) * np.exp(-0.04 * t)
+    (tmp_path / "pines.csv").write_text(
+        "age (yr),height (ft)\n" + "".join(f"{a},{b:.3f}\n" for a, b in zip(t, h, strict=True)),
+        encoding="utf-8",
+    )
+    (tmp_path / "notes.txt").write_text(
+        "Height against age approaches a maximum as h = hmax + (h0 - hmax) exp(-k t). "
+        "Find the asymptotic height hmax and the rate constant k.\n",
+        encoding="utf-8",
+    )
+    tex = build(tmp_path, "en").tex
+    sentence = next(line for line in tex.splitlines() if "was fitted to" in line)
+    assert r"h_{\mathrm{max}}" in sentence and "$h$ is" in sentence, sentence
+    assert "A_" not in sentence, sentence

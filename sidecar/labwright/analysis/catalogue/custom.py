@@ -275,6 +275,16 @@ def _wrap(node: ast.expr, text: str) -> str:
     return text
 
 
+def formula_latex(formula: str) -> tuple[str, str] | None:
+    """A formula as the request holds it ("h = hmax + (h0 - hmax)*exp(-k*t)")
+    in LaTeX, with its response's name; None when it does not parse."""
+    try:
+        equation = parse_equation(formula)
+        return f"{_tex(equation.lhs.tree.body)} = {_tex(equation.rhs.tree.body)}", equation.response
+    except (FormulaError, AttributeError, TypeError, ValueError):
+        return None
+
+
 def custom_entry(formula: str, variables: Sequence[str]) -> CustomEntry | None:
     """The entry for `formula` ("d = t_r*v + v**2/(2*a)", as the request
     holds it) with `variables` bound to columns (the response among them),

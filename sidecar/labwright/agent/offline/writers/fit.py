@@ -22,6 +22,7 @@ from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure
 from labwright.agent.offline.writers.script import KindScript, read_table
 from labwright.analysis.analyses.fit import FitBinding, FitOutcome
+from labwright.analysis.catalogue.custom import formula_latex
 from labwright.analysis.catalogue.schema import Text
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import asks_log_axes, axis_label, unit_mathtext
@@ -116,12 +117,14 @@ def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
         why = res.message(lang) if res.message else ""
         return _f(lang, "failed", law=law, file=src_file(a.source), why=src_text(why)) + "\n"
     sep = "; " if lang == "en" else "；"
+    latex, names = _as_written(a)
     binds = sep.join(
-        _f(lang, "bind", sym=v.name if len(v.name) == 1 else f"\\mathrm{{{v.name}}}",
+        _f(lang, "bind", sym=names.get(v.name, v.name) if len(names.get(v.name, v.name)) == 1
+           else f"\\mathrm{{{names.get(v.name, v.name)}}}",
            col=src_text(b.columns[v.name].name + (f" ({b.units[v.name]})" if b.units.get(v.name) else "")))
         for v in e.variables
     )  # fmt: skip
-    parts = [_f(lang, "intro", law=law, latex=f"\\lwtext{{{e.latex}}}", file=src_file(a.source), binds=binds,
+    parts = [_f(lang, "intro", law=law, latex=f"\\lwtext{{{latex}}}", file=src_file(a.source), binds=binds,
                 n=ledger.count(res.n, prov, f"points in the {what}"))]  # fmt: skip
     if b.prepared.notes:
         done = sep.join(t.zh if lang == "zh" else t.en for t in b.prepared.notes)
@@ -206,6 +209,23 @@ def figures(a: FitAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan]:
     if companion is not None:
         plans.append(companion)
     return plans
+
+
+def _as_written(a: FitAnalysis) -> tuple[str, dict[str, str]]:
+    """The law as the notes write it, when they do (Loblolly's "h = hmax +
+    (h0 - hmax) exp(-k t)", not the catalogue's A, A_0, A_∞), and the notes'
+    name of each variable the formula names otherwise (its response)."""
+    e = a.result.binding.entry
+    written = next(
+        (m.formula for m in a.result.binding.request.models
+         if m.key == e.key and m.how == "formula" and m.formula),
+        None,
+    )  # fmt: skip
+    shown = formula_latex(written) if written else None
+    if shown is None:
+        return e.latex, {}
+    latex, response = shown
+    return latex, {e.response.name: response} if response != e.response.name else {}
 
 
 def _positive(v: np.ndarray) -> bool:
