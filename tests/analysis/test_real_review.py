@@ -673,3 +673,24 @@ def test_a_law_the_notes_write_is_stated_in_their_letters(tmp_path: Path) -> Non
     sentence = next(line for line in tex.splitlines() if "was fitted to" in line)
     assert r"h_{\mathrm{max}}" in sentence and "$h$ is" in sentence, sentence
     assert "A_" not in sentence, sentence
+
+
+def test_the_notes_ask_line_names_the_quantity_and_the_comparison(tmp_path: Path) -> None:
+    # Michelson: "Report the speed of light with its standard error and
+    # compare it with the accepted value" was summed up as "The notes ask
+    # for: the uncertainty of the measurement".
+    from tests.analysis.procedures.folders import build
+
+    rng = np.random.default_rng(8)
+    runs = "".join(f"{i % 5 + 1},{i + 1},{850 + rng.normal(0, 80):.0f}\n" for i in range(60))
+    (tmp_path / "light.csv").write_text(
+        "experiment,run,speed - 299000 (km/s)\n" + runs, encoding="utf-8"
+    )
+    (tmp_path / "notes.txt").write_text(
+        "Measurements of the speed of light in air. Report the speed of light with its "
+        "standard error and compare it with the accepted value 299792.458 km/s.\n",
+        encoding="utf-8",
+    )
+    tex = build(tmp_path, "en").tex
+    line = next(x for x in tex.splitlines() if x.startswith("The notes ask for:"))
+    assert "speed" in line and "accepted value" in line and "uncertainty" in line, line

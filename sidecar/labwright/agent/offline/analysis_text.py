@@ -69,17 +69,23 @@ def roles_sentence(fa: FolderAnalysis, ds: Dataset, ledger: Ledger, lang: str) -
 
 
 def question_text(fa: FolderAnalysis, ledger: Ledger, lang: str) -> str:
+    from labwright.agent.offline.results_table import name_tex
     from labwright.analysis.question import Goal
 
     del ledger
     known = get_args(Goal)  # each has a goal_<name> phrase
     goals = [g for g in fa.question.goals if g in known]
-    if not goals:
-        return phrase(lang, "q_none") + "\n"
     named = src_text(fa.coefficients[0].name) if fa.coefficients else ""
-    return (
-        phrase(
-            lang, "q_intro", goals=", ".join(phrase(lang, f"goal_{g}", name=named) for g in goals)
-        )
-        + "\n"
-    )
+    # The quantities asked and the values to compare with come first: Michelson's
+    # "report the speed of light ... and compare it with the accepted value"
+    # read as "the uncertainty of the measurement" alone.
+    items = list(dict.fromkeys(name_tex(a, lang) for a in fa.sheet.answers if a.asked))
+    items += [phrase(lang, f"goal_{g}", name=named) for g in goals]
+    if "expected" not in goals:
+        items += [
+            phrase(lang, "goal_given", what=src_text(e.evidence.phrase))
+            for e in fa.request.expected
+        ]
+    if not items:
+        return phrase(lang, "q_none") + "\n"
+    return phrase(lang, "q_intro", goals=", ".join(items)) + "\n"
