@@ -16,7 +16,8 @@ provenance record and prints, per folder and in all:
     python benchmarks/analyst_eval.py [--set labset|real] [--no-tex] [--keep DIR] [--json OUT] [NAME ...]
 
 `--set real` runs the same scoring on real public data handed in as a
-student would (tests/realdata: R's data sets with published estimates).
+student would (tests/realdata: R's data sets with published estimates);
+`--set holdout` on folders written apart from the rules (tests/holdout).
 
 Exit status 0 when every goal is met, 1 otherwise.
 """
@@ -72,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the per-folder scores here")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every truth")
     ap.add_argument(
-        "--set", choices=("labset", "real"), default="labset",
-        help="the generated labelled set (default) or the real public data (tests/realdata)",
+        "--set", choices=("labset", "real", "holdout"), default="labset",
+        help="the generated labelled set (default), the real public data (tests/realdata) "
+             "or the hold-out set written apart from the rules (tests/holdout)",
     )  # fmt: skip
     args = ap.parse_args(argv)
 
@@ -81,6 +83,10 @@ def main(argv: list[str] | None = None) -> int:
         from tests.realdata import real_folders
 
         candidates = real_folders()
+    elif args.set == "holdout":
+        from tests.holdout import holdout_folders
+
+        candidates = holdout_folders()
     else:
         candidates = all_folders()
     folders = [f for f in candidates if not args.names or f.name in args.names]
