@@ -62,8 +62,12 @@ def diode_zh(rng: np.random.Generator) -> LabFolder:
 
 def rlc_q_factor(rng: np.random.Generator) -> LabFolder:
     f0, q, i0 = 1592.0, 8.0, 12.0  # Hz, -, mA
-    freq = np.concatenate([np.arange(800, 1400, 100.0), np.arange(1400, 1800, 40.0), np.arange(1800, 2801, 200.0)])
-    amp = i0 / np.sqrt(1 + q**2 * (freq / f0 - f0 / freq) ** 2) * (1 + rng.normal(0, 0.01, freq.size))
+    freq = np.concatenate(
+        [np.arange(800, 1400, 100.0), np.arange(1400, 1800, 40.0), np.arange(1800, 2801, 200.0)]
+    )
+    amp = (
+        i0 / np.sqrt(1 + q**2 * (freq / f0 - f0 / freq) ** 2) * (1 + rng.normal(0, 0.01, freq.size))
+    )
     notes = """
 Series RLC resonance
 

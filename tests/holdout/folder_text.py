@@ -33,8 +33,8 @@ def scope_csv(t: np.ndarray, v: np.ndarray) -> bytes:
     'Time,CH1' and a units line."""
     head = [
         "Model,DS1054Z",
-        "Sample interval,%g" % float(t[1] - t[0]),
-        "Record length,%d" % t.size,
+        f"Sample interval,{float(t[1] - t[0]):g}",
+        f"Record length,{t.size}",
         "",
         "Time,CH1",
         "s,V",

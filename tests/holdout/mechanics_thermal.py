@@ -119,7 +119,9 @@ def thermistor_zh(rng: np.random.Generator) -> LabFolder:
     b_const, r25 = 3950.0, 10.0  # K, kOhm
     temp_c = np.arange(20, 91, 10.0)
     kelvin = temp_c + 273.15
-    res = r25 * np.exp(b_const * (1 / kelvin - 1 / 298.15)) * (1 + rng.normal(0, 0.005, temp_c.size))
+    res = (
+        r25 * np.exp(b_const * (1 / kelvin - 1 / 298.15)) * (1 + rng.normal(0, 0.005, temp_c.size))
+    )
     notes = """
 热敏电阻温度特性的研究
 
@@ -167,7 +169,11 @@ def vapour_pressure_gbk(rng: np.random.Generator) -> LabFolder:
     dh, r = 40.7e3, 8.314
     temp_c = np.array([50, 55, 60, 65, 70, 75, 80, 85, 90.0])
     kelvin = temp_c + 273.15
-    p = 101.325 * np.exp(-dh / r * (1 / kelvin - 1 / 373.15)) * (1 + rng.normal(0, 0.006, temp_c.size))
+    p = (
+        101.325
+        * np.exp(-dh / r * (1 / kelvin - 1 / 373.15))
+        * (1 + rng.normal(0, 0.006, temp_c.size))
+    )
     notes = """
 液体饱和蒸气压的测定（静态法）
 
