@@ -152,7 +152,7 @@ def absorbance_unknowns_zh(rng: np.random.Generator) -> LabFolder:
         {"实验记录.md": f.text(notes),
          "吸光度.xlsx": f.xlsx({"标准系列": {"浓度 c (mg/L)": std, "吸光度 A": a_std},
                                "水样": {"样品编号": [1.0, 2.0], "吸光度 A": a_unk}}, 5)},
-        tuple(Truth((name, "unknown " + name[-1], "sample " + name[-1], "c" + name[-1]), c, "mg/L")
+        tuple(Truth((name, "concentration of sample " + name[-1], "sample " + name[-1], "c" + name[-1]), c, "mg/L")
               for name, c in unknown.items()),
         controlled=("吸光度.xlsx: 浓度 c (mg/L)",),
         shapes=("xlsx-several-sheets", "standards-and-unknowns", "zh-headers"),

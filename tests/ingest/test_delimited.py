@@ -33,6 +33,16 @@ def test_preamble_and_units_row() -> None:
     assert d.metadata["Operator"] == "Li"
 
 
+def test_settings_lines_before_the_table_are_a_preamble() -> None:
+    """An oscilloscope's "key,value" settings, a blank line, names, units,
+    then the data: the settings are half numbers, yet not the table."""
+    rows = "\n".join(f"{i * 0.001:.3f},{i * 0.1:.2f}" for i in range(40))
+    text = f"Model,SDS1202\nSample interval,0.001\nRecord length,40\n\nTime,CH2\ns,V\n{rows}\n"
+    d = table(text)
+    assert summary(d) == [("Time", "s"), ("CH2", "V")]
+    assert d.n_rows == 40
+
+
 def test_comment_lines_give_metadata() -> None:
     d = table("# Sample: A3\n# T = 293 K\nx,y\n1,2\n3,4\n")
     assert d.metadata == {"Sample": "A3", "T": "293 K"}

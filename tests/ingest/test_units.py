@@ -29,6 +29,16 @@ from labwright.ingest.units import (
         ("Trial (n)", "Trial (n)", None),
         ("x/y ratio of the two", "x/y ratio of the two", None),
         ("", "", None),
+        # A temperature written by its scale's letter is in degrees, not coulombs.
+        ("T/C", "T", "°C"),
+        ("T_bath (C)", "T_bath", "°C"),
+        ("water temperature [F]", "water temperature", "°F"),
+        ("T (deg C)", "T", "°C"),
+        ("Q (C)", "Q", "C"),  # a charge stays in coulombs
+        ("C (F)", "C", "F"),  # a capacitance stays in farads
+        # The Celsius sign after a slash, as Chinese tables write it.
+        ("t/℃", "t", "℃"),
+        ("水温/℃", "水温", "℃"),
     ],
 )
 def test_split_unit(header: str, name: str, unit: str | None) -> None:

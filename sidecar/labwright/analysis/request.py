@@ -112,6 +112,12 @@ class Binding(_Strict):
         description="a column; the run files' names (the parameter each run was made at); "
         "or a quantity fitted in each run ('model.quantity' in column)",
     )
+    per: int = Field(
+        default=1,
+        ge=1,
+        description="the column holds the time of this many periods (a '10T' column: 10); "
+        "the variable is the column divided by it",
+    )
     evidence: Evidence
 
 

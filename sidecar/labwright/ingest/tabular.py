@@ -145,6 +145,41 @@ def _factor_rows(rows: Sequence[Sequence[object]], decimal_comma: bool = False) 
     return [len(r) == width and all(is_number(r[j], decimal_comma) for j in numeric) for r in rows]
 
 
+def _main_run(rows: Sequence[Sequence[object]], flags: list[bool], first: int) -> int:
+    """The start of the table's data when a short block of settings comes first.
+
+    Oscilloscopes and loggers export a few "key,value" lines ("Sample
+    interval,0.0002", "Record length,125"), then a blank line, the column
+    names, often a units row, and the data. The settings are half values, so
+    they passed for the first two data rows and the real header became data.
+    A run of data rows that ends at a non-data row (a blank line, then names)
+    is a preamble when a later run of data rows is at least four times as long
+    (and at least ten rows): the data start there."""
+
+    def run_end(i: int) -> int:
+        while i < len(flags) and flags[i]:
+            i += 1
+        return i
+
+    end = run_end(first)
+    if end >= len(flags):
+        return first
+    best, best_len = first, end - first
+    i = end
+    while i < len(flags):
+        if flags[i]:
+            stop = run_end(i)
+            if stop - i > best_len:
+                best, best_len = i, stop - i
+            i = stop
+        else:
+            i += 1
+    first_len = end - first
+    if best != first and best_len >= max(10, 4 * first_len):
+        return best
+    return first
+
+
 def locate_header(
     rows: Sequence[Sequence[object]], decimal_comma: bool = False
 ) -> HeaderInfo | None:
@@ -164,6 +199,7 @@ def locate_header(
             break
     if start is None:
         return None
+    start = _main_run(rows, flags, start)
     above_start = [i for i in range(start) if not all(is_empty(c) for c in rows[i])]
     width = sum(1 for c in rows[start] if not is_empty(c))
     # A header row of the same width just above means the years are data.

@@ -14,7 +14,7 @@ import re
 _BRACKETED = re.compile(
     r"^(?P<name>.*?)\s*(?:\((?P<p>[^()]{1,24})\)|（(?P<fp>[^（）]{1,24})）|\[(?P<b>[^\[\]]{1,24})\]|\{(?P<c>[^{}]{1,24})\})\s*$"
 )
-_SLASH = re.compile(r"^(?P<name>[^/]+?)\s*/\s*(?P<unit>[A-Za-zµμ°Ω%‰][^\s/]{0,11})$")
+_SLASH = re.compile(r"^(?P<name>[^/]+?)\s*/\s*(?P<unit>[A-Za-zµμ°℃℉Ω%‰Å][^\s/]{0,11})$")
 # A bracket that holds a plain word or a number is a note, not a unit: "Trial (2)".
 # "(n)" is a count, but "F (N)" is a force in newtons: the single letter is
 # compared with its case.
@@ -34,12 +34,42 @@ def split_unit(header: str) -> tuple[str, str | None]:
         unit = unit.strip()
         name = match["name"].strip()
         if name and unit and not _NOT_UNIT.match(unit):
-            return name, unit
+            return name, temperature_scale(name, unit)
         return text, None
     match = _SLASH.match(text)
     if match:
-        return match["name"].strip(), match["unit"].strip()
+        name = match["name"].strip()
+        return name, temperature_scale(name, match["unit"].strip())
     return text, None
+
+
+# A temperature written by its scale's letter: "T (C)", "temp/F", "bath temperature [C]".
+_TEMPERATURE_NAME = re.compile(
+    r"^(?:[tTθΘ](?:[_ ]?[A-Za-z0-9]{1,8})?|.*\b(?i:temp|temps|temperature|temperatures)\b.*|.*温度?)$"
+)
+_SCALE_WORDS = {
+    "c": "°C", "oc": "°C", "degc": "°C", "deg c": "°C", "degrees c": "°C", "celsius": "°C",
+    "f": "°F", "of": "°F", "degf": "°F", "deg f": "°F", "degrees f": "°F", "fahrenheit": "°F",
+}  # fmt: skip
+
+
+def temperature_scale(name: str, unit: str) -> str:
+    """°C or °F for a temperature's unit written as the scale's letter.
+
+    "C" alone is the coulomb and "F" the farad, but a column named as a
+    temperature ("T", "T_room", "temp", "bath temperature", 温度) holds
+    neither: "T (C)" is read in degrees Celsius (a notebook's "T/C" fitted
+    nothing, its temperatures taken for charges). "oC", "deg C" and
+    "Celsius" mean the scale whatever the name."""
+    key = " ".join(unit.replace(".", " ").split()).casefold()
+    scale = _SCALE_WORDS.get(key)
+    if scale is None:
+        return unit
+    if key in ("c", "f") and not _TEMPERATURE_NAME.match(name.strip()):
+        return unit
+    if key in ("c", "f") and unit not in ("C", "F"):
+        return unit  # lower-case "c", "f" are no scale
+    return scale
 
 
 _BASE_UNITS = frozenset(

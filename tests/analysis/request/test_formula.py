@@ -99,3 +99,44 @@ def test_a_proportionality_is_a_formula(read: Read) -> None:
 def test_garbage_with_an_equals_sign_is_ignored(read: Read) -> None:
     req = read("x = __import__('os').system('echo hi') and y = )(")
     assert req.models == () and req.bindings == ()
+
+
+@pytest.mark.parametrize(
+    ("written", "solved"),
+    [
+        ("T**2 = 4*pi**2/k*(m + m_eff)", "T = (4 * pi ** 2 / k * (m + m_eff)) ** (1 / 2)"),
+        ("1/c = 1/c0 + k*t", "c = 1 / (1 / c0 + k * t)"),
+        ("log(p) = C - H/(R*T)", "p = exp(C - H / (R * T))"),
+        ("sqrt(y) = a + b*x", "y = (a + b * x) ** 2"),
+        ("2*y + 1 = x", "y = (x - 1) / 2"),
+        ("y = a*x", "y = a*x"),
+        ("y*y = x", None),  # the response twice: not undone step by step
+    ],
+)
+def test_a_formula_is_solved_for_its_response(written: str, solved: str | None) -> None:
+    from labwright.analysis.catalogue.custom import explicit_form
+
+    assert explicit_form(written) == solved
+
+
+def test_a_formula_written_as_it_is_plotted_is_fitted_for_the_measured_response() -> None:
+    """ "T² = (4π²/k)(M + M0)": the left side is T squared, the column is T;
+    the formula generalises the spring law named beside it (M0 = 0), so it
+    is the one fitted and the law's k is asked of it."""
+    from labwright.analysis.plan import analyse_folder
+
+    rng = np.random.default_rng(11)
+    mass = np.linspace(0.05, 0.40, 8)
+    period = 2 * np.pi * np.sqrt((mass + 0.035) / 40.0) * (1 + rng.normal(0, 0.002, mass.size))
+    data = table("osc.csv", {"M (kg)": mass, "T (s)": period})
+    notes = (
+        "Mass on a spring. Including the spring's own mass, T^2 = (4 pi^2/k)(M + M0). "
+        "Find the spring constant k and M0."
+    )
+    folder = ReadResult(datasets=[data], documents=[DocumentText("README.md", notes)])
+    req = read_request(folder, catalogue())
+    assert {(a.model, a.quantity) for a in req.asked} == {("formula", "k"), ("formula", "M0")}
+    answers = {a["quantity"]: a for a in analyse_folder(folder, req).record()["answers"]}
+    assert answers["k"]["unit"] == "N/m"  # the spring constant's unit, not kg/s²
+    assert abs(answers["k"]["value"] - 40.0) < 3 * answers["k"]["se"]
+    assert abs(answers["M0"]["value"] - 0.035) < 3 * answers["M0"]["se"]

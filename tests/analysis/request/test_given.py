@@ -44,7 +44,14 @@ def test_values_with_units_and_their_subject(
 
 
 @pytest.mark.parametrize(
-    "text", ["Data in L=0.50m.csv and run_T25C.csv.", "x = 2 y + 1", "Room 4, Tuesday."]
+    "text",
+    [
+        "Data in L=0.50m.csv and run_T25C.csv.",
+        "x = 2 y + 1",
+        "Room 4, Tuesday.",
+        "Plot ln k ~ 1/T and read the slope.",  # against 1/T: no value, no tesla
+        "Filled ~300 mL of water into the beaker.",  # ~ means about: "Filled" is no symbol
+    ],
 )
 def test_file_names_and_algebra_are_not_values(text: str) -> None:
     assert statements(clauses_of("n.md", text)[0]) == []

@@ -30,8 +30,7 @@ table a law was fitted to is not refitted by the shape-based kinds.
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
@@ -52,6 +51,7 @@ from labwright.analysis.engine import FitData, FitResult, fit
 from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.procedures.common import expected, figure_line
 from labwright.analysis.quantities import factor
+from labwright.analysis.replicates import replicate_stems
 from labwright.analysis.request import AnalysisRequest, Binding, Unanswered
 from labwright.analysis.results import Answer, Comparison, FitQuality, fit_quality
 from labwright.ingest.types import Column, Dataset, Provenance, ReadResult
@@ -66,7 +66,6 @@ _PLAIN = (None, "fit", "peaks")
 #: the residual scatter sets the SE instead.
 MIN_SCANS_FOR_WEIGHTS = 5
 MIN_POINTS = 3
-_STEM = re.compile(r"^(.*?)[\s_\-]*(?:#|no\.?|rep|run|trial)?[\s_\-]*(\d+)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -94,6 +93,7 @@ class FitBinding:
     request: AnalysisRequest
     extra: tuple[Dataset, ...] = ()  # background or repeat files used
     notes_text: str = ""  # the notes, for the condition of a catalogue reference
+    per: dict[str, int] = field(default_factory=dict)  # variable -> periods its column spans
 
     @property
     def response(self) -> Column:
@@ -230,16 +230,15 @@ def _same_name(a: str, b: str) -> bool:
 def replicate_columns(ds: Dataset, col: Column) -> list[Column]:
     """The response's replicate columns: the numbered siblings of a numbered
     column (v1 -> v1, v2, v3), in the table's order; just the column else."""
-    m = _STEM.match(col.name)
-    if m is None or not m.group(1).strip():
+    stems = replicate_stems([c.name for c in ds.columns if c.is_numeric])
+    stem = stems.get(col.name)
+    if stem is None:
         return [col]
-    stem = m.group(1).strip().casefold()
-    out = []
-    for c in ds.columns:
-        cm = _STEM.match(c.name)
-        if c.is_numeric and cm is not None and cm.group(1).strip().casefold() == stem:
-            out.append(c)
-    return out if len(out) >= 2 else [col]
+    return [
+        c
+        for c in ds.columns
+        if c.is_numeric and stems.get(c.name, "").casefold() == stem.casefold()
+    ]
 
 
 def _floats(col: Column) -> np.ndarray:
@@ -260,10 +259,37 @@ def prepare(
     ds: Dataset,
     columns: dict[str, Column],
     repeats: Sequence[Dataset] | None = None,
+    per: Mapping[str, int] | None = None,
 ) -> tuple[Prepared, tuple[Dataset, ...]]:
     """The arrays of one fit, with the file roles of the request applied.
     `repeats`: the other scans of the same measurement (a file pattern's
-    members); None: the folder's files the request calls repeats."""
+    members); None: the folder's files the request calls repeats. `per`:
+    variables whose column holds the time of several periods ("10T"), by
+    that count: the variable is the column divided by it."""
+    prepared, extra = _prepare(ctx, entry, ds, columns, repeats)
+    spans = {k: n for k, n in (per or {}).items() if n > 1 and k in prepared.variables}
+    if not spans:
+        return prepared, extra
+    variables = dict(prepared.variables)
+    sigma = prepared.sigma
+    notes = list(prepared.notes)
+    for name, n in spans.items():
+        variables[name] = variables[name] / n
+        if name == entry.response.name and sigma is not None:
+            sigma = sigma / n
+        col = columns[name].name
+        notes.append(Text(f"{col} is the time of {n} periods, divided by {n}",
+                          f"{col} 为 {n} 个周期的时间，已除以 {n}"))  # fmt: skip
+    return Prepared(variables, sigma, tuple(notes)), extra
+
+
+def _prepare(
+    ctx: BindContext,
+    entry: ModelEntry,
+    ds: Dataset,
+    columns: dict[str, Column],
+    repeats: Sequence[Dataset] | None,
+) -> tuple[Prepared, tuple[Dataset, ...]]:
     req = ctx.request
     yname = entry.response.name
     ycol = columns[yname]
@@ -382,12 +408,15 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
             continue
         columns: dict[str, Column] = {}
         units: dict[str, str | None] = {}
+        per: dict[str, int] = {}
         used: list[Binding] = []
         for b in bs:
             col = next((c for c in ds.columns if c.name == b.column and c.is_numeric), None)
             if col is None or b.variable not in wanted or b.variable in columns:
                 continue
             columns[b.variable] = col
+            if b.per > 1:
+                per[b.variable] = b.per
             units[b.variable] = b.unit if b.unit is not None else col.unit
             used.append(b)
         if entry.key == CUSTOM_KEY and (custom := _custom(req)) is not None and custom.pure_numbers:
@@ -396,11 +425,11 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
             units = dict.fromkeys(units)
         if set(columns) != wanted:
             continue
-        prepared, extra = prepare(ctx, entry, ds, columns, repeats)
+        prepared, extra = prepare(ctx, entry, ds, columns, repeats, per)
         inputs, input_units = _inputs(req, entry)
         notes = ctx.reading.text if ctx.reading is not None else ""
         out.append(FitBinding(entry, ds, columns, units, inputs, input_units, prepared,
-                              tuple(used), req, extra, notes))  # fmt: skip
+                              tuple(used), req, extra, notes, per))  # fmt: skip
     return out
 
 
@@ -576,6 +605,8 @@ def _answers(outcome: FitOutcome) -> list[Answer]:
         if not math.isfinite(value):
             continue
         unit = res.units.get(q)
+        if e.key == CUSTOM_KEY and q in names:
+            value, se, unit = _in_named_unit(names[q], value, se, unit)
         comp = expected(req, q, unit) or _reference(e, q, unit, b.notes_text)
         out.append(Answer(
             q, label, latex, value, se if math.isfinite(se) else None, unit,
@@ -584,6 +615,28 @@ def _answers(outcome: FitOutcome) -> list[Answer]:
             asked_as if asked_as != q else None, symbol,
         ))  # fmt: skip
     return out
+
+
+def _in_named_unit(
+    name: str, value: float, se: float, unit: str | None
+) -> tuple[float, float, str | None]:
+    """A written formula's parameter in the unit of the catalogue quantity the
+    notes call it by: "the spring constant k" of T^2 = (4π²/k)(m + m_eff)
+    comes out of the dimensional analysis in kg/s², which is N/m, the unit a
+    spring constant is given in. Unchanged when no quantity of the catalogue
+    has that name in a fixed unit of the same dimension."""
+    wanted = name.strip().casefold()
+    for entry in catalogue():
+        for label, target in [
+            *((p.label, p.display_unit or p.unit) for p in entry.parameters),
+            *((d.label, d.unit) for d in entry.derived),
+        ]:
+            if not target or "{" in target or wanted not in (label.en.casefold(), label.zh):
+                continue
+            k = factor(unit, target) if unit else None
+            if k is not None:
+                return value * k, se * k, target
+    return value, se, unit
 
 
 def notes_symbols(req: AnalysisRequest, key: str) -> tuple[dict[str, str], dict[str, str]]:

@@ -285,11 +285,83 @@ def formula_latex(formula: str) -> tuple[str, str] | None:
         return None
 
 
+def explicit_form(formula: str) -> str | None:
+    """The formula solved for its response when the left side is the
+    response under operations that undo one by one: "T**2 = 4*pi**2*(m +
+    m_eff)/k" is T = (4*pi**2*(m + m_eff)/k)**(1/2), "1/c = 1/c0 + k*t" is c
+    = 1/(1/c0 + k*t), "log(k) = log(A) - Ea/(R*T)" is k = exp(...). Notes
+    write a law in the form they plot it; the data hold the response itself,
+    and it is fitted in the form it was measured in. None when the left side
+    cannot be undone so (the response twice, or inside a sum with itself)."""
+    try:
+        equation = parse_equation(formula)
+    except FormulaError:
+        return None
+    if equation.explicit:
+        return formula
+    y = equation.response
+
+    def has_y(node: ast.expr) -> bool:
+        return any(isinstance(n, ast.Name) and n.id == y for n in ast.walk(node))
+
+    def undo(node: ast.expr, rhs: str) -> str | None:
+        if isinstance(node, ast.Name) and node.id == y:
+            return rhs
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return undo(node.operand, f"-({rhs})")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
+            inverse = {"sqrt": "({})**2", "log": "exp({})", "exp": "log({})",
+                       "log10": "10**({})"}.get(node.func.id)  # fmt: skip
+            return undo(node.args[0], inverse.format(rhs)) if inverse else None
+        if not isinstance(node, ast.BinOp):
+            return None
+        left, right = has_y(node.left), has_y(node.right)
+        if left == right:
+            return None
+        a, b = ast.unparse(node.left), ast.unparse(node.right)
+        op = node.op
+        if isinstance(op, ast.Pow) and left and _number(node.right) not in (None, 0):
+            return undo(node.left, f"({rhs})**(1/({b}))")
+        if isinstance(op, ast.Mult):
+            return undo(node.left, f"({rhs})/({b})") if left else undo(node.right, f"({rhs})/({a})")
+        if isinstance(op, ast.Div):
+            return undo(node.left, f"({rhs})*({b})") if left else undo(node.right, f"({a})/({rhs})")
+        if isinstance(op, ast.Add):
+            return (
+                undo(node.left, f"({rhs}) - ({b})")
+                if left
+                else undo(node.right, f"({rhs}) - ({a})")
+            )
+        if isinstance(op, ast.Sub):
+            return (
+                undo(node.left, f"({rhs}) + ({b})")
+                if left
+                else undo(node.right, f"({a}) - ({rhs})")
+            )
+        return None
+
+    solved = undo(equation.lhs.tree.body, ast.unparse(equation.rhs.tree.body))
+    if solved is None:
+        return None
+    text = f"{y} = {ast.unparse(ast.parse(solved, mode='eval').body)}"
+    try:
+        parse_equation(text)
+    except FormulaError:
+        return None
+    return text
+
+
 def custom_entry(formula: str, variables: Sequence[str]) -> CustomEntry | None:
     """The entry for `formula` ("d = t_r*v + v**2/(2*a)", as the request
     holds it) with `variables` bound to columns (the response among them),
-    or None when the left side is not the response itself or no parameter
-    is left to fit."""
+    or None when the response cannot be written alone on the left
+    (`explicit_form`) or no parameter is left to fit. The report states the
+    formula as the notes wrote it."""
+    solved = explicit_form(formula)
+    if solved is None:
+        return None
+    written = parse_equation(formula)
+    formula = solved
     try:
         equation = parse_equation(formula)
     except FormulaError:
@@ -311,7 +383,7 @@ def custom_entry(formula: str, variables: Sequence[str]) -> CustomEntry | None:
         area="custom",
         name=NAME,
         formula=formula,
-        latex=f"{symbol_latex(equation.response)} = {_tex(equation.rhs.tree.body)}",
+        latex=f"{_tex(written.lhs.tree.body)} = {_tex(written.rhs.tree.body)}",
         variables=(
             Variable(equation.response, "response", Text(equation.response, equation.response)),
             *(Variable(v, "independent", Text(v, v)) for v in independents),

@@ -41,7 +41,11 @@ from labwright.analysis.request_rules.bindings import (
 from labwright.analysis.request_rules.columns import FolderColumn, folder_tables
 from labwright.analysis.request_rules.constants import expected_products, given_values
 from labwright.analysis.request_rules.dated_rate import trend_rates
-from labwright.analysis.request_rules.described import described_by_formula, same_as_formula
+from labwright.analysis.request_rules.described import (
+    described_by_formula,
+    nested_in_formula,
+    same_as_formula,
+)
 from labwright.analysis.request_rules.equations import find_equations
 from labwright.analysis.request_rules.files import file_roles
 from labwright.analysis.request_rules.formula import (
@@ -316,6 +320,16 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
                 notes, models, bindings, CUSTOM_KEY, len(own.entry.parameters), parameters_of,
                 formula_asks, quantities_of,
             )  # fmt: skip
+            written_params = [p.name for p in own.entry.parameters]
+            for m in models:
+                law = entry_of(m.key) if m.key else None
+                if law is None or m.key in passing:
+                    continue
+                symbols = nested_in_formula(text or "", written_params, law)
+                if symbols is None:
+                    continue
+                passing.add(law.key)
+                asked = _asked_of_formula(asked, law.key, symbols, written_params)
     if passing:
         models = [m for m in models if m.key not in passing]
         keys = [k for k in keys if k not in passing]
@@ -383,4 +397,24 @@ def _missing_inputs(
                         why=f"the notes do not give the {i.label.en} ({i.name}), which it needs",
                     )
                 )
+    return out
+
+
+def _asked_of_formula(
+    asked: Sequence[AskedQuantity], key: str, symbols: dict[str, str], parameters: Sequence[str]
+) -> list[AskedQuantity]:
+    """The law's asked quantities, asked of the written formula that
+    generalises it under the written symbol (the spring's k is the k of
+    "T^2 = (4π²/k)(m + m_eff)"); once each."""
+    out: list[AskedQuantity] = []
+    have = {(a.model, a.quantity) for a in asked}
+    for a in asked:
+        written = symbols.get(a.quantity) if a.model == key else None
+        if written is None or written not in parameters:
+            out.append(a)
+            continue
+        if (CUSTOM_KEY, written) in have:
+            continue
+        have.add((CUSTOM_KEY, written))
+        out.append(a.model_copy(update={"model": CUSTOM_KEY, "quantity": written}))
     return out

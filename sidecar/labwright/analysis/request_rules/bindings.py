@@ -50,6 +50,14 @@ class Scored:
     column: FolderColumn
     score: float
     reasons: tuple[str, ...]
+    per: int = 1  # the column holds the time of this many periods of the variable
+
+
+def _is_period(v: Variable) -> bool:
+    """A law's period, or a written formula's T (which has no label to say so)."""
+    if v.dimension == "any" and v.unit is None and v.name == "T":
+        return True
+    return "period" in v.label.en.casefold() and variable_dimension(v) == dimension("s")
 
 
 def dimension_of_spec(spec: str | None) -> str | None:
@@ -87,7 +95,13 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
         return None
     reasons: list[str] = []
     total = 0.0
-    named = not col.generated_name and any(same_symbol(col.name, s) for s in (v.name, *v.symbols))
+    symbols = (v.name, *v.symbols)
+    named = not col.generated_name and any(same_symbol(col.name, s) for s in symbols)
+    repeat = (
+        not named
+        and col.replicate_of is not None
+        and any(same_symbol(col.replicate_of, s) for s in symbols)
+    )
     if col.role == "index":
         # A count the law itself uses (the upper level n of the Balmer
         # series, a ring or diffraction order) steps 1, 2, 3 like a row
@@ -99,6 +113,21 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
     if named:
         total += 3
         reasons.append(f"its name {col.name!r} is the symbol of the {v.label.en}")
+    per = col.cycles if col.cycles and _is_period(v) else 1
+    if per > 1 and not named:
+        total += 3
+        reasons.append(
+            f"its name {col.name!r} is the time of {per} periods: the {v.label.en} is it divided "
+            f"by {per}"
+        )
+        named = True
+    elif repeat:
+        total += 3
+        reasons.append(
+            f"its name {col.name!r} numbers a repeat of {col.replicate_of!r}, the symbol of"
+            f" the {v.label.en}"
+        )
+        named = True
     words = col.words
     if words:
         toks = tokens(words)
@@ -137,14 +166,14 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
                 else f"its unit ({col.unit}) is a count or ratio standing in for the {v.label.en},"
                 f" and the law holds in any unit of {v.name}"
             )
-            return Scored(col, total, tuple(reasons))
+            return Scored(col, total, tuple(reasons), per)
         total += 2
         reasons.append(
             f"its unit ({col.unit}, from {col.unit_from}) has the dimension of the {v.label.en}"
         )
     if col.set_point and v.role == "independent":
         reasons.append(f"a controlled variable: {col.set_point}")
-    return Scored(col, total, tuple(reasons))
+    return Scored(col, total, tuple(reasons), per)
 
 
 def _is_count(v: Variable) -> bool:
@@ -203,7 +232,7 @@ def bind_table(entry: ModelEntry, ds: Dataset, columns: Sequence[FolderColumn]) 
                 if v.role == "independent"
                 else "the table's remaining measurement column, taken as the response"
             )
-            picks[v.name] = Scored(col, s.score, (*s.reasons, why))
+            picks[v.name] = Scored(col, s.score, (*s.reasons, why), s.per)
         if ok:
             chosen.update(picks)
             fallback = True
@@ -230,6 +259,7 @@ def bindings_of(tb: TableBinding, source_of: dict[str, str]) -> list[Binding]:
                 sheet=col.sheet,
                 column=col.name,
                 unit=_unit_text(s),
+                per=s.per,
                 evidence=Evidence(
                     source=source_of.get(col.name, "columns"),
                     phrase=col.described or col.name,

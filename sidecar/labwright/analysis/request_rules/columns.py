@@ -19,8 +19,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from labwright.analysis.cycles import cycles_in
 from labwright.analysis.notes import NoteFacts, described_columns
 from labwright.analysis.quantities import dimensionality as dimension
+from labwright.analysis.replicates import replicate_stems
 from labwright.analysis.request_rules.text import Notes
 from labwright.analysis.request_rules.words import stem
 from labwright.analysis.roles import Role, infer_roles
@@ -72,6 +74,11 @@ class FolderColumn:
     described: str  # what the notes say of it ("" when nothing)
     numeric: bool
     increasing: bool
+    # The quantity a numbered repeat column reads ("v" of "v1" beside "v2",
+    # "v3"), or None (analysis/replicates.py).
+    replicate_of: str | None = None
+    # How many periods its time spans ("10T (s)": 10), or None (analysis/cycles.py).
+    cycles: int | None = None
 
     @property
     def generated_name(self) -> bool:
@@ -227,6 +234,7 @@ def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
     # A unit the notes give makes a column a measurement (not a counter).
     facts = NoteFacts(units={n.strip().lower(): u for n, (u, _) in units.items() if u})
     roles = infer_roles(ds, facts)
+    stems = replicate_stems([c.name for c in ds.columns if c.is_numeric])
     out: list[FolderColumn] = []
     for i, col in enumerate(ds.columns, start=1):
         described = described_of[col.name]
@@ -248,6 +256,8 @@ def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
                 described=described,
                 numeric=col.is_numeric,
                 increasing=_increasing(col),
+                replicate_of=stems.get(col.name),
+                cycles=cycles_in(col.name, described),
             )
         )
     return out

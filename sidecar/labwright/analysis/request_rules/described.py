@@ -17,8 +17,13 @@ unless it is the written formula under another parametrisation
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
+from itertools import combinations
 
+from labwright.analysis.catalogue.expr import FormulaError
+from labwright.analysis.catalogue.match import match_formula
+from labwright.analysis.catalogue.schema import ModelEntry
 from labwright.analysis.request import Binding, Evidence, NamedModel
 from labwright.analysis.request_rules.text import Notes
 
@@ -90,3 +95,29 @@ def same_as_formula(
         if own and own == columns and parameters_of(m.key) == formula_parameters:
             out.add(m.key)
     return out
+
+
+def nested_in_formula(
+    formula: str, parameters: Sequence[str], entry: ModelEntry
+) -> dict[str, str] | None:
+    """The written formula's symbols for the law's, when the law is the
+    written formula with one or two of its parameters set to zero ("T^2 =
+    (4π²/k)(m + m_eff)" is the spring's T = 2π√(m/k) with m_eff = 0), else
+    None. The notes wrote the more general law: it is the one fitted (the
+    catalogue's form would bias k by ignoring the spring's own mass), and
+    the law's quantities are asked of it under the written symbols."""
+    n_law = len(entry.parameters)
+    extra = len(parameters) - n_law
+    if not 1 <= extra <= 2:
+        return None
+    for dropped in combinations(sorted(parameters), extra):
+        text = formula
+        for p in dropped:
+            text = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(p)}(?![A-Za-z0-9_])", "0", text)
+        try:
+            found = match_formula(text, [entry])
+        except (FormulaError, ArithmeticError, ValueError):
+            continue
+        if found and found[0].exact:
+            return {e: w for w, e in found[0].mapping}
+    return None

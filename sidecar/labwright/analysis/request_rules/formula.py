@@ -25,10 +25,11 @@ from dataclasses import dataclass, replace
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
 from labwright.analysis.catalogue.expr import FormulaError
 from labwright.analysis.catalogue.match import FormulaMatch, known_symbols, match_formula
-from labwright.analysis.catalogue.schema import ModelEntry
+from labwright.analysis.catalogue.schema import ModelEntry, Text, Variable
 from labwright.analysis.catalogue.written import WrittenFormula, read_formula
 from labwright.analysis.law import parse_laws
 from labwright.analysis.request import AskedQuantity, Binding, Evidence, NamedModel
+from labwright.analysis.request_rules.bindings import Scored, score
 from labwright.analysis.request_rules.columns import FolderColumn
 from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.equations import Written
@@ -145,34 +146,62 @@ def _forms(f: ReadFormula, name: str) -> list[str]:
 _TIME_SYMBOLS = frozenset({"t", "time"})
 
 
-def _column_for(f: ReadFormula, name: str, cols: Sequence[FolderColumn]) -> FolderColumn | None:
-    usable = [
-        c for c in cols if c.numeric and c.role not in ("index", "category", "constant", "empty")
-    ]
-    for col in usable:
-        if not col.generated_name and any(same_symbol(col.name, s) for s in _forms(f, name)):
-            return col
+def _variable(f: ReadFormula, name: str, role: str) -> Variable:
+    """A written symbol as a law's variable: named by the forms the notes write."""
+    return Variable(name, role, Text(name, name), symbols=tuple(_forms(f, name)))  # type: ignore[arg-type]
+
+
+def _column_for(
+    f: ReadFormula, name: str, cols: Sequence[FolderColumn], role: str, taken: set[str]
+) -> Scored | None:
+    """The column that holds a written symbol: named as it (or a numbered
+    repeat of it, or the time of several periods of T), as a law's variables
+    bind (`bindings.score`); else, for a time symbol, the table's one column
+    in a unit of time."""
+    v = _variable(f, name, role)
+    best: Scored | None = None
+    for col in cols:
+        if col.name in taken or col.generated_name:
+            continue
+        s = score(v, col)
+        if s is None or not any(r.startswith("its name") for r in s.reasons):
+            continue
+        if best is None or s.score > best.score:
+            best = s
+    if best is not None:
+        return best
     if name in _TIME_SYMBOLS:
-        timed = [c for c in usable if c.dimension == "[time]"]
+        timed = [
+            c
+            for c in cols
+            if c.numeric
+            and c.role not in ("index", "category", "constant", "empty")
+            and c.dimension == "[time]"
+            and c.name not in taken
+        ]
         if len(timed) == 1:
-            return timed[0]
+            return Scored(
+                timed[0],
+                2.0,
+                (f"the column {timed[0].name!r} is the table's one column in a unit of time",),
+            )
     return None
 
 
-def _remaining(
-    cols: Sequence[FolderColumn], bound: Sequence[tuple[str, FolderColumn]]
-) -> FolderColumn | None:
+def _remaining(cols: Sequence[FolderColumn], taken: set[str]) -> FolderColumn | None:
     """The response of a formula whose left side names no column ("y = L0 (1
     - exp(-k t))" over the columns t and BOD): the table's one measurement
     its other symbols did not take, as a scientist reads the y of the notes."""
-    if not bound:
+    if not taken:
         return None
-    taken = {c.name for _, c in bound}
     left = [
         c
         for c in cols
         if c.numeric and c.role == "measurement" and c.name not in taken and not c.set_point
     ]
+    stems = {c.replicate_of for c in left if c.replicate_of}
+    if len(stems) == 1 and all(c.replicate_of for c in left):
+        return left[0]  # one quantity measured several times: its first repeat
     return left[0] if len(left) == 1 else None
 
 
@@ -183,27 +212,28 @@ def custom_bindings(
     in the first table that has its response and one of its other symbols."""
     eq = f.written.equation
     for _ds, cols in tables:
-        others: list[tuple[str, FolderColumn]] = []
+        others: list[tuple[str, Scored]] = []
+        taken: set[str] = set()
         for name in sorted(eq.rhs.names):
-            col = _column_for(f, name, cols)
-            if col is not None and all(col.name != c.name for _, c in others):
-                others.append((name, col))
-        response = _column_for(f, eq.response, cols) or _remaining(cols, others)
-        if response is None or response.set_point:
+            s = _column_for(f, name, cols, "independent", taken)
+            if s is not None:
+                others.append((name, s))
+                taken.add(s.column.name)
+        response = _column_for(f, eq.response, cols, "response", taken)
+        if response is None:
+            left = _remaining(cols, taken)
+            if left is not None:
+                why = f"the column {left.name!r} is the table's one measurement the others did not take"
+                response = Scored(left, 1.0, (why,))
+        if response is None or response.column.set_point:
             continue
-        found = [(eq.response, response), *((n, c) for n, c in others if c.name != response.name)]
+        found = [(eq.response, response), *others]
         if len(found) < 2:
             continue
         out = []
-        for name, col in found:
+        for name, sc in found:
             role = "the response (left side)" if name == eq.response else "a variable"
-            named = any(same_symbol(col.name, s) for s in _forms(f, name))
-            if named:
-                how = f"the column {col.name!r} is named so"
-            elif name != eq.response:
-                how = f"the column {col.name!r} is the table's one column in a unit of time"
-            else:
-                how = f"the column {col.name!r} is the table's one measurement the others did not take"
+            col = sc.column
             out.append(
                 Binding(
                     model=CUSTOM,
@@ -212,10 +242,11 @@ def custom_bindings(
                     sheet=col.sheet,
                     column=col.name,
                     unit=col.unit,
+                    per=sc.per,
                     evidence=Evidence(
                         source=f.clause.source,
                         phrase=f.quote,
-                        reason=f"{name} of the written formula is {role}; {how}",
+                        reason=f"{name} of the written formula is {role}; " + "; ".join(sc.reasons),
                     ),
                 )
             )

@@ -91,8 +91,8 @@ def _unit_at(text: str, pos: int) -> tuple[str, int] | None:
         # A closing bracket that belongs to the sentence: "(10 nM)".
         while unit.count(")") > unit.count("(") and unit.endswith(")"):
             unit, end = unit[:-1], end - 1
-        if unit and unit[0].isdigit():
-            continue
+        if unit and (unit[0].isdigit() or unit[0] == "/"):
+            continue  # "ln k ~ 1/T" plots against 1/T: "/T" is no unit (not per tesla)
         if dimension(unit) is not None:
             return unit, end
     return None
@@ -217,7 +217,7 @@ def statements(clause: Clause) -> list[Statement]:
     # "m = 0.250 kg": a symbol assigned a value.
     for m in SYMBOL_IN_TEXT.finditer(text):
         a = _ASSIGN.match(text, m.end(1))
-        if a is None:
+        if a is None or _approximately(a.group(0)):
             continue
         value = measured_at(text, a.end())
         if value is None or not _ends_value(text, value.end):
@@ -297,6 +297,12 @@ def values_before_nouns(clause: Clause, taken: list[tuple[int, int]]) -> list[St
         out.append(Statement(clause, words, begin, begin + len(words), False, value, expected))
         taken = [*taken, (start, begin + len(words))]
     return out
+
+
+def _approximately(sign: str) -> bool:
+    """A tilde set against the number only ("Poured ~250 mL") means
+    "approximately", not that the word before it equals the value."""
+    return sign.strip() == "~" and sign[0].isspace() and not sign[-1].isspace()
 
 
 def _ends_value(text: str, end: int) -> bool:

@@ -375,6 +375,9 @@ def script(a: FitAnalysis) -> KindScript:
         lines.append(f"y, sigma = data['__y'].to_numpy(), {sigma}")
     else:
         lines.append(f"data = df[{[*cols, *reps]!r}].astype(float).dropna()")
+    for var, n in b.per.items():  # a column timed over n periods ("10T"): one period
+        spans = reps if var == e.response.name else [b.columns[var].name]
+        lines.append(f"data[{spans!r}] = data[{spans!r}] / {n}  # the time of {n} periods")
     xs = {v.name: f"data[{b.columns[v.name].name!r}].to_numpy()" for v in e.independents}
     if len(scans) > 1:
         pass  # y and sigma are the scans' mean (above)
