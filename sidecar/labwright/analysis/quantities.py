@@ -389,12 +389,25 @@ def _mixed(unit: Unit) -> bool:
     return any(g > abs(net.get(dim, 0.0)) + 1e-9 for dim, g in gross.items())
 
 
+# A quotient or product of two units that is one of these is written as it
+# (s/kΩ of a capacitance fitted as exp(-t/(R C)) is F, V/A is Ω, J/s is W).
+# Not N·m (a torque is written so) nor 1/s (a rate is not a frequency).
+_NAMED_PAIRS = ("farad", "henry", "coulomb", "ohm", "siemens", "volt", "watt", "tesla",
+                "weber", "pascal", "newton")  # fmt: skip
+
+
 def readable(quantity: Quantity) -> Quantity:
     """The same quantity in a unit a reader recognises: units of one dimension
-    cancelled (mM/M; ft/mph put in seconds: `_mixed`), and a long product of units put in the named SI unit
-    of its dimension (kg·m²/s² -> J)."""
+    cancelled (mM/M; ft/mph put in seconds: `_mixed`), a pair of units that is
+    a named electrical or mechanical unit put in it (s/kΩ -> F), and a long
+    product of units put in the named SI unit of its dimension (kg·m²/s² -> J)."""
     reg = registry()
     q = quantity.to_reduced_units()
+    if len(q._units) == 2 and not _mixed(q.units):
+        for name in _NAMED_PAIRS:
+            target = reg.parse_units(name)
+            if target.dimensionality == q.dimensionality:
+                return q.to(target)
     if len(q._units) <= 2 and not _mixed(q.units):
         return q
     for name in _NAMED_SI:

@@ -140,3 +140,29 @@ def test_a_formula_written_as_it_is_plotted_is_fitted_for_the_measured_response(
     assert answers["k"]["unit"] == "N/m"  # the spring constant's unit, not kg/s²
     assert abs(answers["k"]["value"] - 40.0) < 3 * answers["k"]["se"]
     assert abs(answers["M0"]["value"] - 0.035) < 3 * answers["M0"]["se"]
+
+
+def test_a_given_value_in_a_written_formula_is_an_input_with_its_unit() -> None:
+    """ "U = U0 exp(-t/(R C))" with R given is the discharge law with τ = R C
+    (never Arrhenius with the column t as Ea): C comes out as a capacitance
+    in F, the time constant asked by name is R C, and R, given, is not asked."""
+    from labwright.analysis.plan import analyse_folder
+
+    rng = np.random.default_rng(3)
+    t = np.linspace(0, 0.5, 40)
+    u = 9.0 * np.exp(-t / (47e3 * 2.2e-6)) + rng.normal(0, 0.02, t.size)
+    data = table("discharge.csv", {"t (s)": t, "U (V)": u})
+    notes = (
+        "Discharging a capacitor through R = 47 kΩ: U = U0 exp(-t/(R C)). "
+        "Find the time constant, then use R to work out C."
+    )
+    folder = ReadResult(datasets=[data], documents=[DocumentText("README.md", notes)])
+    req = read_request(folder, catalogue())
+    asked = {a.quantity for a in req.asked}
+    assert "R" not in asked and {"C", "tau"} <= asked
+    assert all(m.key != "arrhenius" for m in req.models)
+    answers = {a["quantity"]: a for a in analyse_folder(folder, req).record()["answers"]}
+    assert answers["C"]["unit"] == "F"
+    assert abs(answers["C"]["value"] - 2.2e-6) < 3 * answers["C"]["se"]
+    assert answers["tau"]["unit"] == "s" and answers["C"]["asked"] is True
+    assert abs(answers["tau"]["value"] - 47e3 * 2.2e-6) < 3 * answers["tau"]["se"]

@@ -186,7 +186,7 @@ def _custom(request: AnalysisRequest) -> CustomEntry | None:
     bound = list(dict.fromkeys(b.variable for b in request.bindings if b.model == CUSTOM_KEY))
     for m in request.models:
         if m.key is None and m.formula:
-            found = custom_entry(m.formula, bound)
+            found = custom_entry(m.formula, bound, {c.symbol: c.unit for c in request.constants})
             if found is not None:
                 return found
     return None
@@ -505,7 +505,8 @@ def _started(entry: ModelEntry, data: FitData) -> ModelEntry:
     if isinstance(prep, FitResult):
         return entry
     y = prep.y * prep.plan.variables[entry.response.name].factor
-    return with_starts(entry, prep.x_base, y)
+    inputs = {name: engine._nominal(v) for name, v in prep.inputs_base.items()}
+    return with_starts(entry, prep.x_base, y, inputs)
 
 
 # --- answers ---------------------------------------------------------------------------

@@ -36,7 +36,15 @@ from labwright.analysis.catalogue.expr import (
     parse_equation,
     parse_expression,
 )
-from labwright.analysis.catalogue.schema import ModelEntry, Parameter, Text, Variable
+from labwright.analysis.catalogue.schema import (
+    Derived,
+    Input,
+    ModelEntry,
+    Parameter,
+    Phrases,
+    Text,
+    Variable,
+)
 from labwright.analysis.catalogue.written import subscripted
 
 KEY = "formula"  # the request's model key of a written formula (request_rules.formula.CUSTOM)
@@ -285,6 +293,56 @@ def formula_latex(formula: str) -> tuple[str, str] | None:
         return None
 
 
+TIME_CONSTANT = Text("time constant", "时间常数")
+RATE_CONSTANT = Text("rate constant", "速率常数")
+_TIME_NAMES = frozenset({"t", "time", "t_s"})
+
+
+def _time_constant(
+    equation: Equation, independents: Sequence[str], parameters: Sequence[str]
+) -> tuple[str, bool] | None:
+    """The time constant of the formula's one decaying exponential in time:
+    exp(-t/E) gives (E, False), exp(-E*t) gives (E, True) (E a rate), when
+    E is made of parameters and given values only. A written law names its
+    own letters, yet "the time constant" it is asked for is that E (RC of
+    "V0 (1 - exp(-t/RC))")."""
+    times = [v for v in independents if v in _TIME_NAMES]
+    if len(times) != 1:
+        return None
+    t = times[0]
+    found: list[tuple[str, bool]] = []
+    for node in ast.walk(equation.rhs.tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        if node.func.id != "exp" or len(node.args) != 1:
+            continue
+        arg = node.args[0]
+        negative = False
+        if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub):
+            arg, negative = arg.operand, True
+        if not isinstance(arg, ast.BinOp):
+            continue
+        left, right = arg.left, arg.right
+        if isinstance(left, ast.UnaryOp) and isinstance(left.op, ast.USub):
+            left, negative = left.operand, not negative
+        if not negative:
+            continue
+        is_t = isinstance(left, ast.Name) and left.id == t
+        if isinstance(arg.op, ast.Div) and is_t:
+            other, rate = right, False
+        elif isinstance(arg.op, ast.Mult) and (
+            is_t or (isinstance(right, ast.Name) and right.id == t)
+        ):
+            other, rate = (right if is_t else left), True
+        else:
+            continue
+        names = {n.id for n in ast.walk(other) if isinstance(n, ast.Name)}
+        if t in names or not names:
+            continue
+        found.append((ast.unparse(other), rate))
+    return found[0] if len(found) == 1 else None
+
+
 def explicit_form(formula: str) -> str | None:
     """The formula solved for its response when the left side is the
     response under operations that undo one by one: "T**2 = 4*pi**2*(m +
@@ -351,12 +409,19 @@ def explicit_form(formula: str) -> str | None:
     return text
 
 
-def custom_entry(formula: str, variables: Sequence[str]) -> CustomEntry | None:
+def custom_entry(
+    formula: str, variables: Sequence[str], constants: Mapping[str, str | None] | None = None
+) -> CustomEntry | None:
     """The entry for `formula` ("d = t_r*v + v**2/(2*a)", as the request
     holds it) with `variables` bound to columns (the response among them),
     or None when the response cannot be written alone on the left
     (`explicit_form`) or no parameter is left to fit. The report states the
-    formula as the notes wrote it."""
+    formula as the notes wrote it.
+
+    `constants`: symbols the notes give a value for (symbol -> unit): not
+    fitted but inputs, and their units take part in the dimensional
+    analysis ("V0 (1 - exp(-t/RC))" with R = 10 kΩ given: C in s/kΩ, a
+    capacitance)."""
     solved = explicit_form(formula)
     if solved is None:
         return None
@@ -369,15 +434,37 @@ def custom_entry(formula: str, variables: Sequence[str]) -> CustomEntry | None:
     if equation.lhs.text != equation.response or equation.response not in variables:
         return None
     bound = [v for v in variables if v in equation.rhs.names or v == equation.response]
-    parameters = sorted(equation.rhs.names - set(bound) - _CONSTANTS)
+    given = {
+        name: unit
+        for name, unit in (constants or {}).items()
+        if name in equation.rhs.names and name not in bound
+    }
+    parameters = sorted(equation.rhs.names - set(bound) - set(given) - _CONSTANTS)
     independents = [v for v in bound if v != equation.response]
     if not parameters or not independents:
         return None
     try:
-        units = parameter_units(equation, bound, parameters)
+        # A given value without a unit is a pure number in the analysis.
+        basis = bound + [g for g, unit in given.items() if unit]
+        units = parameter_units(equation, basis, parameters)
         pure = False
     except _Unsound:
         units, pure = {}, True
+    time_constant = _time_constant(equation, independents, parameters)
+    labels = {p: PARAMETER for p in parameters}
+    derived: tuple[Derived, ...] = ()
+    if time_constant is not None:
+        expr, is_rate = time_constant
+        if expr in labels and not is_rate:
+            labels[expr] = TIME_CONSTANT
+        else:
+            if expr in labels:
+                labels[expr] = RATE_CONSTANT
+            key = next(k for k in ("tau", "tau_c", "time_constant") if k not in equation.names)
+            derived = (
+                Derived(key, f"1/({expr})" if is_rate else expr, TIME_CONSTANT, r"\tau",
+                        Phrases(("time constant", "tau", "τ"), ("时间常数",))),
+            )  # fmt: skip
     entry = ModelEntry(
         key=KEY,
         area="custom",
@@ -390,8 +477,13 @@ def custom_entry(formula: str, variables: Sequence[str]) -> CustomEntry | None:
         ),
         parameters=tuple(
             # The table prints the label before the symbol: "parameter a".
-            Parameter(p, PARAMETER, symbol_latex(p), unit=_template(units.get(p, {})))
+            Parameter(p, labels[p], symbol_latex(p), unit=_template(units.get(p, {})))
             for p in parameters
+        ),
+        derived=derived,
+        inputs=tuple(
+            Input(g, Text(g, g), unit=None if pure else unit, symbols=(g,))
+            for g, unit in given.items()
         ),
     )
     return CustomEntry(entry, pure)
@@ -402,7 +494,10 @@ _DECADES = 9.0
 
 
 def with_starts(
-    entry: ModelEntry, x_base: Mapping[str, np.ndarray], y_base: np.ndarray
+    entry: ModelEntry,
+    x_base: Mapping[str, np.ndarray],
+    y_base: np.ndarray,
+    inputs_base: Mapping[str, float] | None = None,
 ) -> ModelEntry:
     """The entry with a start value for each parameter (in SI base units,
     as start rules are), found by a search over the data: a written formula
@@ -410,11 +505,14 @@ def with_starts(
     in a false minimum (F = k x + x³/c with c = 2.5e-5 m³/N went to
     c = -9e4). Parameters are drawn log-uniformly over ±9 decades with
     either sign, all draws evaluated at once (the formula broadcasts), then
-    twice more within a decade of the best."""
+    twice more within a decade of the best. `inputs_base`: the values the
+    notes give for the formula's other symbols (R of exp(-t/(R C))), in SI
+    base units too."""
     equation = parse_equation(entry.formula)
     names = [p.name for p in entry.parameters]
     rng = np.random.default_rng(20261203)
     env: dict[str, object] = {k: np.asarray(v, dtype=float)[None, :] for k, v in x_base.items()}
+    env.update({k: float(v) for k, v in (inputs_base or {}).items()})
     y = np.asarray(y_base, dtype=float)[None, :]
 
     def best_of(draws: np.ndarray) -> tuple[np.ndarray, float]:

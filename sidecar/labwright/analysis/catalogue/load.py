@@ -438,6 +438,9 @@ def symbol_units(
     units = dict(typical_units(entry))
     if variable_units:
         units.update(variable_units)
+    # A written formula's parameter may be in terms of a given input's unit
+    # ("{t}/({R})": C of exp(-t/(R C)) with R in kΩ).
+    units.update({i.name: i.unit for i in entry.inputs if i.name not in units})
     out: dict[str, Any] = {}
     reg = quantities.registry()
     for v in entry.variables:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -198,6 +198,78 @@ def match_formula(
         if again.text != read_formula(formula, known).text:
             found = _matches(again, pool)
     return found
+
+
+def match_collapsed(formula: str, entries: Iterable[ModelEntry]) -> list[FormulaMatch]:
+    """The entries a written formula is once a product of its symbols is
+    one parameter: "U = U0 exp(-t/(R C))" is the discharge law V0 exp(-t/τ)
+    with τ = R C. Products of two or three bare symbols are tried one at a
+    time, never with the response among them; a match counts only when the
+    law itself knows every factor, as an input or a quantity it derives (the
+    discharge law takes R and derives C = τ/R): otherwise any product would
+    make a formula some simpler law (A = ε l c would be Ohm's law)."""
+    try:
+        equation = parse_equation(formula)
+    except FormulaError:
+        return []
+    pool = list(entries)
+    for node in ast.walk(equation.rhs.tree):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult | ast.Div)):
+            continue
+        names = _product_names(node)
+        if names is None or not 2 <= len(names) <= 3 or equation.response in names:
+            continue
+        fresh = next(f"q{i}" for i in range(1, 99) if f"q{i}" not in equation.names)
+        collapsed = ast.unparse(
+            _Replace(node, ast.Name(fresh, ast.Load())).visit(
+                ast.parse(ast.unparse(equation.rhs.tree.body), mode="eval")
+            )
+        )
+        text = f"{ast.unparse(equation.lhs.tree.body)} = {collapsed}"
+        try:
+            found = _matches(read_formula(text, known_symbols(pool) | {fresh}), pool)
+        except (FormulaError, ArithmeticError, ValueError):
+            continue
+        found = [m for m in found if _knows_factors(m.entry, names)]
+        if found:
+            product = ast.unparse(node)
+            return [
+                replace(m, mapping=tuple((product if w == fresh else w, e) for w, e in m.mapping))
+                for m in found
+            ]
+    return []
+
+
+def _knows_factors(entry: ModelEntry, names: list[str]) -> bool:
+    known: set[str] = set()
+    for i in entry.inputs:
+        known |= {_fold(i.name)} | {_fold(s) for s in i.symbols}
+    known |= {_fold(d.key) for d in entry.derived}
+    return all(_fold(n) in known for n in names)
+
+
+def _product_names(node: ast.expr) -> list[str] | None:
+    """The names of a product of bare symbols (R*C, R/L), or None."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult | ast.Div):
+        left, right = _product_names(node.left), _product_names(node.right)
+        if left is None or right is None:
+            return None
+        return left + right
+    return None
+
+
+class _Replace(ast.NodeTransformer):
+    """Puts `new` where a node equal to `old` stands."""
+
+    def __init__(self, old: ast.expr, new: ast.expr) -> None:
+        self.old, self.new = ast.dump(old), new
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        if isinstance(node, ast.expr) and ast.dump(node) == self.old:
+            return self.new
+        return super().visit(node)
 
 
 def _matches(written: WrittenFormula, pool: list[ModelEntry]) -> list[FormulaMatch]:

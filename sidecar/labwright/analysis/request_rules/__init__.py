@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
+from labwright.analysis.catalogue.custom import PARAMETER as CUSTOM_PARAMETER
 from labwright.analysis.catalogue.custom import custom_entry
 from labwright.analysis.catalogue.schema import ModelEntry
 from labwright.analysis.request import (
@@ -185,7 +186,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     augmented: dict[str, ModelEntry] = {}
     custom: list[Binding] = []
     custom_q: list[AskedQuantity] = []
-    for f in read_formulas(notes, equations, entries):
+    for f in read_formulas(notes, equations, entries, tables):
         if f.match is not None:
             key = f.match.entry.key
             augmented.setdefault(key, with_written_symbols(f.match.entry, f.match))
@@ -302,7 +303,11 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     # named law is the written formula in other letters, one fit.
     if custom:
         text = next((m.formula for m in models if m.how == "formula" and m.key is None), None)
-        own = custom_entry(text or "", sorted({b.variable for b in custom}))
+        own = custom_entry(
+            text or "",
+            sorted({b.variable for b in custom}),
+            {c.symbol: c.unit for c in given.constants},
+        )
         if own is not None:
 
             def parameters_of(key: str) -> int | None:
@@ -330,6 +335,11 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
                     continue
                 passing.add(law.key)
                 asked = _asked_of_formula(asked, law.key, symbols, written_params)
+            asked = _undecided_to_formula(asked, own.entry)
+        # A value the notes give is not asked: "from tau and R, work out C"
+        # names R as an input.
+        given_symbols = {c.symbol for c in given.constants}
+        asked = [a for a in asked if not (a.model == CUSTOM_KEY and a.quantity in given_symbols)]
     if passing:
         models = [m for m in models if m.key not in passing]
         keys = [k for k in keys if k not in passing]
@@ -417,4 +427,28 @@ def _asked_of_formula(
             continue
         have.add((CUSTOM_KEY, written))
         out.append(a.model_copy(update={"model": CUSTOM_KEY, "quantity": written}))
+    return out
+
+
+def _undecided_to_formula(asked: Sequence[AskedQuantity], entry: ModelEntry) -> list[AskedQuantity]:
+    """A quantity asked by a name several laws have ("the time constant",
+    left to the data to decide), asked of the written formula when one of
+    its quantities goes by that name (RC of "V0 (1 - exp(-t/RC))")."""
+    names: dict[str, str] = {}
+    for p in entry.parameters:
+        if p.label != CUSTOM_PARAMETER:  # "parameter a" names nothing
+            names.setdefault(p.label.en.casefold(), p.name)
+            names.setdefault(p.label.zh, p.name)
+    for d in entry.derived:
+        for phrase in (d.label.en, d.label.zh, *d.asks.all()):
+            names.setdefault(phrase.casefold(), d.key)
+    out: list[AskedQuantity] = []
+    for a in asked:
+        key = names.get(a.evidence.phrase.casefold()) if a.model is None else None
+        if key is None:
+            out.append(a)
+        else:
+            out.append(
+                a.model_copy(update={"model": CUSTOM_KEY, "quantity": key, "candidates": ()})
+            )
     return out

@@ -19,17 +19,24 @@ proportionality ("T² ∝ L", "T² 与 L 成正比") is the formula `T^2 = k*L`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
 from labwright.analysis.catalogue.expr import FormulaError
-from labwright.analysis.catalogue.match import FormulaMatch, known_symbols, match_formula
+from labwright.analysis.catalogue.match import (
+    FormulaMatch,
+    known_symbols,
+    match_collapsed,
+    match_formula,
+)
 from labwright.analysis.catalogue.schema import ModelEntry, Text, Variable
 from labwright.analysis.catalogue.written import WrittenFormula, read_formula
 from labwright.analysis.law import parse_laws
+from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.request import AskedQuantity, Binding, Evidence, NamedModel
-from labwright.analysis.request_rules.bindings import Scored, score
+from labwright.analysis.request_rules.bindings import Scored, score, variable_dimension
 from labwright.analysis.request_rules.columns import FolderColumn
 from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.equations import Written
@@ -64,8 +71,15 @@ def _proportionalities(clause: Clause) -> list[tuple[str, str]]:
 
 
 def read_formulas(
-    notes: Notes, equations: dict[int, list[Written]], entries: Sequence[ModelEntry]
+    notes: Notes,
+    equations: dict[int, list[Written]],
+    entries: Sequence[ModelEntry],
+    tables: Sequence[tuple[Dataset, list[FolderColumn]]] = (),
 ) -> list[ReadFormula]:
+    """The formulas the notes write, each with the law it is: read as
+    written, or with a product of its symbols as one parameter (τ = R C).
+    A reading that makes a column one of the law's parameters is no
+    reading (`columns_stay_variables`)."""
     known = known_symbols(entries)
     out: list[ReadFormula] = []
     seen: set[str] = set()
@@ -81,11 +95,63 @@ def read_formulas(
                 continue
             seen.add(wf.text)
             try:
-                matches = match_formula(wf, entries)
+                matches = _plausible(match_formula(wf, entries), tables)
+                if not matches:
+                    matches = _plausible(match_collapsed(wf.text, entries), tables)
             except (FormulaError, ArithmeticError, ValueError):
                 matches = []
             out.append(ReadFormula(wf, clause, quote, matches[0] if matches else None))
     return out
+
+
+def columns_stay_variables(
+    match: FormulaMatch,
+    tables: Sequence[tuple[Dataset, list[FolderColumn]]],
+    dimensions: bool = True,
+) -> bool:
+    """A written symbol that names a column is one of the law's measured
+    quantities (a variable, or an input a calibration varies), never a
+    fitted parameter or a constant, and of the dimension its column is in:
+    "U = U0 exp(-t/(R C))" over the columns t and U has the shape of
+    Arrhenius's A exp(-Ea/(R T)), but its t would be the activation energy;
+    "A = ε l c" over c in µM is not a solenoid's B = μ0 n I. Symbols no
+    column is named by may map to anything. `dimensions=False`: the roles
+    only (a named law over a column in a wrong unit is still that law; the
+    binding then says the unit is wrong)."""
+    entry = match.entry
+    variables = {v.name: v for v in entry.variables}
+    inputs = {i.name: i for i in entry.inputs}
+    columns = [c for _, cols in tables for c in cols if c.numeric and not c.generated_name]
+    for written, symbol in match.mapping:
+        named = [c for c in columns if same_symbol(c.name, written)]
+        if not named:
+            continue
+        if symbol in variables:
+            # A variable of any dimension (Michaelis–Menten's v in µmol/min
+            # as well as µM/min) holds whatever its column's unit.
+            v = variables[symbol]
+            want = None if v.dimension == "any" else variable_dimension(v)
+        elif symbol in inputs:
+            want = dimension(inputs[symbol].unit) if inputs[symbol].unit else None
+        else:
+            return False
+        if (
+            dimensions
+            and want is not None
+            and all(c.dimension is not None and c.dimension != want for c in named)
+        ):
+            return False
+    return True
+
+
+def _plausible(
+    matches: Sequence[FormulaMatch], tables: Sequence[tuple[Dataset, list[FolderColumn]]]
+) -> list[FormulaMatch]:
+    """The readings whose columns keep their roles and dimensions, else
+    those that keep their roles (`columns_stay_variables`), best first."""
+    roles = [m for m in matches if columns_stay_variables(m, tables, dimensions=False)]
+    both = [m for m in roles if columns_stay_variables(m, tables)]
+    return both or roles
 
 
 def with_written_symbols(entry: ModelEntry, match: FormulaMatch) -> ModelEntry:
@@ -115,7 +181,9 @@ def named_by_formula(f: ReadFormula) -> NamedModel:
         # not recognisably it.
         parameters = {p.name for p in entry.parameters}
         symbols = tuple(
-            (e, w) for w, e in f.match.mapping if e in parameters and not same_symbol(w, e)
+            (e, w)
+            for w, e in f.match.mapping
+            if e in parameters and not same_symbol(w, e) and SYMBOL_IN_TEXT.fullmatch(w)
         )
         return NamedModel(
             key=entry.key,
@@ -277,6 +345,15 @@ def written_asked(
     entry = f.match.entry
     parameters = {p.name for p in entry.parameters}
     wanted = {w: (entry.key, e) for w, e in f.match.mapping if e in parameters and w != e}
+    # A product read as one parameter (τ = R C): a factor the law derives
+    # ("work out C") is asked by its written symbol.
+    derived = {d.key.casefold(): d.key for d in entry.derived}
+    for w, _e in f.match.mapping:
+        if SYMBOL_IN_TEXT.fullmatch(w):
+            continue
+        for factor in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", w):
+            if factor.casefold() in derived:
+                wanted.setdefault(factor, (entry.key, derived[factor.casefold()]))
     return _asked_symbols(
         f, wanted, notes, excluded, f"the notes' symbol for it in the {entry.name.en}"
     )
