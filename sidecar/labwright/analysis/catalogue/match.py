@@ -269,7 +269,8 @@ class _Replace(ast.NodeTransformer):
     def visit(self, node: ast.AST) -> ast.AST:
         if isinstance(node, ast.expr) and ast.dump(node) == self.old:
             return self.new
-        return super().visit(node)
+        out: ast.AST = super().visit(node)
+        return out
 
 
 def _matches(written: WrittenFormula, pool: list[ModelEntry]) -> list[FormulaMatch]:
