@@ -198,7 +198,8 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
                 excluded.setdefault(index, []).extend(spans)
         elif not custom:
             found = custom_bindings(f, tables)
-            if found:
+            # "r = D/2" defines a variable: no parameter is left to fit.
+            if found and custom_entry(f.written.text, [b.variable for b in found]) is not None:
                 custom = found
                 named.append(named_by_formula(f))
                 found_q, taken = custom_asked(f, {b.variable for b in found}, notes, excluded)
