@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,6 +193,8 @@ def run_plain(
     process_group: int = 0,
     witness: bool = False,
     env: dict[str, str] | None = None,
+    launcher: Sequence[str] = (),
+    pass_fds: Sequence[int] = (),
 ) -> RunResult:
     """Run `code` unconfined but bounded; every task it started is gone after.
 
@@ -200,7 +202,10 @@ def run_plain(
     it into that (existing) group, e.g. a victim's. With `witness`, the
     payload runs in a child of a throwaway parent that reports (LEAKED on
     stdout) whether its limits or nice value changed. `env` adds to the
-    sandbox's scrubbed environment.
+    sandbox's scrubbed environment. `launcher` is a command put before the
+    interpreter's: it prepares the process and then executes the rest of its
+    command line (clock_witness loads its filter so); `pass_fds` stay open
+    for it.
     """
     (work / CODE_FILE).write_text(code, encoding="utf-8")
     os.makedirs(work / ".mpl", exist_ok=True)
@@ -230,13 +235,14 @@ def run_plain(
     timed_out = False
     with open(work / STDOUT_FILE, "wb") as out, open(work / STDERR_FILE, "wb") as err:
         proc = subprocess.Popen(
-            [sys.executable, "-c", _BOOT, json.dumps(spec)],
+            [*launcher, sys.executable, "-c", _BOOT, json.dumps(spec)],
             cwd=work,
             env=child_env,
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
             process_group=process_group,
+            pass_fds=tuple(pass_fds),
         )
         pgid = proc.pid if process_group == 0 else process_group
         spare = {pgid} if process_group != 0 else set()

@@ -29,7 +29,7 @@ from labwright.sandbox.forkserver import default_server
 from labwright.sandbox.limits import Limits
 from labwright.sandbox.runner import RunResult, remove_work_dir, run_code
 
-from . import plain
+from . import clock_witness, plain
 from .conftest import requires_confinement
 
 pytestmark = [pytest.mark.smoke, requires_confinement]
@@ -327,17 +327,17 @@ def test_os_attack_contained(
     assert not work.exists()
 
 
-# Payloads not run with confinement off, and why; test_controls_cover_every_payload
-# pins this list.
-_NO_CONTROL: dict[str, str] = {
-    "clock-settime-same": (
-        "the only clock it can set is the host's real-time clock: a time namespace "
-        "virtualises only CLOCK_MONOTONIC and CLOCK_BOOTTIME, and CAP_SYS_TIME in a "
-        "user namespace does not cover it, so a control would step the shared "
-        "machine's clock (as nobody it is refused, which shows nothing); "
-        "test_a_time_namespace_cannot_hold_the_clock_settime_control checks the namespace part"
-    ),
-}
+# Payloads whose control is witnessed, not performed. The only clock
+# clock-settime-same can set is the host's real-time clock: a time namespace
+# virtualises only CLOCK_MONOTONIC and CLOCK_BOOTTIME
+# (test_a_time_namespace_cannot_hold_the_clock_settime_control), CAP_SYS_TIME
+# in a user namespace does not cover it, and as nobody the call is refused,
+# which shows nothing. So its control runs unconfined as root under plain's
+# bounds with a seccomp filter of the test's own that hands each clock-setting
+# call to a witness in the test process, which records the request and
+# answers as the kernel would, never performing it (tests/sandbox/clock_witness.py).
+# Each maps to the call the witness must see set CLOCK_REALTIME.
+_WITNESSED_CONTROL: dict[str, str] = {"clock-settime-same": "clock_settime"}
 _NEEDS_ROOT = ("chown-outside", "mknod-outside", "mknod-kmsg", "immutable-work", "fanotify",
                "syslog-read")  # fmt: skip
 # Unconfined as root these would reach beyond the test: the parent is the
@@ -350,24 +350,29 @@ _BOUNDED_CONTROL: dict[str, str] = {
 }
 _CONTROLS = [
     n for n in _IDS
-    if n not in _NO_CONTROL and n not in _BOUNDED_CONTROL and (IS_ROOT or n not in _NEEDS_ROOT)
+    if n not in _WITNESSED_CONTROL and n not in _BOUNDED_CONTROL
+    and (IS_ROOT or n not in _NEEDS_ROOT)
 ]  # fmt: skip
 
 
 def test_controls_cover_every_payload() -> None:
-    assert set(_NO_CONTROL) == {"clock-settime-same"}
-    assert not set(_NO_CONTROL) & set(_BOUNDED_CONTROL)
-    assert set(_CONTROLS) | set(_BOUNDED_CONTROL) | set(_NO_CONTROL) | set(_NEEDS_ROOT) == set(_IDS)
+    """Every payload has a control, of one kind or another: plain (unconfined,
+    as root where it needs root), bounded as nobody, or witnessed."""
+    kinds = [set(_CONTROLS), set(_BOUNDED_CONTROL), set(_WITNESSED_CONTROL)]
+    assert all(not a & b for i, a in enumerate(kinds) for b in kinds[i + 1 :])
+    assert set(_WITNESSED_CONTROL) == {"clock-settime-same"}
+    # Not as root, the _NEEDS_ROOT controls cannot run (as root they are plain).
+    assert set().union(*kinds) | (set() if IS_ROOT else set(_NEEDS_ROOT)) == set(_IDS)
 
 
 _CLONE_NEWTIME = 0x80
 
 
 def test_a_time_namespace_cannot_hold_the_clock_settime_control() -> None:
-    """The reason clock-settime-same has no control, checked where it can be:
-    a fresh time namespace takes offsets for the monotonic and boot clocks
-    but refuses one for CLOCK_REALTIME, the clock the payload sets, so a
-    control would have to set the machine's own clock."""
+    """The reason clock-settime-same's control is witnessed, not performed,
+    checked where it can be: a fresh time namespace takes offsets for the
+    monotonic and boot clocks but refuses one for CLOCK_REALTIME, the clock
+    the payload sets, so a performed control would set the machine's own clock."""
     libc = ctypes.CDLL(None, use_errno=True)
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -422,6 +427,32 @@ def test_bounded_control_as_nobody(world: World, name: str) -> None:
         if os.getpriority(os.PRIO_PROCESS, victim.pid) != nice:
             effects.append("the victim's nice value changed")
     assert effects, f"bounded control run of {name} had no effect: {res.stderr[-600:]}"
+
+
+@pytest.mark.parametrize("name", sorted(_WITNESSED_CONTROL))
+def test_witnessed_control(tmp_path: Path, name: str) -> None:
+    """Unconfined as root, Layer 1 off: the witness sees the kernel would
+    have set the real-time clock, the payload's tripwire fires, and the
+    machine's clock was not stepped (the witness performs nothing)."""
+    missing = clock_witness.missing_for_control()
+    if missing:
+        pytest.skip(missing)
+    code = next(p[2] for p in PAYLOADS if p[0] == name)
+    work = tmp_path / "work"
+    work.mkdir()
+    run = clock_witness.run_witnessed(code, work)
+    assert run.listener_received, run.result.stderr[-600:]
+    assert run.effects, (
+        f"witnessed control of {name} had no effect: {run.requests} {run.result.stderr[-600:]}"
+    )
+    asked = [r for r in run.requests if r.sets_realtime and r.syscall == _WITNESSED_CONTROL[name]]
+    assert len(asked) == 1, run.requests
+    # The time asked for is the clock's own ("the same"), read from the
+    # caller's memory: a little before the witness received the request.
+    assert asked[0].time is not None
+    lag = asked[0].seen_ns - (asked[0].time[0] * 10**9 + asked[0].time[1])
+    assert -(10**6) < lag < 5 * 10**9, lag
+    assert abs(run.clock_step_ns) < clock_witness.STEP_BOUND_NS, run.clock_step_ns
 
 
 _TRY_LOCK = (
