@@ -105,9 +105,11 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
     if col.role == "index":
         # A count the law itself uses (the upper level n of the Balmer
         # series, a ring or diffraction order) steps 1, 2, 3 like a row
-        # counter; a column named by the symbol of such an independent
-        # variable is that count. Never a response, never by words alone.
-        if not (named and v.role == "independent" and _is_count(v)):
+        # counter; a column whose name is the symbol of such an independent
+        # variable, or its words ("级次 k", "order m"), is that count. Never a
+        # response, never by the notes' description alone.
+        in_name = named or _words_in(v, "" if col.generated_name else col.name)
+        if not (in_name and v.role == "independent" and _is_count(v)):
             return None
         reasons.append("whole numbers stepping by one, named as the law's count")
     if named:
@@ -174,6 +176,24 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
     if col.set_point and v.role == "independent":
         reasons.append(f"a controlled variable: {col.set_point}")
     return Scored(col, total, tuple(reasons), per)
+
+
+def _words_in(v: Variable, text: str) -> bool:
+    """One of the variable's words (EN or ZH) in the text."""
+    if not text:
+        return False
+    toks = tokens(text)
+    for phrase in (*v.words.all(), v.label.en, v.label.zh):
+        if not phrase:
+            continue
+        hit = (
+            find_chinese(phrase, text)
+            if is_chinese(phrase)
+            else find_words(phrase_stems(phrase), text, toks)
+        )
+        if hit:
+            return True
+    return False
 
 
 def _is_count(v: Variable) -> bool:

@@ -117,6 +117,7 @@ def given_values(
     expected: list[ExpectedValue] = []
     asked: list[AskedQuantity] = []
     seen: set[str] = set()
+    unplaced: list[tuple[Statement, Evidence]] = []
     for clause in notes.clauses:
         said = statements(clause)
         taken = [(st.subject_start, st.measured.end) for st in said]
@@ -155,6 +156,8 @@ def given_values(
             ]
             ranked = _rank(hits, models)
             ev = Evidence(source=clause.source, phrase=st.quote, reason="")
+            if not ranked and not st.is_symbol and m.unit and not st.expected:
+                unplaced.append((st, ev))
             if not ranked:
                 if st.is_symbol and st.subject not in seen:
                     seen.add(st.subject)
@@ -240,7 +243,53 @@ def given_values(
                         ),
                     )
                 )
+    constants += _by_dimension(unplaced, vocab, models, {c.symbol for c in constants})
     return Given(constants, expected, asked)
+
+
+def _by_dimension(
+    unplaced: Sequence[tuple[Statement, Evidence]],
+    vocab: Vocabulary,
+    models: Sequence[str],
+    given: set[str],
+) -> list[GivenConstant]:
+    """A value the notes give in words no input of the law is known by
+    ("25.00 mL of diluted vinegar was titrated") is the input it must be
+    when nothing else can be: the one input of the request's laws of that
+    dimension still missing (no default), and the one such value of that
+    dimension in the notes. Two candidates either way: nothing is guessed."""
+    missing: dict[str, list[tuple[str, str, str]]] = {}
+    for key in models:
+        entry = vocab.entry(key)
+        if entry is None:
+            continue
+        for i in entry.inputs:
+            if i.default is not None or i.name in given or not i.unit:
+                continue
+            dim = dimension(i.unit)
+            if dim is not None:
+                missing.setdefault(dim, []).append((i.name, entry.name.en, i.label.en))
+    values: dict[str, list[tuple[Statement, Evidence]]] = {}
+    for st, ev in unplaced:
+        dim = dimension(st.measured.unit) if st.measured.unit else None
+        if dim is not None:
+            values.setdefault(dim, []).append((st, ev))
+    out: list[GivenConstant] = []
+    for dim, inputs in missing.items():
+        found = values.get(dim, [])
+        if len({name for name, _, _ in inputs}) != 1 or len(found) != 1:
+            continue
+        (name, law, label), (st, ev) = inputs[0], found[0]
+        out.append(
+            _given_constant(
+                name,
+                st.measured,
+                ev,
+                f"the {label} of the {law} law: the notes' one value in its dimension "
+                f"('{st.subject}'), and no other input of the law is",
+            )
+        )
+    return out
 
 
 # "compare τ with RC", "compare the time constant with the product RC", "与 RC 比较"

@@ -170,6 +170,37 @@ def _find_words(phrase: tuple[str, ...], text: str, toks: Tokens) -> Span | None
                     if k3 < len(stems) and stems[k3] == first:
                         return Span(toks.spans[j][0], toks.spans[k3][1], False)
                     break
+    return _qualified_of(phrase, toks)
+
+
+def _qualified_of(phrase: tuple[str, ...], toks: Tokens) -> Span | None:
+    """ "concentration of the acid" as "concentration of acetic acid": after
+    "of", the phrase's determiner may be left out and one qualifying word
+    may stand before its last word (the acid named, the lens described).
+    The words before "of" and the last word must be there as written."""
+    if "of" not in phrase or phrase[-1] == "of":
+        return None
+    at = phrase.index("of")
+    head = phrase[: at + 1]
+    tail = tuple(s for s in phrase[at + 1 :] if s not in _DETERMINERS)
+    if not tail:
+        return None
+    stems = toks.stems
+    for i in range(len(stems) - len(head) + 1):
+        if stems[i : i + len(head)] != head:
+            continue
+        k = i + len(head)
+        while k < len(stems) and stems[k] in _DETERMINERS:
+            k += 1
+        for extra in (0, 1):
+            body = stems[k : k + len(tail) + extra]
+            if (
+                len(body) == len(tail) + extra
+                and body[: len(tail) - 1] == tail[:-1]
+                and body[-1] == tail[-1]
+            ):
+                end = k + len(tail) + extra - 1
+                return Span(toks.spans[i][0], toks.spans[end][1])
     return None
 
 
