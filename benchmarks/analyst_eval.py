@@ -13,11 +13,14 @@ provenance record and prints, per folder and in all:
   or an index; goal 0);
 - the time per folder.
 
-    python benchmarks/analyst_eval.py [--set labset|real] [--no-tex] [--keep DIR] [--json OUT] [NAME ...]
+    python benchmarks/analyst_eval.py [--set labset|real|holdout|holdout2] [--no-tex] [--keep DIR]
+        [--json OUT] [NAME ...]
 
 `--set real` runs the same scoring on real public data handed in as a
 student would (tests/realdata: R's data sets with published estimates);
-`--set holdout` on folders written apart from the rules (tests/holdout).
+`--set holdout` on folders written apart from the rules (tests/holdout);
+`--set holdout2` on a second such set, written blind after the analyst had
+been tuned on the first (tests/holdout2).
 
 Exit status 0 when every goal is met, 1 otherwise.
 """
@@ -73,9 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the per-folder scores here")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every truth")
     ap.add_argument(
-        "--set", choices=("labset", "real", "holdout"), default="labset",
-        help="the generated labelled set (default), the real public data (tests/realdata) "
-             "or the hold-out set written apart from the rules (tests/holdout)",
+        "--set", choices=("labset", "real", "holdout", "holdout2"), default="labset",
+        help="the generated labelled set (default), the real public data (tests/realdata), "
+             "the hold-out set written apart from the rules (tests/holdout) or the second, "
+             "blind one (tests/holdout2)",
     )  # fmt: skip
     args = ap.parse_args(argv)
 
@@ -87,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         from tests.holdout import holdout_folders
 
         candidates = holdout_folders()
+    elif args.set == "holdout2":
+        from tests.holdout2 import all_folders as holdout2_folders
+
+        candidates = holdout2_folders()
     else:
         candidates = all_folders()
     folders = [f for f in candidates if not args.names or f.name in args.names]
