@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.holdout2.raw import units_row, utf8
+from tests.holdout2.raw import named, units_row, utf8
 from tests.labset import formats as fm
 from tests.labset.folder import LabFolder, Truth
 
@@ -40,7 +40,7 @@ Find Km and Vmax (the kit insert says Km ~ 0.5 mM).
             "notes.txt": utf8(notes),
         },
         truths=(Truth(KM_NAMES, km, "mM"), Truth(VMAX_NAMES, vmax, "uM/min")),
-        controlled=("rates.csv: S",),
+        controlled=named("rates.csv: S"),
         shapes=("units-row", "repeat-columns", "ascii-law"),
     )
 
@@ -79,7 +79,7 @@ def shengzhang_quxian_3ping(rng: np.random.Generator) -> LabFolder:
                 "h",
             ),
         ),
-        controlled=("OD.csv: 培养时间/h",),
+        controlled=named("OD.csv: 培养时间/h"),
         shapes=("gbk", "zh-headers", "repeat-columns"),
     )
 
@@ -116,7 +116,7 @@ Determine Vmax, Km and the inhibition constant Ki.
             Truth(VMAX_NAMES, vmax, "nmol/min"),
             Truth(("Ki", "K_i", "inhibition constant", "抑制常数"), ki, "uM"),
         ),
-        controlled=("I_0uM.csv: [S] (mM)", "I_5uM.csv: [S] (mM)", "I_15uM.csv: [S] (mM)"),
+        controlled=named("I_0uM.csv: [S] (mM)", "I_5uM.csv: [S] (mM)", "I_15uM.csv: [S] (mM)"),
         shapes=("run-files", "parameter-in-file-name", "unicode-law"),
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-from tests.holdout2.raw import gbk, utf8
+from tests.holdout2.raw import gbk, named, utf8
 from tests.labset import formats as fm
 from tests.labset.folder import LabFolder, Truth
 
@@ -54,7 +54,7 @@ Find the pseudo-first-order rate constant k' (min⁻¹) and the half-life of the
                 ("t_half", "t½", "t1/2", "half-life", "half life", "半衰期"), np.log(2) / k, "min"
             ),
         ),
-        controlled=("messung.csv: Zeit t (min)",),
+        controlled=named("messung.csv: Zeit t (min)"),
         shapes=("semicolon-decimal-comma", "foreign-header"),
     )
 
@@ -89,7 +89,7 @@ R=8.314 J·mol⁻¹·K⁻¹（温度要换算成 K！）
                 ("A", "pre-exponential factor", "frequency factor", "指前因子"), pre, "L/(mol*min)"
             ),
         ),
-        controlled=("k-T.csv: 温度/℃",),
+        controlled=named("k-T.csv: 温度/℃"),
         shapes=("zh-headers", "celsius-set-point", "compound-unit-header"),
     )
 
@@ -159,7 +159,7 @@ def fei_fenguang(rng: np.random.Generator) -> LabFolder:
                 "L/(mol*cm)",
             ),
         ),
-        controlled=("标准系列.csv: 铁含量 c/(μg·mL⁻¹)", "试样.csv: 编号"),
+        controlled=named("标准系列.csv: 铁含量 c/(μg·mL⁻¹)", "试样.csv: 编号"),
         shapes=("standards-and-unknowns", "gbk", "zh-headers", "index-column"),
     )
 
@@ -276,7 +276,7 @@ Report:
                 "mol/L",
             ),
         ),
-        controlled=("titration.csv: V(NaOH)/mL",),
+        controlled=named("titration.csv: V(NaOH)/mL"),
         shapes=("mixed-en-zh", "titration-curve", "uneven-steps"),
     )
 
@@ -324,7 +324,7 @@ def diandao_kcl(rng: np.random.Generator) -> LabFolder:
                 "S*cm**2/mol",
             ),
         ),
-        controlled=("电导.xlsx: c/(mol·L⁻¹)",),
+        controlled=named("电导.xlsx: c/(mol·L⁻¹)"),
         shapes=("xlsx-sheets", "background-sheet", "zh-headers", "derived-response"),
     )
 
@@ -368,7 +368,7 @@ def lingji_jiangjie(rng: np.random.Generator) -> LabFolder:
             Truth(("t_half", "t½", "t1/2", "half-life", "半衰期"), c0 / (2 * k0), "h"),
             Truth(("Ea", "E_a", "activation energy", "活化能"), 0.0, "kJ/mol", answerable=False),
         ),
-        controlled=("降解.csv: 时间 t/h",),
+        controlled=named("降解.csv: 时间 t/h"),
         shapes=("gbk", "gbk-notes", "zh-headers", "unanswerable"),
     )
 

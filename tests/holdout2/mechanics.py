@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.holdout2.raw import gbk, utf8
+from tests.holdout2.raw import gbk, named, utf8
 from tests.labset import formats as fm
 from tests.labset.folder import LabFolder, Truth
 
@@ -66,7 +66,7 @@ and compare with the accepted local value g = 9.81 m/s^2.
             "lab notes.txt": utf8(notes),
         },
         truths=(Truth(G_NAMES, g, "m/s^2"),),
-        controlled=("swings.xlsx: Length (cm)", "swings.xlsx: amplitude (deg)"),
+        controlled=named("swings.xlsx: Length (cm)", "swings.xlsx: amplitude (deg)"),
         shapes=("xlsx-sheets", "repeat-columns", "latex-law", "distractor-sheet"),
     )
 
@@ -102,7 +102,7 @@ def dier_ci_shiyan(rng: np.random.Generator) -> LabFolder:
         lang="zh",
         files={"单摆.csv": fm.csv(cols, 5, encoding="gbk"), "实验要求.txt": utf8(notes)},
         truths=(Truth(G_NAMES, g, "m/s^2"),),
-        controlled=("单摆.csv: 摆线长 l/cm",),
+        controlled=named("单摆.csv: 摆线长 l/cm"),
         shapes=("gbk", "zh-headers", "repeat-columns", "constant-offset", "non-ascii-folder"),
     )
 
@@ -138,7 +138,7 @@ PS 第一组数据时指针有点晃，读数可能不太准
         truths=(
             Truth(("k", "spring constant", "劲度系数", "弹簧的劲度系数", "stiffness"), k, "N/m"),
         ),
-        controlled=("数据.csv: 砝码质量 m/g",),
+        controlled=named("数据.csv: 砝码质量 m/g"),
         shapes=("gbk", "zh-headers", "repeat-columns", "mass-as-force"),
     )
 
@@ -175,7 +175,7 @@ Determine $g$ and $k$. For a thin uniform rod $k = L/\sqrt{12} \approx 28.9$ cm,
             Truth(G_NAMES, g, "m/s^2"),
             Truth(("k", "radius of gyration", "回转半径"), kg, "m"),
         ),
-        controlled=("periods.csv: h [cm]",),
+        controlled=named("periods.csv: h [cm]"),
         shapes=("square-bracket-units", "latex-law", "two-parameter-law"),
     )
 
@@ -211,7 +211,7 @@ E = F·L / (S·ΔL)，S = πd^2/4
         lang="zh",
         files={"钢丝伸长.csv": fm.csv(cols, 5, encoding="gbk"), "实验记录.txt": gbk(notes)},
         truths=(Truth(("E", "Y", "Young's modulus", "Youngs modulus", "杨氏模量"), young, "Pa"),),
-        controlled=("钢丝伸长.csv: 砝码质量 m/kg",),
+        controlled=named("钢丝伸长.csv: 砝码质量 m/kg"),
         shapes=("gbk", "gbk-notes", "zh-headers", "repeat-columns", "non-ascii-folder"),
     )
 
@@ -248,7 +248,7 @@ Theory says v ≈ 331.3 + 0.606·θ m/s ≈ 344.6 m/s at 22 °C, and e ≈ 0.3 D
             Truth(("v", "speed of sound", "c", "声速", "velocity of sound"), v, "m/s"),
             Truth(("e", "end correction", "端点修正"), e_cm, "cm"),
         ),
-        controlled=("resonance.csv: f [Hz]",),
+        controlled=named("resonance.csv: f [Hz]"),
         shapes=("square-bracket-units", "repeat-harmonics", "written-law"),
     )
 
@@ -284,7 +284,7 @@ Find: I of the flywheel (kg m^2) and the friction torque tau_f.
             Truth(("I", "moment of inertia", "转动惯量"), inertia, "kg*m^2"),
             Truth(("tau_f", "τf", "τ_f", "friction torque", "摩擦力矩"), tau_f, "N*m"),
         ),
-        controlled=("drop_times.csv: m (g)",),
+        controlled=named("drop_times.csv: m (g)"),
         shapes=("repeat-columns", "derived-response", "ascii-law"),
     )
 
@@ -333,7 +333,7 @@ Questions:
             ),
             Truth(("m", "mass", "mass of the block", "block mass"), 0.0, "kg", answerable=False),
         ),
-        controlled=("runs.csv: theta (deg)",),
+        controlled=named("runs.csv: theta (deg)"),
         shapes=("repeat-columns", "unanswerable"),
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.holdout2.raw import headerless, utf8
+from tests.holdout2.raw import headerless, named, utf8
 from tests.labset import formats as fm
 from tests.labset.folder import LabFolder, Truth
 
@@ -45,7 +45,7 @@ Find λ and the half-life of Ba-137m (book value 2.55 min = 153 s).
             Truth(("lambda", "λ", "decay constant", "衰变常数"), lam, "1/s"),
             Truth(("t_half", "t½", "t1/2", "half-life", "half life", "半衰期"), half, "s"),
         ),
-        controlled=("decay.csv: t (s)",),
+        controlled=named("decay.csv: t (s)"),
         shapes=("background-file", "poisson-counts", "different-count-times"),
     )
 
@@ -73,7 +73,7 @@ def boli_zheshe(rng: np.random.Generator) -> LabFolder:
         lang="zh",
         files={"折射.csv": fm.csv(cols, 4, encoding="utf-8-sig"), "readme.txt": utf8(notes)},
         truths=(Truth(("n", "n2", "refractive index", "折射率", "玻璃的折射率"), n, ""),),
-        controlled=("折射.csv: 入射角 i/(°)",),
+        controlled=named("折射.csv: 入射角 i/(°)"),
         shapes=("utf8-bom", "zh-headers", "degree-units", "quantised"),
     )
 
@@ -102,6 +102,8 @@ Find f (the holder says f = 15 cm).
         lang="en",
         files={"lens_B.dat": data, "notes.txt": utf8(notes)},
         truths=(Truth(("f", "focal length", "焦距"), f, "cm"),),
+        # headerless: the object distance u (set on the bench) as a report may name it
+        controlled=("lens_B.dat: u", "lens_B.dat: col1", "lens_B.dat: column 1"),
         shapes=("headerless", "columns-in-notes"),
     )
 
@@ -133,7 +135,7 @@ D_m² = 4 m R λ（+常数）
         lang="zh",
         files={"牛顿环.csv": fm.csv(cols, 5), "数据说明.txt": utf8(notes)},
         truths=(Truth(("R", "radius of curvature", "曲率半径", "透镜的曲率半径"), radius, "m"),),
-        controlled=("牛顿环.csv: 环级 m",),
+        controlled=named("牛顿环.csv: 环级 m"),
         shapes=("zh-headers", "difference-of-columns", "index-column"),
     )
 
@@ -185,7 +187,7 @@ Find the spacing ΔU of the maxima (average, with uncertainty) and compare with 
                 "V",
             ),
         ),
-        controlled=("fh_sweep.txt: U2 (V)",),
+        controlled=named("fh_sweep.txt: U2 (V)"),
         shapes=("logger-comments", "peak-series"),
     )
 
@@ -222,7 +224,7 @@ Find the Cauchy constants A_c and B (B in nm²).
             Truth(("A_c", "Ac", "Cauchy A", "Cauchy constant A"), a_c, ""),
             Truth(("B", "Cauchy B", "Cauchy constant B"), b_nm2, "nm**2"),
         ),
-        controlled=("deviation.csv: lambda (nm)",),
+        controlled=named("deviation.csv: lambda (nm)"),
         shapes=("two-step-law", "degree-minute-constant"),
     )
 

@@ -3,6 +3,7 @@ a table without a header, a table with a units row under its header."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -34,3 +35,23 @@ def units_row(cols: fm.Columns, units: Sequence[str], digits: int = 4) -> bytes:
     lines = [",".join(cols), ",".join(units)]
     lines += [",".join(row) for row in _cells([np.asarray(v) for v in cols.values()], digits)]
     return ("\n".join(lines) + "\n").encode()
+
+
+_UNIT_TAIL = re.compile(r"\s*[\(\[][^\(\)\[\]]*[\)\]]\s*$")
+
+
+def named(*refs: str) -> tuple[str, ...]:
+    """Each "file: header" of a controlled column, in every form a report
+    may name the column: as written, without its unit ("t (s)" -> "t",
+    "c/(mol·L⁻¹)" -> "c"), and with the slash of the unit left on ("c/")."""
+    out: list[str] = []
+    for ref in refs:
+        file, _, header = ref.partition(": ")
+        forms = [header, _UNIT_TAIL.sub("", header)]
+        if "/" in header:
+            stem = header.split("/")[0].strip()
+            forms += [stem, stem + "/"]
+        if "_" in header and header.rsplit("_", 1)[1] in ("mT", "mV", "s", "V", "A"):
+            forms.append(header.rsplit("_", 1)[0])  # B_mT: the unit as a suffix
+        out += [f"{file}: {f}" for f in dict.fromkeys(forms) if f]
+    return tuple(out)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.holdout2.raw import utf8
+from tests.holdout2.raw import named, utf8
 from tests.labset import formats as fm
 from tests.labset.folder import LabFolder, Truth
 
@@ -47,6 +47,7 @@ Find the cooling constant k (in min^-1) and the time constant 1/k.
             Truth(("k", "cooling constant", "cooling rate constant", "冷却系数"), k, "1/min"),
             Truth(("tau", "τ", "time constant", "1/k", "时间常数"), 1 / k, "min"),
         ),
+        controlled=named("cooling_run1.txt: Time (min)"),
         shapes=("logger-comments", "constant-in-notes", "deg-C-words"),
     )
 
@@ -80,6 +81,7 @@ Task 2: capacitance C (nominal 47 µF printed on the can)   求电容并与标�
             Truth(("tau", "τ", "time constant", "时间常数", "RC"), tau, "s"),
             Truth(("C", "capacitance", "电容"), c_f * 1e6, "uF"),
         ),
+        controlled=named("capture07.mat: t"),
         shapes=("mat", "mixed-en-zh", "pre-trigger", "quantised"),
     )
 
@@ -120,7 +122,7 @@ Determine the Hall coefficient R_H (m³/C) and the carrier density n = 1/(e·R_H
                 "1/m**3",
             ),
         ),
-        controlled=("hall.json: B_mT",),
+        controlled=named("hall.json: B_mT"),
         shapes=("json-meta", "unit-in-name-suffix", "derived-quantity"),
     )
 
@@ -155,7 +157,7 @@ Find the ideality factor n and the saturation current I_s.
             Truth(("n", "ideality factor", "ideality", "理想因子"), n_id, ""),
             Truth(("I_s", "Is", "I0", "saturation current", "反向饱和电流"), i_s, "A"),
         ),
-        controlled=("sweep.txt: V_F(V)",),
+        controlled=named("sweep.txt: V_F(V)"),
         shapes=("logger-comments", "tab", "unit-glued-parens"),
     )
 
@@ -217,7 +219,7 @@ Resonance curve: U_R(f) = U_Rmax / √(1 + Q²(f/f0 − f0/f)²)
             Truth(("f0", "f_0", "resonant frequency", "resonance frequency", "谐振频率"), f0, "Hz"),
             Truth(("Q", "quality factor", "Q factor", "品质因数"), q, ""),
         ),
-        controlled=("谐振.xlsx: f/Hz",),
+        controlled=named("谐振.xlsx: f/Hz"),
         shapes=("xlsx-sheets", "mixed-en-zh", "constants-sheet"),
     )
 
