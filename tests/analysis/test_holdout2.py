@@ -3,8 +3,9 @@
 Every folder is generated from its seed, built offline without TeX (the
 analysis and the writing; the compile adds nothing the scorer reads) and
 scored as `benchmarks/analyst_eval.py --set holdout2` scores it. The floors
-are the counts measured on 2026-12-05, when the set was written and run for
-the first time (docs/review/2026-12-05-holdout.md): they can only rise.
+are the counts measured on 2026-12-05 when the set landed (the first run and
+the review, docs/review/2026-12-05-holdout.md, were on 67beedd: 16, 24, 4):
+they can only rise.
 When a fix of a defect class lifts a count, raise its floor in the same
 commit; never tune the analyst to these folders.
 """
@@ -19,10 +20,10 @@ import pytest
 from tests.holdout2 import all_folders
 from tests.labset import FolderScore, score
 
-# Measured 2026-12-05 on 14e1f25 (the set) over main 67beedd (the analyst).
-WITHIN_FLOOR = 16  # asked quantities within 3 SE of the truth, of 48
-ANSWERED_FLOOR = 24  # requests answered (or said unanswerable), of 50
-HARMFUL_CEILING = 4  # fits or summaries of a controlled column
+# Measured 2026-12-05 over main a3020eb (the analyst the set landed on).
+WITHIN_FLOOR = 17  # asked quantities within 3 SE of the truth, of 48
+ANSWERED_FLOOR = 25  # requests answered (or said unanswerable), of 50
+HARMFUL_CEILING = 3  # fits or summaries of a controlled column
 
 
 def _build(folder_dir: Path, out_dir: Path) -> dict[str, object]:
