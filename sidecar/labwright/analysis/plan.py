@@ -16,9 +16,10 @@ what was run with what the notes asked.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from labwright.analysis.catalogue.schema import Text
 from labwright.analysis.coefficient import CoefficientAsk
 from labwright.analysis.expected import RCQuestion
 from labwright.analysis.jobs import Analysis, BindContext
@@ -140,6 +141,7 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
         fa.question.goals.setdefault("coefficient", fa.coefficients[0].name)
     answers = [answer for a in fa.analyses for answer in a.answers()]
     answers = with_free_references(with_rc_expected(answers, fa.rc), fa.request.expected)
+    answers = _named_as_asked(answers, fa.request)
     computed = _computed_models(fa.analyses, answers)
     fa.sheet = AnswerSheet(
         answers=answers,
@@ -162,6 +164,24 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
     given = {c.name.strip().lower() for c in fa.coefficients}
     fa.sheet.unanswered = [u for u in fa.sheet.unanswered if u.what.strip().lower() not in given]
     return fa
+
+
+def _named_as_asked(answers: list[Answer], request: AnalysisRequest) -> list[Answer]:
+    """An answer named as the notes asked for it ("the concentration of
+    acetic acid", not the catalogue's "concentration of the acid"), when the
+    notes describe it in words of their own and one answer alone answers
+    that ask (peaks answer one ask several times: each keeps its own name)."""
+    named = {(q.model, q.quantity): q.name for q in request.asked if q.name}
+    count: dict[tuple[str | None, str], int] = {}
+    for a in answers:
+        count[(a.model, a.asks)] = count.get((a.model, a.asks), 0) + 1
+    out = []
+    for a in answers:
+        name = named.get((a.model, a.asks))
+        if name and a.asked and count[(a.model, a.asks)] == 1 and name != a.label.en:
+            a = replace(a, label=Text(name, name))
+        out.append(a)
+    return out
 
 
 def _overruled(u: Unanswered, answers: list[Answer]) -> bool:

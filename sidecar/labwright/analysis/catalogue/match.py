@@ -20,13 +20,20 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from labwright.analysis.catalogue.expr import ARRAY, Expr, FormulaError, parse_equation
+from labwright.analysis.catalogue.expr import (
+    ARRAY,
+    Expr,
+    FormulaError,
+    parse_equation,
+    parse_expression,
+)
 from labwright.analysis.catalogue.schema import ModelEntry
 from labwright.analysis.catalogue.written import GREEK, WrittenFormula, read_formula
 
@@ -88,25 +95,37 @@ def known_symbols(entries: Iterable[ModelEntry]) -> set[str]:
 
 
 def _assignments(
-    written: list[str], response: str, entry_response: str, candidates: Mapping[str, list[str]]
+    written: list[str],
+    response: str,
+    entry_response: str,
+    candidates: Mapping[str, list[str]],
+    variables: Sequence[str] = (),
 ) -> Iterable[dict[str, str]]:
-    """Injective maps of the written symbols to entry symbols, response to
-    response, in the order of each symbol's candidates."""
+    """Injective maps of the written symbols to entry symbols, in the order
+    of each symbol's candidates. The written response is one of the law's
+    variables: its response, or another when the notes write the law the
+    other way round ("F = k x" of a law fitted as x = F/k); the law's
+    response is then another written symbol."""
     order = sorted(written, key=lambda w: w != response)
     count = 0
+    swapped = [v for v in variables if v != entry_response]
 
     def extend(i: int, used: set[str], partial: dict[str, str]) -> Iterable[dict[str, str]]:
         nonlocal count
         if count > _MAX_ASSIGNMENTS:
             return
         if i == len(order):
-            count += 1
-            yield dict(partial)
+            if entry_response in partial.values():
+                count += 1
+                yield dict(partial)
             return
         w = order[i]
-        options = [entry_response] if w == response else candidates[w]
+        if w == response:
+            options = [entry_response, *(v for v in candidates[w] if v in swapped)]
+        else:
+            options = candidates[w]
         for s in options:
-            if s in used or (w != response and s == entry_response):
+            if s in used:
                 continue
             partial[w] = s
             used.add(s)
@@ -117,20 +136,36 @@ def _assignments(
     yield from extend(0, set(), {})
 
 
-def _offsets(rhs: Expr) -> set[str]:
-    """Names that are a whole additive term of the right side (F0 in k*x + F0):
-    the only parameters a written formula may leave out."""
-    terms: list[ast.expr] = []
+def _offsets(rhs: Expr, variables: frozenset[str] = frozenset()) -> frozenset[str]:
+    return _offsets_of(rhs.text, variables)
 
-    def collect(node: ast.expr) -> None:
+
+@lru_cache(maxsize=1024)
+def _offsets_of(text: str, variables: frozenset[str]) -> frozenset[str]:
+    """Names that are a whole additive term of the right side (F0 in k*x +
+    F0), or of a sum inside it that shifts one of the law's `variables`
+    (F0 in (F - F0)/k), written once: the only parameters a written formula
+    may leave out (as zero). A term beside another parameter (A0 in A_inf +
+    (A0 - A_inf) e^{-kt}) is part of the law's shape, not an offset.
+    Cached: every candidate mapping of every entry asks it."""
+    rhs = parse_expression(text)
+    names = [n.id for n in ast.walk(rhs.tree) if isinstance(n, ast.Name)]
+
+    def terms_of(node: ast.expr) -> list[ast.expr]:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
-            collect(node.left)
-            collect(node.right)
-        else:
-            terms.append(node)
+            return terms_of(node.left) + terms_of(node.right)
+        return [node]
 
-    collect(rhs.tree.body)
-    return {t.id for t in terms if isinstance(t, ast.Name)}
+    found = {t.id for t in terms_of(rhs.tree.body) if isinstance(t, ast.Name)}
+    for node in ast.walk(rhs.tree.body):
+        if node is rhs.tree.body or not (
+            isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub)
+        ):
+            continue
+        terms = [t.id for t in terms_of(node) if isinstance(t, ast.Name)]
+        if any(t in variables for t in terms):
+            found |= {t for t in terms if t not in variables}
+    return frozenset(name for name in found if names.count(name) == 1)
 
 
 def _agree(lhs: Any, rhs: Any) -> bool:
@@ -155,7 +190,7 @@ def _check(
     missing = [
         p.name for p in entry.parameters if p.name not in mapped and p.name in entry_rhs.names
     ]
-    if not set(missing) <= _offsets(entry_rhs):
+    if not set(missing) <= _offsets(entry_rhs, frozenset(v.name for v in entry.variables)):
         return None
     env: dict[str, Any] = dict(values)
     for c in entry.constants:
@@ -169,8 +204,7 @@ def _check(
     with np.errstate(all="ignore"):
         try:
             y = entry_rhs.evaluate(env, ARRAY)
-            w_env = {w: env[s] for w, s in mapping.items() if s != entry.response.name}
-            w_env[written.equation.response] = y
+            w_env = {w: (y if s == entry.response.name else env[s]) for w, s in mapping.items()}
             lhs = written.equation.lhs.evaluate(w_env, ARRAY)
             rhs = written.equation.rhs.evaluate(w_env, ARRAY)
         except (FormulaError, KeyError, ArithmeticError, ValueError, TypeError):
@@ -274,6 +308,14 @@ class _Replace(ast.NodeTransformer):
 
 
 def _matches(written: WrittenFormula, pool: list[ModelEntry]) -> list[FormulaMatch]:
+    """The entries the formula is, its response the law's response or, when
+    the notes write the law the other way round ("F = k x" of x = F/k), a
+    variable of the law named as the written response (that larger search
+    runs only for the laws whose variable the written response names)."""
+    return _search(written, pool)
+
+
+def _search(written: WrittenFormula, pool: list[ModelEntry]) -> list[FormulaMatch]:
     names = sorted(written.names)
     rng = np.random.default_rng(20261202)
     matches: list[FormulaMatch] = []
@@ -282,15 +324,22 @@ def _matches(written: WrittenFormula, pool: list[ModelEntry]) -> list[FormulaMat
         symbols += [c.name for c in entry.constants] + [i.name for i in entry.inputs]
         entry_rhs = parse_equation(entry.formula).rhs
         # Every variable and parameter must be written, but for offsets left out.
-        essential = len(entry.variables) + len(entry.parameters) - len(_offsets(entry_rhs))
+        variables = frozenset(v.name for v in entry.variables)
+        essential = (
+            len(entry.variables) + len(entry.parameters) - len(_offsets(entry_rhs, variables))
+        )
         if not essential <= len(names) <= len(symbols):
             continue
         aliases = _aliases(entry)
+        response = _fold(written.equation.response)
+        swap = any(
+            response in aliases[v.name] for v in entry.variables if v.name != entry.response.name
+        )
         # Symbols of the same name are tried first, then every other one.
         candidates: dict[str, list[str]] = {}
         for w in names:
             same = [s for s in symbols if _fold(w) in aliases[s]]
-            rest = [s for s in symbols if s not in same and s != entry.response.name]
+            rest = [s for s in symbols if s not in same and (swap or s != entry.response.name)]
             candidates[w] = same + rest
         values = {s: np.exp(rng.uniform(np.log(0.4), np.log(2.5), _POINTS)) for s in symbols}
         # Symmetric forms (a product, a sum) match under several maps: keep
@@ -298,7 +347,11 @@ def _matches(written: WrittenFormula, pool: list[ModelEntry]) -> list[FormulaMat
         best: FormulaMatch | None = None
         successes = 0
         for mapping in _assignments(
-            names, written.equation.response, entry.response.name, candidates
+            names,
+            written.equation.response,
+            entry.response.name,
+            candidates,
+            [v.name for v in entry.variables] if swap else (),
         ):
             zeroed = _check(written, entry_rhs, entry, mapping, values)
             if zeroed is None:

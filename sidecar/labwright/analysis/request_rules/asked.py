@@ -157,6 +157,17 @@ def mentions(
     return out
 
 
+def _described(quote: str) -> str | None:
+    """The notes' own name of a quantity they describe ("the concentration of
+    acetic acid", "period of the solar cycle"): a phrase of three words or
+    more names the answer as the reader asked for it; a word or a symbol
+    ("Km", "half-life") leaves the catalogue's name."""
+    words = re.findall(r"[A-Za-z][\w'’-]*", quote)
+    if len(words) < 3 or not re.fullmatch(r"[A-Za-z][\w\s'’()-]*", quote.strip()):
+        return None
+    return re.sub(r"^(?:the|a|an)\s+", "", quote.strip(), flags=re.I)
+
+
 def _reason(m: Mention, model_name: str, why: str) -> str:
     return f"'{m.quote}' is asked ('{m.cue}'); {why} ({model_name})"
 
@@ -187,6 +198,7 @@ def resolve(
                 quantity=quantity,
                 model=model,
                 candidates=cands,
+                name=_described(m.quote),
                 evidence=Evidence(
                     source=m.clause.source, phrase=m.quote, reason=_reason(m, name, why)
                 ),

@@ -54,6 +54,8 @@ def normalise(text: str) -> str:
 _ITEM = re.compile(
     # "1." is an item, "25.00 mL of acid" a line that starts with a number.
     r"^\s*(?:[-*•·+]\s+|\(?\d{1,2}(?:[.](?!\d)|[)、])\s*|[（(]\s*\d{1,2}\s*[)）]\s*|[a-zA-Z][.)]\s+|"
+    # "(a) Find k.", "(ii) Find the mass.": a letter or a roman numeral in brackets.
+    r"[（(]\s*(?:[a-hA-H]|[ivxIVX]{1,4})\s*[)）]\s*|"
     r"[一二三四五六七八九十]{1,2}[、.．]\s*|[①②③④⑤⑥⑦⑧⑨⑩]\s*)"
 )
 _MD_HEADING = re.compile(r"^\s*#{1,6}\s+")
