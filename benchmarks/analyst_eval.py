@@ -13,14 +13,16 @@ provenance record and prints, per folder and in all:
   or an index; goal 0);
 - the time per folder.
 
-    python benchmarks/analyst_eval.py [--set labset|real|holdout|holdout2] [--no-tex] [--keep DIR]
-        [--json OUT] [NAME ...]
+    python benchmarks/analyst_eval.py [--set labset|real|holdout|holdout2|realholdout] [--no-tex]
+        [--keep DIR] [--json OUT] [NAME ...]
 
 `--set real` runs the same scoring on real public data handed in as a
 student would (tests/realdata: R's data sets with published estimates);
 `--set holdout` on folders written apart from the rules (tests/holdout);
 `--set holdout2` on a second such set, written blind after the analyst had
-been tuned on the first (tests/holdout2).
+been tuned on the first (tests/holdout2); `--set realholdout` on real public
+data the analyst was never tuned on, written blind to its code
+(tests/realdata_holdout).
 
 Exit status 0 when every goal is met, 1 otherwise.
 """
@@ -76,10 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the per-folder scores here")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every truth")
     ap.add_argument(
-        "--set", choices=("labset", "real", "holdout", "holdout2"), default="labset",
+        "--set", choices=("labset", "real", "holdout", "holdout2", "realholdout"),
+        default="labset",
         help="the generated labelled set (default), the real public data (tests/realdata), "
-             "the hold-out set written apart from the rules (tests/holdout) or the second, "
-             "blind one (tests/holdout2)",
+             "the hold-out set written apart from the rules (tests/holdout), the second, "
+             "blind one (tests/holdout2) or real data written blind to the analyst "
+             "(tests/realdata_holdout)",
     )  # fmt: skip
     args = ap.parse_args(argv)
 
@@ -95,6 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         from tests.holdout2 import all_folders as holdout2_folders
 
         candidates = holdout2_folders()
+    elif args.set == "realholdout":
+        from tests.realdata_holdout import realholdout_folders
+
+        candidates = realholdout_folders()
     else:
         candidates = all_folders()
     folders = [f for f in candidates if not args.names or f.name in args.names]
