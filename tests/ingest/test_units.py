@@ -39,6 +39,11 @@ from labwright.ingest.units import (
         # The Celsius sign after a slash, as Chinese tables write it.
         ("t/℃", "t", "℃"),
         ("水温/℃", "水温", "℃"),
+        # A compound unit in brackets after the slash (quantity calculus).
+        ("k/(L·mol⁻¹·min⁻¹)", "k", "L·mol⁻¹·min⁻¹"),
+        ("κ/(μS·cm⁻¹)", "κ", "μS·cm⁻¹"),
+        ("入射角 i/(°)", "入射角 i", "°"),
+        ("含量 c/(mg/mL)", "含量 c", "mg/mL"),
     ],
 )
 def test_split_unit(header: str, name: str, unit: str | None) -> None:

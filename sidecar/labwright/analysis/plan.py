@@ -269,7 +269,16 @@ def _not_reached(
             )
         else:
             why = f"No table of the folder binds every variable of {law}, so it was not computed."
-        out.append(Unanswered(what=f"{label or q.quantity} ({q.quantity})", why=why, model=q.model))
+        # Named as the notes asked for it ("阻尼系数", "the mass of the spring"),
+        # the catalogue's label when they asked by a symbol.
+        phrase = q.name or q.evidence.phrase
+        said = (
+            phrase
+            if phrase and (re.search(r"[\u3400-\u9fff]", phrase) or len(phrase.split()) >= 2)
+            else None
+        )
+        what = f"{said or label or q.quantity} ({q.quantity})"
+        out.append(Unanswered(what=what, why=why, model=q.model))
     return out
 
 

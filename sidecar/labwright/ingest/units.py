@@ -15,6 +15,10 @@ _BRACKETED = re.compile(
     r"^(?P<name>.*?)\s*(?:\((?P<p>[^()]{1,24})\)|（(?P<fp>[^（）]{1,24})）|\[(?P<b>[^\[\]]{1,24})\]|\{(?P<c>[^{}]{1,24})\})\s*$"
 )
 _SLASH = re.compile(r"^(?P<name>[^/]+?)\s*/\s*(?P<unit>[A-Za-zµμ°℃℉Ω%‰Å][^\s/]{0,11})$")
+# "k/(L·mol⁻¹·min⁻¹)", "κ/(μS·cm⁻¹)", "入射角 i/(°)": a compound unit in brackets after the slash.
+_SLASH_BRACKETED = re.compile(
+    r"^(?P<name>[^/]+?)\s*/\s*[(（]\s*(?P<unit>[^()（）]{1,24}?)\s*[)）]$"
+)
 # A bracket that holds a plain word or a number is a note, not a unit: "Trial (2)".
 # "(n)" is a count, but "F (N)" is a force in newtons: the single letter is
 # compared with its case.
@@ -32,11 +36,13 @@ def split_unit(header: str) -> tuple[str, str | None]:
     if match:
         unit = next(g for g in (match["p"], match["fp"], match["b"], match["c"]) if g is not None)
         unit = unit.strip()
-        name = match["name"].strip()
+        # "k/(L·mol⁻¹·min⁻¹)": quantity calculus with a bracketed unit; the
+        # slash belongs to the form, not to the name ("k/" bound nothing).
+        name = match["name"].strip().removesuffix("/").rstrip()
         if name and unit and not _NOT_UNIT.match(unit):
             return name, temperature_scale(name, unit)
         return text, None
-    match = _SLASH.match(text)
+    match = _SLASH.match(text) or _SLASH_BRACKETED.match(text)
     if match:
         name = match["name"].strip()
         return name, temperature_scale(name, match["unit"].strip())

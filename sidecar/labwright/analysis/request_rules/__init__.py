@@ -41,6 +41,7 @@ from labwright.analysis.request_rules.bindings import (
 )
 from labwright.analysis.request_rules.columns import FolderColumn, folder_tables
 from labwright.analysis.request_rules.constants import expected_products, given_values
+from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.dated_rate import trend_rates
 from labwright.analysis.request_rules.described import (
     described_by_formula,
@@ -287,10 +288,26 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
             continue
         unbound.append(key)
         best = max(bound, key=lambda tb: (len(tb.chosen), tb.evidence_score), default=None)
-        if any(a.model == key for a in asked) or any(
-            m.key == key and m.how != "quantity" for m in models
-        ):
+        if any(a.model == key for a in asked):
             unanswered.extend(missing_variables(entry, best))
+    bindings, borrowed = _without_borrowed_columns(bindings)
+    for key, variable in borrowed:
+        entry = entry_of(key)
+        if entry is not None and any(a.model == key for a in asked):
+            unbound.append(key)
+            unanswered.extend(u for u in missing_variables(entry, None) if u.variable == variable)
+    # A law the notes mention (a word, a relation, a file's name) that binds
+    # no table and of which nothing is asked is no request: "λ = v/f" is no
+    # Wien's law, "the resonance curve" no driven oscillator to report as
+    # not answered.
+    idle = {
+        k
+        for k in unbound
+        if not any(a.model == k for a in asked)
+        and not any(m.key == k and _asked_to_use(notes, m) for m in models)
+    }
+    models = [m for m in models if m.key not in idle]
+    keys = [k for k in keys if k not in idle]
     # A law named in passing beside the written formula that was fitted
     # ("a logistic curve ..., OD = A/(1 + ...)") asks nothing of its own.
     bound_keys = {b.model for b in bindings}
@@ -453,3 +470,46 @@ def _undecided_to_formula(asked: Sequence[AskedQuantity], entry: ModelEntry) -> 
                 a.model_copy(update={"model": CUSTOM_KEY, "quantity": key, "candidates": ()})
             )
     return out
+
+
+def _by_name(b: Binding) -> bool:
+    """Bound by what the column is called or what the notes say of it, not by
+    its unit's dimension alone or for being the one column left."""
+    reason = b.evidence.reason
+    return "its name" in reason or "in its name" in reason or "description" in reason
+
+
+def _without_borrowed_columns(
+    bindings: Sequence[Binding],
+) -> tuple[list[Binding], list[tuple[str, str]]]:
+    """The bindings less those of a law that takes, by its unit alone, a
+    column another law holds by its name: a pendulum's "周期 T" (a period,
+    in s) is no damped oscillator's time axis, its "摆长 l" no displacement,
+    and fitting one to them gave a damping ratio of 5e-10 for a question
+    ("the damping coefficient of the air drag") the data cannot answer. The
+    law keeps nothing in that table; (law, variable) of each borrowed
+    binding is returned, to be said not answered."""
+    held = {(b.file, b.sheet, b.column): b.model for b in bindings if _by_name(b)}
+    borrowed = [
+        b
+        for b in bindings
+        if not _by_name(b) and held.get((b.file, b.sheet, b.column), b.model) != b.model
+    ]
+    gone = {(b.model, b.file, b.sheet) for b in borrowed}
+    kept = [b for b in bindings if (b.model, b.file, b.sheet) not in gone]
+    return kept, [(b.model, b.variable) for b in borrowed]
+
+
+def _asked_to_use(notes: Notes, m: NamedModel) -> bool:
+    """The law is named in a clause that asks for something ("fit an
+    Arrhenius plot", "verify Boyle's law", "用阿伦尼乌斯公式"): a request
+    to use it, not a mention in a title, a description or a file name."""
+    if m.how not in ("name", "formula"):
+        return False
+    return any(
+        c.source == m.evidence.source
+        and m.evidence.phrase
+        and m.evidence.phrase in c.text
+        and asks(c) is not None
+        for c in notes.clauses
+    )

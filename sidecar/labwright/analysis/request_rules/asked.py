@@ -82,6 +82,17 @@ def _listed(clause: Clause, h: Hit, accepted: list[Hit]) -> bool:
     return after_accepted or bool(_LIST_BEFORE.search(clause.text[: h.start]))
 
 
+_UNIT_BEFORE = re.compile(r"(?:\d\s*|[·*/(（\[]\s*)$")
+_UNIT_AFTER = re.compile(r"^\s*(?:[·*/⁻⁰¹²³⁴⁵⁶⁷⁸⁹^]|-\d)")
+
+
+def _in_unit(text: str, h: Hit) -> bool:
+    """A one-letter symbol that is a unit's letter: "in S·cm²·mol⁻¹", "0.5 h",
+    "(h)", "mol/L": after a number or inside a compound unit, it names no
+    quantity (the siemens is no Nernst slope, the hour no Hill slope)."""
+    return bool(_UNIT_BEFORE.search(text[: h.start])) or bool(_UNIT_AFTER.match(text[h.end :]))
+
+
 def _part_of_name(clause: Clause, h: Hit, law: Hit) -> bool:
     """The quantity's word is inside a law's name, or the word right before
     it ("second-order kinetics", "the RC low-pass filter", "gamma
@@ -142,7 +153,7 @@ def mentions(
         for h in hits:
             if negated_before(clause, h.start):
                 continue
-            if _one_letter(h) and not _listed(clause, h, accepted):
+            if _one_letter(h) and (_in_unit(clause.text, h) or not _listed(clause, h, accepted)):
                 continue
             if h.term.is_symbol and clause.text[h.end : h.end + 3].lstrip().startswith("="):
                 continue  # "τ = RC": an equation or value, read elsewhere
@@ -228,6 +239,8 @@ def resolve(
             add(m, k, q, "the subscripted symbol of a quantity of the law the notes name")
         elif m.generic:
             undecided.append(m)
+        elif len(models) == 1 and _bare_symbol(m.quote) and score(models[0]) <= 0:
+            continue  # a lone letter implies no law the data and notes do not support
         elif len(models) == 1:
             k = models[0]
             add(m, k, quantity_of[k], "the only law in the catalogue with this quantity")
@@ -260,6 +273,12 @@ def resolve(
             cands = tuple(k for k in models if quantity_of[k] == q)
             add(m, None, q, f"{len(cands)} laws have it; the data decide", cands)
     return asked, implied
+
+
+def _bare_symbol(quote: str) -> bool:
+    """A quote that is a symbol of one or two characters ("B", "h", "Km" is
+    not: it is three): alone it says too little to bring in a law."""
+    return len(quote.strip()) <= 2
 
 
 def _symbol_base(symbol: str) -> str:

@@ -36,7 +36,12 @@ from labwright.analysis.catalogue.written import WrittenFormula, read_formula
 from labwright.analysis.law import parse_laws
 from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.request import AskedQuantity, Binding, Evidence, NamedModel
-from labwright.analysis.request_rules.bindings import Scored, score, variable_dimension
+from labwright.analysis.request_rules.bindings import (
+    Scored,
+    bind_table,
+    score,
+    variable_dimension,
+)
 from labwright.analysis.request_rules.columns import FolderColumn
 from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.equations import Written
@@ -150,8 +155,36 @@ def _plausible(
     """The readings whose columns keep their roles and dimensions, else
     those that keep their roles (`columns_stay_variables`), best first."""
     roles = [m for m in matches if columns_stay_variables(m, tables, dimensions=False)]
-    both = [m for m in roles if columns_stay_variables(m, tables)]
-    return both or roles
+    if not tables:
+        return [m for m in roles if columns_stay_variables(m, tables)] or roles
+    # A relation between quantities ("λ = v/f", "t½ = ln 2/λ") has the shape
+    # of some law, but is that law only if the law binds the data, or its
+    # written variables are the columns (then a wrong unit is said so).
+    good = [m for m in roles if _binds(m, tables)]
+    if good:
+        return [m for m in good if columns_stay_variables(m, tables)] or good
+    return [m for m in roles if _names_columns(m, tables)]
+
+
+def _names_columns(
+    match: FormulaMatch, tables: Sequence[tuple[Dataset, list[FolderColumn]]]
+) -> bool:
+    """Every variable of the law is written with a symbol a column is named by."""
+    names = [c.name for _, cols in tables for c in cols if c.numeric and not c.generated_name]
+    variables = {v.name for v in match.entry.variables}
+    written = [w for w, e in match.mapping if e in variables]
+    return bool(written) and all(any(same_symbol(n, w) for n in names) for w in written)
+
+
+def _binds(match: FormulaMatch, tables: Sequence[tuple[Dataset, list[FolderColumn]]]) -> bool:
+    """The law binds a table, or one of its inputs is a column the notes name
+    by the written symbol (a calibration varies the Beer–Lambert law's c)."""
+    entry = with_written_symbols(match.entry, match)
+    if any(bind_table(entry, ds, cols).complete for ds, cols in tables):
+        return True
+    inputs = {i.name for i in entry.inputs}
+    names = [c.name for _, cols in tables for c in cols if c.numeric and not c.generated_name]
+    return any(e in inputs and any(same_symbol(n, w) for n in names) for w, e in match.mapping)
 
 
 def with_written_symbols(entry: ModelEntry, match: FormulaMatch) -> ModelEntry:
