@@ -13,7 +13,8 @@ provenance record and prints, per folder and in all:
   or an index; goal 0);
 - the time per folder.
 
-    python benchmarks/analyst_eval.py [--set labset|real|holdout|holdout2|realholdout] [--no-tex]
+    python benchmarks/analyst_eval.py
+        [--set labset|real|holdout|holdout2|realholdout|realholdout2] [--no-tex]
         [--keep DIR] [--json OUT] [NAME ...]
 
 `--set real` runs the same scoring on real public data handed in as a
@@ -22,7 +23,8 @@ student would (tests/realdata: R's data sets with published estimates);
 `--set holdout2` on a second such set, written blind after the analyst had
 been tuned on the first (tests/holdout2); `--set realholdout` on real public
 data the analyst was never tuned on, written blind to its code
-(tests/realdata_holdout).
+(tests/realdata_holdout); `--set realholdout2` on a second such set of twelve
+other real data sets (tests/realdata_holdout2).
 
 Exit status 0 when every goal is met, 1 otherwise.
 """
@@ -78,12 +80,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the per-folder scores here")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every truth")
     ap.add_argument(
-        "--set", choices=("labset", "real", "holdout", "holdout2", "realholdout"),
+        "--set", choices=("labset", "real", "holdout", "holdout2", "realholdout", "realholdout2"),
         default="labset",
         help="the generated labelled set (default), the real public data (tests/realdata), "
              "the hold-out set written apart from the rules (tests/holdout), the second, "
              "blind one (tests/holdout2) or real data written blind to the analyst "
-             "(tests/realdata_holdout)",
+             "(tests/realdata_holdout, and a second set in tests/realdata_holdout2)",
     )  # fmt: skip
     args = ap.parse_args(argv)
 
@@ -103,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
         from tests.realdata_holdout import realholdout_folders
 
         candidates = realholdout_folders()
+    elif args.set == "realholdout2":
+        from tests.realdata_holdout2 import realholdout2_folders
+
+        candidates = realholdout2_folders()
     else:
         candidates = all_folders()
     folders = [f for f in candidates if not args.names or f.name in args.names]
