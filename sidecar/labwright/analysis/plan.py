@@ -125,6 +125,12 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
     notes' phrases ask."""
     from labwright.analysis.kinds import run_kinds
 
+    if request is not None and request.derived:
+        # The columns the notes define ("F = m g") join their tables in place:
+        # the report's tables, figures and exported script read them too.
+        from labwright.analysis.derived_columns import apply
+
+        read.datasets[:] = apply(read, request.derived).datasets
     reading = read_notes_and_roles(read)
     fa = FolderAnalysis(reading=reading)
     if request is not None:

@@ -152,6 +152,24 @@ class ExpectedValue(_Strict):
     evidence: Evidence
 
 
+class DerivedColumn(_Strict):
+    """A column the notes define from other columns and given values ("F =
+    m g", "L = l + d/2"), computed into its table before the law is bound."""
+
+    name: str = Field(description="the defined symbol, the new column's name")
+    expression: str = Field(description="the right side in the evaluator's syntax (m*g)")
+    written: str = Field(description="the definition as the notes write it")
+    file: str
+    sheet: str | None = None
+    columns: tuple[tuple[str, str], ...] = Field(
+        default=(), description="(symbol, column) for each column the expression uses"
+    )
+    constants: tuple[tuple[str, float, str | None], ...] = Field(
+        default=(), description="(symbol, value, unit) for each given value it uses"
+    )
+    evidence: Evidence
+
+
 class Unanswered(_Strict):
     """Something the notes ask that the data cannot answer, and why."""
 
@@ -180,6 +198,9 @@ class AnalysisRequest(_Strict):
     )
     baseline: Literal["constant", "linear", "quadratic"] | None = Field(
         default=None, description="the baseline the notes ask the peaks to be fitted on"
+    )
+    derived: tuple[DerivedColumn, ...] = Field(
+        default=(), description="columns the notes define from other columns and given values"
     )
 
     @property

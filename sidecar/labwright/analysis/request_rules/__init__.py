@@ -21,6 +21,7 @@ from functools import lru_cache
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
 from labwright.analysis.catalogue.custom import PARAMETER as CUSTOM_PARAMETER
 from labwright.analysis.catalogue.custom import custom_entry
+from labwright.analysis.catalogue.match import known_symbols
 from labwright.analysis.catalogue.schema import ModelEntry
 from labwright.analysis.request import (
     AnalysisRequest,
@@ -43,6 +44,7 @@ from labwright.analysis.request_rules.columns import FolderColumn, folder_tables
 from labwright.analysis.request_rules.constants import expected_products, given_values
 from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.dated_rate import trend_rates
+from labwright.analysis.request_rules.definitions import definitions, with_definitions
 from labwright.analysis.request_rules.described import (
     described_by_formula,
     nested_in_formula,
@@ -182,6 +184,14 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
             excluded[clause.index] = spans
     named = named_models(notes, vocab)
     tables = folder_tables(read, notes)
+    # Columns the notes define from others ("F = m g", "L = l + d/2"): made
+    # first, so the laws bind them; their equations are no laws.
+    derived = definitions(notes, equations, tables, frozenset(known_symbols(entries)))
+    if derived:
+        read = with_definitions(read, derived)
+        tables = folder_tables(read, notes)
+        quotes = {d.written for d in derived}
+        equations = {i: [w for w in ws if w.quote not in quotes] for i, ws in equations.items()}
     # Laws written out: a catalogue entry (its written symbols kept for
     # binding) or a custom formula bound to the columns it names.
     augmented: dict[str, ModelEntry] = {}
@@ -402,6 +412,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         unanswered=tuple(unanswered),
         peaks=count[0] if count else None,
         baseline=base[0] if base else None,  # type: ignore[arg-type]
+        derived=tuple(derived),
     )
 
 

@@ -34,6 +34,7 @@ from labwright.analysis.request_rules.words import (
     find_chinese,
     find_words,
     is_chinese,
+    names_symbol,
     phrase_stems,
     same_symbol,
     tokens,
@@ -96,7 +97,7 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
     reasons: list[str] = []
     total = 0.0
     symbols = (v.name, *v.symbols)
-    named = not col.generated_name and any(same_symbol(col.name, s) for s in symbols)
+    named = not col.generated_name and any(names_symbol(col.name, s) for s in symbols)
     repeat = (
         not named
         and col.replicate_of is not None
@@ -115,6 +116,9 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
     if named:
         total += 3
         reasons.append(f"its name {col.name!r} is the symbol of the {v.label.en}")
+        if col.defined:
+            total += 1
+            reasons.append("the notes define it so")
     per = col.cycles if col.cycles and _is_period(v) else 1
     if per > 1 and not named:
         total += 3

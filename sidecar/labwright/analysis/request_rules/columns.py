@@ -79,6 +79,9 @@ class FolderColumn:
     replicate_of: str | None = None
     # How many periods its time spans ("10T (s)": 10), or None (analysis/cycles.py).
     cycles: int | None = None
+    # The notes define the column from others ("L = l + d/2"): it is the
+    # variable they mean by its symbol, before a column merely named alike.
+    defined: bool = False
 
     @property
     def generated_name(self) -> bool:
@@ -208,6 +211,13 @@ def _increasing(col: Column) -> bool:
     return v.size >= 3 and bool(np.all(np.diff(v) > 0))
 
 
+def _defined(col: Column) -> bool:
+    """A column `derived_columns.apply` made: its provenance quotes the
+    definition ("L = l + d/2 (from l)")."""
+    said = col.provenance.column or ""
+    return said.startswith(col.name) and said.endswith(")") and " (from " in said
+
+
 def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
     """The columns of one table."""
     by_position = (
@@ -258,6 +268,7 @@ def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
                 increasing=_increasing(col),
                 replicate_of=stems.get(col.name),
                 cycles=cycles_in(col.name, described),
+                defined=_defined(col),
             )
         )
     return out

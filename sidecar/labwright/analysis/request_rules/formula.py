@@ -47,7 +47,7 @@ from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.equations import Written
 from labwright.analysis.request_rules.symbol_name import notes_name
 from labwright.analysis.request_rules.text import Clause, Notes
-from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT, same_symbol
+from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT, names_symbol, same_symbol
 from labwright.ingest.types import Dataset
 
 CUSTOM = (
@@ -128,7 +128,7 @@ def columns_stay_variables(
     inputs = {i.name: i for i in entry.inputs}
     columns = [c for _, cols in tables for c in cols if c.numeric and not c.generated_name]
     for written, symbol in match.mapping:
-        named = [c for c in columns if same_symbol(c.name, written)]
+        named = [c for c in columns if names_symbol(c.name, written)]
         if not named:
             continue
         if symbol in variables:
@@ -173,7 +173,7 @@ def _names_columns(
     names = [c.name for _, cols in tables for c in cols if c.numeric and not c.generated_name]
     variables = {v.name for v in match.entry.variables}
     written = [w for w, e in match.mapping if e in variables]
-    return bool(written) and all(any(same_symbol(n, w) for n in names) for w in written)
+    return bool(written) and all(any(names_symbol(n, w) for n in names) for w in written)
 
 
 def _binds(match: FormulaMatch, tables: Sequence[tuple[Dataset, list[FolderColumn]]]) -> bool:
@@ -184,7 +184,7 @@ def _binds(match: FormulaMatch, tables: Sequence[tuple[Dataset, list[FolderColum
         return True
     inputs = {i.name for i in entry.inputs}
     names = [c.name for _, cols in tables for c in cols if c.numeric and not c.generated_name]
-    return any(e in inputs and any(same_symbol(n, w) for n in names) for w, e in match.mapping)
+    return any(e in inputs and any(names_symbol(n, w) for n in names) for w, e in match.mapping)
 
 
 def with_written_symbols(entry: ModelEntry, match: FormulaMatch) -> ModelEntry:

@@ -159,7 +159,8 @@ _EXPECTED = re.compile(
 )
 # Nominal values of components are given constants, not values to compare with.
 _NOMINAL = re.compile(r"\bnominal\b|标称", re.I)
-_ASSIGN = re.compile(r"\s*(?:=|≈|~|:=|＝|≃)\s*")
+# "g = 9.8", "g ≈ 9.8", and the Chinese "g 取 9.80", "g 取为 9.80", "d 为 2.004 cm".
+_ASSIGN = re.compile(r"\s*(?:=|≈|~|:=|＝|≃|取为|(?<![移吸量抽称])取|为)\s*")
 _VERB_EN = re.compile(
     r"\s+(?:is|was|are|were|equals|of|=|:)?\s*(?:about|approximately|around|roughly|close to|"
     r"reported as|given as|taken as|known to be|expected to be|"

@@ -304,3 +304,21 @@ SYMBOL_IN_TEXT = re.compile(
     r"(?:_\{[^{}\s]{1,8}\}|_[A-Za-z0-9/]{1,6}|[₀-₉ₐ-ₜᵢ-ᵥ]{1,4}|½|_?1/2)?)"
     r"(?![A-Za-z0-9_'])"
 )
+
+
+# "摆长 l", "砝码质量 m", "温度 T": a Chinese header names the quantity and
+# writes its symbol after it; the symbol names the column as well.
+_NAMED_THEN_SYMBOL = re.compile(r"^[\u3400-\u9fff][\u3400-\u9fff\s（）()]*\s+(\S{1,8})$")
+
+
+def names_symbol(column: str, symbol: str) -> bool:
+    """The column is named by the symbol: as a whole ("l"), or as the symbol
+    a Chinese header writes after its words ("摆线长 l")."""
+    if same_symbol(column, symbol):
+        return True
+    m = _NAMED_THEN_SYMBOL.match(column.strip())
+    return (
+        m is not None
+        and bool(SYMBOL_IN_TEXT.fullmatch(m.group(1)))
+        and same_symbol(m.group(1), symbol)
+    )

@@ -1,0 +1,95 @@
+"""The notes' definitions of a column from others: "F = m g", "L = l + d/2".
+
+Read before anything is bound (`analysis/derived_columns.py` computes
+them): the values a definition uses are the ones the notes assign to a
+symbol ("g = 9.80 m/s²", "g 取 9.80 m/s²", "d = 2.004 cm"), known before the
+law is; the columns are those named by the definition's symbols.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from labwright.analysis.catalogue.expr import FormulaError
+from labwright.analysis.catalogue.written import read_formula
+from labwright.analysis.derived_columns import apply, evaluate, finite, is_definition
+from labwright.analysis.request import DerivedColumn, Evidence
+from labwright.analysis.request_rules.columns import FolderColumn
+from labwright.analysis.request_rules.equations import Written
+from labwright.analysis.request_rules.text import Notes
+from labwright.analysis.request_rules.values import statements
+from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT, names_symbol
+from labwright.ingest.types import Dataset, ReadResult
+
+
+def symbol_values(notes: Notes) -> dict[str, tuple[float, str | None]]:
+    """Values the notes assign to a symbol, first assignment kept."""
+    out: dict[str, tuple[float, str | None]] = {}
+    for clause in notes.clauses:
+        for st in statements(clause):
+            subject = st.subject.strip()
+            if not SYMBOL_IN_TEXT.fullmatch(subject) or st.expected:
+                continue
+            out.setdefault(subject, (st.measured.value, st.measured.unit))
+    return out
+
+
+def definitions(
+    notes: Notes,
+    equations: dict[int, list[Written]],
+    tables: Sequence[tuple[Dataset, list[FolderColumn]]],
+    known: frozenset[str] = frozenset(),
+) -> list[DerivedColumn]:
+    values = symbol_values(notes)
+    out: list[DerivedColumn] = []
+    seen: set[str] = set()
+    for clause in notes.clauses:
+        for w in equations.get(clause.index, []):
+            for ds, cols in tables:
+                named = {c.name: c.name for c in cols if c.numeric and not c.generated_name}
+                try:
+                    wf = read_formula(w.text, known | set(named) | set(values))
+                except FormulaError:
+                    break
+                eq = wf.equation
+                if not eq.explicit or eq.response in seen:
+                    break
+                symbols = eq.rhs.names
+                columns = {
+                    s: next(n for n in named if names_symbol(n, s))
+                    for s in symbols
+                    if any(names_symbol(n, s) for n in named)
+                }
+                if any(names_symbol(n, eq.response) for n in named):
+                    break  # the left side is a column: a law of the data, not a definition
+                given = {s: values[s] for s in symbols if s in values and s not in columns}
+                if not is_definition(symbols | {eq.response}, eq.response, columns, given):
+                    continue
+                part = ds.provenance.sheet if ds.provenance else None
+                d = DerivedColumn(
+                    name=eq.response,
+                    expression=eq.rhs.text,
+                    written=w.quote,
+                    file=ds.source,
+                    sheet=part,
+                    columns=tuple(sorted(columns.items())),
+                    constants=tuple(sorted((s, v, u) for s, (v, u) in given.items())),
+                    evidence=Evidence(
+                        source=clause.source,
+                        phrase=w.quote,
+                        reason=f"the notes define {eq.response} from the column(s) "
+                        f"{', '.join(sorted(columns.values()))}"
+                        + (f" and the given {', '.join(sorted(given))}" if given else "")
+                        + f" of {ds.source}: computed row by row",
+                    ),
+                )
+                found = evaluate(d, ds)
+                if found is not None and finite(found[0]):
+                    out.append(d)
+                    seen.add(eq.response)
+                break
+    return out
+
+
+def with_definitions(read: ReadResult, derived: Sequence[DerivedColumn]) -> ReadResult:
+    return apply(read, derived)
