@@ -63,3 +63,26 @@ def test_a_law_of_the_data_is_no_definition() -> None:
         table("p.csv", {"L (m)": length, "T (s)": 2 * np.pi * np.sqrt(length / 9.8)}),
     )
     assert read_request(folder, catalogue()).derived == ()
+
+
+def test_a_quantity_the_notes_define_from_the_fit_is_computed() -> None:
+    """ "MRT = 1/k" of a first-order elimination in hours: computed from the
+    fitted k with its SE, in hours, and asked."""
+    rng = np.random.default_rng(2)
+    t = np.arange(0, 12.1, 1.0)
+    c = 5 * np.exp(-0.35 * t) + rng.normal(0, 0.03, t.size)
+    folder = _folder(
+        "Drug elimination, first order: c = c0 exp(-k t). The mean residence time is "
+        "MRT = 1/k. Find MRT.",
+        table("elim.csv", {"t (h)": t, "c (mg/L)": c}),
+    )
+    req = read_request(folder, catalogue())
+    (d,) = req.defined
+    assert d.name == "MRT" and d.asked
+    fa = analyse_folder(folder, req)
+    answers = {a.quantity: a for a in fa.sheet.answers}
+    k, mrt = answers["k"], answers["MRT"]
+    assert mrt.unit == "h" and mrt.asked
+    assert abs(mrt.value - 1 / k.value) < 1e-9 * mrt.value
+    assert mrt.se is not None and abs(mrt.se - k.se / k.value**2) < 1e-6 * mrt.se  # type: ignore[operator]
+    assert abs(mrt.value - 1 / 0.35) < 3 * mrt.se

@@ -170,6 +170,22 @@ class DerivedColumn(_Strict):
     evidence: Evidence
 
 
+class DefinedQuantity(_Strict):
+    """A quantity the notes define from the law's fitted quantities and given
+    values ("t½ = ln 2/k", "T = −a/b", "E = g L/(S·slope)"): computed from the
+    fit with the parameters' correlations kept."""
+
+    name: str = Field(description="the defined symbol")
+    expression: str = Field(description="the right side in the evaluator's syntax")
+    written: str = Field(description="the definition as the notes write it")
+    constants: tuple[tuple[str, float, str | None], ...] = Field(
+        default=(), description="(symbol, value, unit) for each given value it uses"
+    )
+    asked: bool = Field(default=False, description="the notes ask for it")
+    label: str | None = Field(default=None, description="the notes' words for it")
+    evidence: Evidence
+
+
 class Unanswered(_Strict):
     """Something the notes ask that the data cannot answer, and why."""
 
@@ -201,6 +217,9 @@ class AnalysisRequest(_Strict):
     )
     derived: tuple[DerivedColumn, ...] = Field(
         default=(), description="columns the notes define from other columns and given values"
+    )
+    defined: tuple[DefinedQuantity, ...] = Field(
+        default=(), description="quantities the notes define from fitted ones and given values"
     )
 
     @property

@@ -44,7 +44,12 @@ from labwright.analysis.request_rules.columns import FolderColumn, folder_tables
 from labwright.analysis.request_rules.constants import expected_products, given_values
 from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.dated_rate import trend_rates
-from labwright.analysis.request_rules.definitions import definitions, with_definitions
+from labwright.analysis.request_rules.defined import defined_quantities
+from labwright.analysis.request_rules.definitions import (
+    definitions,
+    symbol_values,
+    with_definitions,
+)
 from labwright.analysis.request_rules.described import (
     described_by_formula,
     nested_in_formula,
@@ -395,6 +400,26 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     unanswered.extend(_missing_inputs(asked, vocab, given.constants))
     unanswered.extend(unknown_requests(notes, vocab))
     used = [e for e in (vocab.entry(k) for k in keys) if e is not None]
+    quantities = {
+        q for e in used for q in (*(p.name for p in e.parameters), *(d.key for d in e.derived))
+    }
+    quantities |= {w for m in models for _, w in m.symbols}
+    if (
+        custom
+        and (
+            own_entry := custom_entry(
+                next((m.formula for m in models if m.how == "formula" and m.key is None), "") or "",
+                sorted({b.variable for b in custom}),
+                {c.symbol: c.unit for c in given.constants},
+            )
+        )
+        is not None
+    ):
+        quantities |= {p.name for p in own_entry.entry.parameters}
+        quantities |= {d.key for d in own_entry.entry.derived}
+    given_map = {c.symbol: (c.value, c.unit) for c in given.constants} | symbol_values(notes)
+    columns = {c.name for _, cols in tables for c in cols}
+    defined = defined_quantities(notes, equations, quantities, given_map, columns)
     rep = replicates(notes)
     # A peak count and baseline matter only to a composite (peaks) law.
     composite = any(e.composite is not None for e in used)
@@ -413,6 +438,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         peaks=count[0] if count else None,
         baseline=base[0] if base else None,  # type: ignore[arg-type]
         derived=tuple(derived),
+        defined=tuple(defined),
     )
 
 
