@@ -14,16 +14,17 @@ provenance record and prints, per folder and in all:
 - the time per folder.
 
     python benchmarks/analyst_eval.py
-        [--set labset|real|holdout|holdout2|realholdout|realholdout2] [--no-tex]
+        [--set labset|real|holdout|holdout2|holdout3|realholdout|realholdout2] [--no-tex]
         [--keep DIR] [--json OUT] [NAME ...]
 
 `--set real` runs the same scoring on real public data handed in as a
 student would (tests/realdata: R's data sets with published estimates);
 `--set holdout` on folders written apart from the rules (tests/holdout);
 `--set holdout2` on a second such set, written blind after the analyst had
-been tuned on the first (tests/holdout2); `--set realholdout` on real public
-data the analyst was never tuned on, written blind to its code
-(tests/realdata_holdout); `--set realholdout2` on a second such set of twelve
+been tuned on the first (tests/holdout2); `--set holdout3` on a third,
+written blind after the analyst had been tuned on both (tests/holdout3);
+`--set realholdout` on real public data the analyst was never tuned on,
+written blind to its code (tests/realdata_holdout); `--set realholdout2` on a second such set of twelve
 other real data sets (tests/realdata_holdout2).
 
 Exit status 0 when every goal is met, 1 otherwise.
@@ -80,12 +81,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the per-folder scores here")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every truth")
     ap.add_argument(
-        "--set", choices=("labset", "real", "holdout", "holdout2", "realholdout", "realholdout2"),
+        "--set",
+        choices=("labset", "real", "holdout", "holdout2", "holdout3", "realholdout", "realholdout2"),
         default="labset",
         help="the generated labelled set (default), the real public data (tests/realdata), "
-             "the hold-out set written apart from the rules (tests/holdout), the second, "
-             "blind one (tests/holdout2) or real data written blind to the analyst "
-             "(tests/realdata_holdout, and a second set in tests/realdata_holdout2)",
+             "the hold-out set written apart from the rules (tests/holdout), the second "
+             "and third, blind ones (tests/holdout2, tests/holdout3) or real data written "
+             "blind to the analyst (tests/realdata_holdout, and a second set in "
+             "tests/realdata_holdout2)",
     )  # fmt: skip
     args = ap.parse_args(argv)
 
@@ -101,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
         from tests.holdout2 import all_folders as holdout2_folders
 
         candidates = holdout2_folders()
+    elif args.set == "holdout3":
+        from tests.holdout3 import all_folders as holdout3_folders
+
+        candidates = holdout3_folders()
     elif args.set == "realholdout":
         from tests.realdata_holdout import realholdout_folders
 
