@@ -49,7 +49,7 @@ Our demonstrator said Km for this prep should be about 2.5 mM.
             Truth(KM_NAMES, Km, "mM"),
             Truth(("Vmax", "V_max", "maximum rate", "maximum velocity"), Vmax, "umol/min"),
         ),
-        controlled=("invertase.json: S_mM",),
+        controlled=("invertase.json: S_mM", "invertase.json: S"),
         shapes=("json", "units in metadata", "repeat columns", "ascii formula"),
     )
 
@@ -82,7 +82,7 @@ Detemine Km and the inhibition constant Ki (global fit, or Lineweaver-Burk / Dix
             Truth(KM_NAMES, Km, "mM"),
             Truth(("Ki", "K_i", "inhibition constant"), Ki, "uM"),
         ),
-        controlled=("rates_I: [S] (mM)",),
+        controlled=("rates_I: [S] (mM)", "rates_I: [S]"),
         shapes=("csv", "file per run", "parameter in file name"),
     )
 
@@ -114,7 +114,7 @@ In the exponential phase N = N0·2^(t/td); over the whole run the curve is logis
         truths=(
             Truth(("td", "t_d", "doubling time", "代时", "generation time", "倍增时间"), td, "min"),
         ),
-        controlled=("growth.xlsx: time (min)",),
+        controlled=("growth.xlsx: time (min)", "growth.xlsx: time"),
         shapes=("xlsx", "several sheets", "replicate sheets", "mixed en/zh"),
     )
 
@@ -151,7 +151,7 @@ Report the EC50 (in µM) and the Hill slope.
             Truth(("EC50", "EC_50"), ec50, "uM"),
             Truth(("HillSlope", "Hill slope", "nH", "n_H", "Hill coefficient"), hill, ""),
         ),
-        controlled=("plate2.csv: well", "plate2.csv: dose_uM"),
+        controlled=("plate2.csv: well", "plate2.csv: dose_uM", "plate2.csv: dose"),
         shapes=("csv", "long format", "replicate rows", "index column"),
     )
 

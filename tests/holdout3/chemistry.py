@@ -46,10 +46,10 @@ ln A = ln A₀ − k′t
                 ),
                 k,
                 "1/min",
-            ),  # fmt: skip
+            ),
             Truth(("t₁/₂", "t1/2", "t½", "半衰期", "half-life", "half life"), np.log(2) / k, "min"),
         ),
-        controlled=("cv.csv: 时间/min",),
+        controlled=("cv.csv: 时间/min", "cv.csv: 时间"),
         shapes=("csv", "chinese headers", "units in headers"),
     )
 
@@ -86,7 +86,7 @@ R=8.314 J mol⁻¹ K⁻¹
             Truth(("Ea", "E_a", "activation energy", "活化能"), Ea / 1000, "kJ/mol"),
             Truth(("A", "pre-exponential factor", "指前因子", "frequency factor"), A, "1/s"),
         ),
-        controlled=("rates.xlsx: T / °C",),
+        controlled=("rates.xlsx: T / °C", "rates.xlsx: T"),
         shapes=("xlsx", "several sheets", "mixed en/zh"),
     )
 
@@ -120,7 +120,7 @@ def iron_phenanthroline(rng: np.random.Generator) -> LabFolder:
             Truth(("样品1", *(f"{s}1" for s in sample), *(f"{s} 1" for s in sample)), c1, "mg/L"),
             Truth(("样品2", *(f"{s}2" for s in sample), *(f"{s} 2" for s in sample)), c2, "mg/L"),
         ),
-        controlled=("铁标准曲线.xlsx: Fe浓度 (mg/L)",),
+        controlled=("铁标准曲线.xlsx: Fe浓度 (mg/L)", "铁标准曲线.xlsx: Fe浓度"),
         shapes=("xlsx", "several sheets", "standards and unknowns", "chinese headers"),
     )
 
@@ -178,7 +178,7 @@ def acetic_titration_gbk(rng: np.random.Generator) -> LabFolder:
                 ),
                 Veq,
                 "mL",
-            ),  # fmt: skip
+            ),
             Truth(("pKa", "pK_a"), pKa, ""),
             Truth(
                 (
@@ -193,9 +193,9 @@ def acetic_titration_gbk(rng: np.random.Generator) -> LabFolder:
                 ),
                 Ca,
                 "mol/L",
-            ),  # fmt: skip
+            ),
         ),
-        controlled=("滴定.csv: V(NaOH)/mL",),
+        controlled=("滴定.csv: V(NaOH)/mL", "滴定.csv: V(NaOH)"),
         shapes=("gbk", "chinese folder name", "titration"),
     )
 
@@ -228,14 +228,14 @@ Find qmax, KL, and the enthalpy of adsorption ΔH_ads.
                 ("qmax", "q_max", "q_m", "qm", "maximum adsorption capacity", "monolayer capacity"),
                 qmax,
                 "mg/g",
-            ),  # fmt: skip
+            ),
             Truth(("KL", "K_L", "Langmuir constant"), KL, "L/mg"),
             Truth(
                 ("ΔH_ads", "ΔHads", "enthalpy of adsorption", "adsorption enthalpy"),
                 0.0,
                 "kJ/mol",
                 answerable=False,
-            ),  # fmt: skip
+            ),
         ),
         shapes=("csv", "units in brackets", "honesty"),
     )

@@ -42,7 +42,7 @@ Please determine the time constant τ and from it the capacitance C. Does C agre
             Truth(("tau", "τ", "time constant", "RC"), tau, "s"),
             Truth(("C", "capacitance"), C * 1e6, "uF"),
         ),
-        controlled=("discharge.csv: t [s]",),
+        controlled=("discharge.csv: t [s]", "discharge.csv: t"),
         shapes=("semicolon", "decimal comma", "units in brackets"),
     )
 
@@ -73,9 +73,9 @@ def resistor_one_temperature(rng: np.random.Generator) -> LabFolder:
                 0.0,
                 "1/K",
                 answerable=False,
-            ),  # fmt: skip
+            ),
         ),
-        controlled=("伏安.csv: U/V",),
+        controlled=("伏安.csv: U/V", "伏安.csv: U"),
         shapes=("csv", "units in headers", "honesty"),
     )
 
@@ -106,11 +106,9 @@ Q: what are the ideality factor n and the saturation current I_s?
         files={"sweep.txt": fmt.logger_txt(cols, comments, 8), "notes.txt": fmt.text(notes)},
         truths=(
             Truth(("n", "ideality factor", "η", "emission coefficient"), n, ""),
-            Truth(
-                ("I_s", "Is", "I0", "saturation current", "reverse saturation current"), Is, "A"
-            ),  # fmt: skip
+            Truth(("I_s", "Is", "I0", "saturation current", "reverse saturation current"), Is, "A"),
         ),
-        controlled=("sweep.txt: V_D (V)",),
+        controlled=("sweep.txt: V_D (V)", "sweep.txt: V_D"),
         shapes=("tab logger", "# comments", "units in parentheses"),
     )
 
@@ -150,9 +148,9 @@ U_H = R_H·I_s·B/d
             Truth(("R_H", "RH", "霍尔系数", "Hall coefficient"), RH, "m^3/C"),
             Truth(
                 ("n", "载流子浓度", "carrier concentration", "carrier density"), n_carriers, "1/m^3"
-            ),  # fmt: skip
+            ),
         ),
-        controlled=("hall.csv: I_s/mA",),
+        controlled=("hall.csv: I_s/mA", "hall.csv: I_s"),
         shapes=("csv", "units in headers", "sign-reversal readings"),
     )
 

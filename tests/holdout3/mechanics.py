@@ -44,7 +44,7 @@ To find: the local acceleration due to gravity g, and compare it with the accept
             "notes.txt": fmt.text(notes),
         },
         truths=(Truth(G_NAMES, g, "m/s^2"),),
-        controlled=("timings.csv: L (cm)",),
+        controlled=("timings.csv: L (cm)", "timings.csv: L"),
         shapes=("csv", "units in headers", "repeat columns", "latex formula"),
     )
 
@@ -79,9 +79,9 @@ def spring_static_gbk(rng: np.random.Generator) -> LabFolder:
                 ("L0", "L₀", "L_0", "原长", "弹簧原长", "natural length", "unstretched length"),
                 L0,
                 "cm",
-            ),  # fmt: skip
+            ),
         ),
-        controlled=("弹簧.csv: 砝码质量/g",),
+        controlled=("弹簧.csv: 砝码质量/g", "弹簧.csv: 砝码质量"),
         shapes=("gbk", "chinese headers", "units in headers", "repeat columns"),
     )
 
@@ -116,7 +116,7 @@ Find g and k. For a uniform bar k should be $L/\sqrt{12}$ = 28.9 cm.
             Truth(G_NAMES, g, "m/s^2"),
             Truth(("k", "radius of gyration", "K"), kg, "m"),
         ),
-        controlled=("bar.csv: h/cm",),
+        controlled=("bar.csv: h/cm", "bar.csv: h"),
         shapes=("csv", "units in headers", "repeat columns", "latex formula", "n periods"),
     )
 
@@ -145,7 +145,7 @@ E = F·L / (S·ΔL)，其中 S = πd²/4
         lang="zh",
         files={"yangs.csv": fmt.csv(cols, 8), "实验记录.txt": fmt.text(notes)},
         truths=(Truth(("E", "Y", "杨氏模量", "Young's modulus", "Young modulus"), E / 1e9, "GPa"),),
-        controlled=("yangs.csv: 荷重 m/kg",),
+        controlled=("yangs.csv: 荷重 m/kg", "yangs.csv: 荷重 m"),
         shapes=("csv", "chinese headers", "repeat columns", "constants as a list"),
     )
 
@@ -180,7 +180,7 @@ Find v and the end correction e.
             Truth(("v", "speed of sound", "声速", "c", "velocity of sound"), v, "m/s"),
             Truth(("e", "end correction", "末端修正"), e, "cm"),
         ),
-        controlled=("tube.csv: f (Hz)",),
+        controlled=("tube.csv: f (Hz)", "tube.csv: f"),
         shapes=("csv", "units in headers", "mixed en/zh"),
     )
 
@@ -214,7 +214,7 @@ g = 9.80 m/s^2
             Truth(("I", "moment of inertia"), inertia, "kg*m^2"),
             Truth(("tau_f", "τ_f", "τf", "frictional torque", "friction torque"), tau_f, "N*m"),
         ),
-        controlled=("falls.csv: m [g]",),
+        controlled=("falls.csv: m [g]", "falls.csv: m"),
         shapes=("csv", "units in headers", "repeat columns"),
     )
 

@@ -105,7 +105,7 @@ Literature: 4.89 eV.
             Truth(("ΔU", "dU", "delta U", "spacing", "peak spacing", "mean spacing"), dU, "V"),
             Truth(("E", "excitation energy", "first excitation energy", "E1"), dU, "eV"),
         ),
-        controlled=("fh.txt: U_a/V",),
+        controlled=("fh.txt: U_a/V", "fh.txt: U_a"),
         shapes=("tab logger", "# comments", "peaks"),
     )
 
@@ -142,9 +142,9 @@ Determine the half-life of Ba-137m in minutes. Accepted value 2.552 min.
         truths=(
             Truth(
                 ("t1/2", "t½", "T1/2", "T½", "half-life", "half life", "半衰期"), t_half / 60, "min"
-            ),  # fmt: skip
+            ),
         ),
-        controlled=("decay.csv: t (s)", "background.csv: reading"),
+        controlled=("decay.csv: t (s)", "decay.csv: t", "background.csv: reading"),
         shapes=("csv", "background file", "counts"),
     )
 

@@ -53,9 +53,9 @@ Find the cooling constant k (per second) and the surrounding temperature T_s.
                 ),
                 Ts,
                 "degC",
-            ),  # fmt: skip
+            ),
         ),
-        controlled=("cooling.txt: time[s]",),
+        controlled=("cooling.txt: time[s]", "cooling.txt: time"),
         shapes=("tab logger", "# comments", "units in brackets"),
     )
 
@@ -120,7 +120,7 @@ R_T = R_25·exp[B(1/T − 1/T_25)]，T 用热力学温度，T_25 = 298.15 K
             Truth(("B", "材料常数", "B constant", "B value", "B值"), B, "K"),
             Truth(("R25", "R_25", "R₂₅", "25 ℃ 时的阻值", "25℃时的阻值"), R25, "kohm"),
         ),
-        controlled=("thermistor.csv: 温度 T/℃",),
+        controlled=("thermistor.csv: 温度 T/℃", "thermistor.csv: 温度 T"),
         shapes=("semicolon", "decimal comma", "chinese headers"),
     )
 
@@ -188,14 +188,18 @@ def vapour_pressure_static(rng: np.random.Generator) -> LabFolder:
                     "摩尔汽化热",
                     "平均摩尔汽化热",
                     "enthalpy of vaporization",
+                    "enthalpy of vaporisation",
+                    "molar enthalpy of vaporization",
+                    "molar enthalpy of vaporisation",
+                    "heat of vaporization",
                     "L",
                 ),
                 dH / 1000,
                 "kJ/mol",
-            ),  # fmt: skip
+            ),
             Truth(("Tb", "T_b", "正常沸点", "normal boiling point", "boiling point"), Tb, "K"),
         ),
-        controlled=("vp.csv: 温度/℃",),
+        controlled=("vp.csv: 温度/℃", "vp.csv: 温度"),
         shapes=("csv", "chinese headers", "gauge pressure (derived column)"),
     )
 
