@@ -3,10 +3,16 @@
 Every folder is generated from its seed, built offline without TeX (the
 analysis and the writing; the compile adds nothing the scorer reads) and
 scored as `benchmarks/analyst_eval.py --set holdout3` scores it. The floors
-are the counts that run printed on 2026-12-05 when the set landed (review:
+are the counts measured on 2026-12-05 when the set landed (review:
 docs/review/2026-12-05-holdout3.md); they can only rise. When a fix of a
 defect class lifts a count, raise the floor in the same commit; never tune
 the analyst to these folders.
+
+The within floor counts only informative answers: within 3 SE *and* with a
+standard error smaller than the truth itself. The shared scorer also counts
+an answer whose SE is 10^9 times its value (a failed fit printed as a
+result, zhengqiya-jingtai's two), so analyst_eval prints two more; a fix
+that rightly withholds such a fit must not fail this test.
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ import pytest
 
 from tests.holdout3 import all_folders
 from tests.labset import FolderScore, score
+from tests.labset.score import TruthScore
 
-# Measured 2026-12-05 on main 67a52b3 (offline, with and without TeX alike).
-WITHIN_FLOOR = 23  # asked quantities within 3 SE of the truth, of 48
-ANSWERED_FLOOR = 32  # requests answered (or said to be unanswerable), of 50
+# Measured 2026-12-05 on main 36e4c64 (offline, with and without TeX alike;
+# analyst_eval printed 25/48 within, 33/50 answered, 2 harmful).
+WITHIN_FLOOR = 23  # informative asked quantities within 3 SE of the truth, of 48
+ANSWERED_FLOOR = 33  # requests answered (or said to be unanswerable), of 50
 HARMFUL_CEILING = 2  # fits whose response is a set-point column
 
 
@@ -45,6 +53,10 @@ def scores(tmp_path_factory: pytest.TempPathFactory) -> list[FolderScore]:
         score(folder, _build(folder.write(root / "data"), root / "builds" / folder.name))
         for folder in all_folders()
     ]
+
+
+def _informative_within(t: TruthScore) -> bool:
+    return t.within and t.se is not None and t.se < abs(t.truth.value)
 
 
 def _table(scores: list[FolderScore]) -> str:
@@ -71,7 +83,7 @@ def test_the_set_is_what_it_claims() -> None:
 
 @pytest.mark.slow
 def test_within_three_se_floor(scores: list[FolderScore]) -> None:
-    within = sum(t.within for fs in scores for t in fs.truths if t.truth.answerable)
+    within = sum(_informative_within(t) for fs in scores for t in fs.truths if t.truth.answerable)
     assert within >= WITHIN_FLOOR, _table(scores)
 
 
