@@ -28,7 +28,7 @@ import math
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,7 @@ from labwright.agent.offline.compendium_data import (
 )
 from labwright.agent.offline.compendium_summary import summary_script
 from labwright.agent.offline.kind_writers import scripts
+from labwright.agent.offline.pyformat import format_code
 from labwright.agent.offline.writers.script import KindScript
 from labwright.analysis.jobs import Analysis
 from labwright.ingest.types import Dataset, ReadResult
@@ -391,6 +392,9 @@ def build_compendium(
         (_heading(a, n), b)
         for n, (a, b) in enumerate(zip(analyses, scripts(analyses), strict=True), start=1)
     ]
+    # Laid out as `ruff format` would (pyformat) before anything is counted:
+    # the appendix names lines of this text.
+    parts = [(h, replace(b, code=format_code(b.code))) for h, b in parts]
     blocks = [b for _h, b in parts]
     entries = _entries(record)
     helpers: dict[str, str] = {}
@@ -421,10 +425,13 @@ def build_compendium(
     # Two passes: the PRINTED table's length depends on which ids are said.
     for _ in range(2):
         setup = [
-            _printed_table(entries, said_ids),
-            _COMPARE.strip("\n"),
-            _table_function(readers),
-            *(h.strip("\n") for h in helpers.values()),
+            format_code(s).strip("\n")
+            for s in (
+                _printed_table(entries, said_ids),
+                _COMPARE,
+                _table_function(readers),
+                *helpers.values(),
+            )
         ]
         text = head[0] + "\n\n" + head[1] + "\n\n" + head[2] + "\n"
         text += "".join("\n\n" + s + "\n" for s in setup)
@@ -473,6 +480,14 @@ def _cell(kind: str, source: str) -> dict[str, Any]:
     return cell
 
 
+def _notebook_imports(imports: str, cells: list[str]) -> str:
+    """The script's imports less `sys`, which only its exit status uses (the
+    notebook ends with an assert): ruff's F401 in the notebook otherwise."""
+    if any("sys." in c for c in cells):
+        return imports
+    return "\n".join(line for line in imports.split("\n") if line != "import sys")
+
+
 def _notebook(
     title: str,
     head: list[str],
@@ -482,7 +497,10 @@ def _notebook(
 ) -> dict[str, Any]:
     cells = [
         _cell("markdown", f"# {title}\n\n" + head[0].strip('"\n').split("\n", 1)[1].strip()),
-        _cell("code", head[1] + '\n\nDATA = Path("data").resolve()'),
+        _cell(
+            "code",
+            _notebook_imports(head[1], [*setup, *body]) + '\n\nDATA = Path("data").resolve()',
+        ),
         *(_cell("code", s) for s in setup),
     ]
     for heading, code in zip(headings, body, strict=True):

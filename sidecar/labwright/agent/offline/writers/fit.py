@@ -17,6 +17,7 @@ import numpy as np
 
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
+from labwright.agent.offline.pyformat import expression
 from labwright.agent.offline.results_table import unit_tex
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure
@@ -310,11 +311,17 @@ def _law_lines(e: Any, data: Any, res: Any, xs: dict[str, str], tag: str) -> lis
         body = _replace_name(body, name, _py(name))
     starts = {_py(p): res.value(p) / plan.display[p][1] * plan.params[p].factor for p in pnames}
     names = ", ".join(_py(v.name) for v in e.independents)
+    body = expression(body)
+    response = plan.variables[e.response.name].factor
     lines += [
         f"def law_{tag}(x, {', '.join(_py(n) for n in pnames)}):",
-        f"    {names}, = x",
+        f"    ({names},) = x" if len(e.independents) == 1 else f"    {names} = x",
         *(f"    {_py(k)} = {v!r}" for k, v in consts.items()),
-        f"    return ({body}) / {plan.variables[e.response.name].factor!r}  # in the response's unit",
+        *(
+            [f"    return {body}"]
+            if response == 1.0
+            else ["    # in the response's unit", f"    return ({body}) / {response!r}"]
+        ),
         f"model = lmfit.Model(law_{tag}, independent_vars=['x'])",
         f"params = model.make_params(**{starts!r})",
         f"fit_{tag} = model.fit(y, params, x=({names},), "
