@@ -242,7 +242,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     models: list[NamedModel] = named + implied
     keys = [m.key for m in models if m.key]
     written = [m.key for m in models if m.key and m.how == "formula"]
-    given = given_values(notes, vocab, keys, written)
+    given = given_values(notes, vocab, keys, written, {(a.model, a.quantity) for a in asked})
     seen = {(a.model, a.quantity) for a in asked}
     for a in given.asked:
         if (a.model, a.quantity) not in seen:

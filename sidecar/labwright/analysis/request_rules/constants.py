@@ -105,14 +105,20 @@ def _given_constant(symbol: str, m: Measured, ev: Evidence, reason: str) -> Give
 
 
 def given_values(
-    notes: Notes, vocab: Vocabulary, models: Sequence[str], written: Collection[str] = ()
+    notes: Notes,
+    vocab: Vocabulary,
+    models: Sequence[str],
+    written: Collection[str] = (),
+    requested: Collection[tuple[str | None, str]] = (),
 ) -> Given:
     """The constants, the values to compare with and the quantities those ask.
 
     `written`: the laws the notes write out as a formula. A value of such a
     law's variable ("in a 1.00 cm cuvette" beside "A = ε l c") is kept as a
     given constant: the notes wrote the symbol into the law they ask, and a
-    calibration against the other variable needs it (ε = slope/l)."""
+    calibration against the other variable needs it (ε = slope/l).
+    `requested`: the (law, quantity) pairs the notes already ask for; a
+    plain value of one of those is the value to compare with."""
     constants: list[GivenConstant] = []
     expected: list[ExpectedValue] = []
     asked: list[AskedQuantity] = []
@@ -199,11 +205,17 @@ def given_values(
                         f"{law} that they write out",
                     )
                 )
-            elif kind == "quantity" and not st.expected:
+            elif (
+                kind == "quantity"
+                and not st.expected
+                and not {(key, name), (None, name)} & set(requested)
+            ):
                 # A plain value of a derived quantity is a given value (a
                 # component: "C = 100 µF" of an RC circuit, whose τ is then
                 # compared with RC); of a fitted parameter, without saying it
                 # is a reference, it is not read (a start value, a guess).
+                # Of a quantity the notes ask for, it is the value to compare
+                # with ("find C; the can says 47 µF nominal").
                 entry = vocab.entry(key)
                 derived = entry is not None and any(d.key == name for d in entry.derived)
                 if derived and name not in seen:

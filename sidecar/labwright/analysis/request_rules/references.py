@@ -33,18 +33,27 @@ _REFERENCE = re.compile(
     # "the accepted value (of the speed of light) (is) 299792.458 km/s"
     r"\b(?:" + _KIND_EN + r")\s+values?"
     r"(?:\s+(?:of|for)\s+(?:the\s+)?[A-Za-z][\w'’ -]{0,40}?)?" + _BEFORE_VALUE + r"(?=[-+(]?\.?\d)"
-    # "compare it with 9.81 m/s²"
+    # "(lit. 0.5 mM)", "literature: 1.333", "ref. 9.81 m/s²"
+    r"|\b(?:lit\.|literature|ref\.|reference)\s*[:：]?" + _BEFORE_VALUE + r"(?=[-+(]?\.?\d)"
+    # "it should be about 0.5 mM", "we expect about 9 V", "expected to be 4"
+    r"|\b(?:should\s+be|ought\s+to\s+be|expected\s+to\s+be|(?:we|you)\s+(?:would\s+)?expect)"
+    r"\s*(?:about|approximately|roughly|around|close\s+to|near)?\s*(?=[-+(]?\.?\d)"
+    # "compare it with 9.81 m/s²", "compare with the nominal 47 µF"
     r"|\bcompar\w*\s+(?:it|them|this|these|the\s+result|your\s+result|the\s+value)?\s*"
-    r"(?:with|to|against)\s+(?=[-+(]?\.?\d)"
-    # "与公认值 9.80 m/s² 比较", "理论值为 1.333"
-    r"|(?:公认值|理论值|参考值|标准值|文献值|真值|手册值)\s*(?:为|是|约为|=|＝|:|：)?\s*(?=[-+(]?\.?\d)"
+    r"(?:with|to|against)\s+(?:the\s+)?(?:(?:" + _KIND_EN + r"|nominal|rated|quoted)\s+)?"
+    r"(?:value\s+(?:of\s+)?)?(?=[-+(]?\.?\d)"
+    # "与公认值 9.80 m/s² 比较", "理论值为 1.333", "文献值约 0.5 mM", "文献值（K9 玻璃）约 1.516"
+    r"|(?:公认值|理论值|参考值|标准值|文献值|真值|手册值)\s*(?:[（(][^）)]{1,20}[）)])?\s*"
+    r"(?:为|是|约为|约|应为|=|＝|:|：|≈)?\s*(?=[-+(]?\.?\d)"
     r"|与\s*(?=[-+(]?\.?\d)",
     re.I,
 )
 # The forms that say the value is a reference ("accepted value", "理论值"):
 # these may be unitless (a refractive index); a bare "compare with" needs a unit.
 _NAMED = re.compile(
-    r"(?:" + _KIND_EN + r")\s+value|公认值|理论值|参考值|标准值|文献值|真值|手册值", re.I
+    r"(?:" + _KIND_EN + r")\s+value|\blit\.|\bliterature\b|\bref\.|公认值|理论值|参考值|标准值|"
+    r"文献值|真值|手册值",
+    re.I,
 )
 # "与 9.80 m/s² 比较": only a comparison when 比较/对比/相比 follows the value.
 _ZH_COMPARE_AFTER = re.compile(r"\s*(?:的?\s*(?:比较|对比|相比|比对))")

@@ -116,8 +116,21 @@ def _join(a: str, b: str) -> str:
     return a + " " + b
 
 
+# A full stop that ends an abbreviation ends no sentence: "(lit. 0.5 mM)",
+# "approx. 9 V", "cf. Fig. 2", "e.g. the slope".
+_ABBREVIATION = re.compile(
+    r"\b(?:lit|ref|refs|approx|ca|cf|vs|fig|figs|eq|eqs|resp|e\.g|i\.e)\.\s*$",
+    re.I,
+)
+
+
 def _split_sentences(text: str) -> list[str]:
-    parts = [p for p in _SENTENCE_END.split(text)]
+    parts: list[str] = []
+    for p in _SENTENCE_END.split(text):
+        if parts and _ABBREVIATION.search(parts[-1]):
+            parts[-1] += p
+        else:
+            parts.append(p)
     return [p for p in parts if p.strip()]
 
 

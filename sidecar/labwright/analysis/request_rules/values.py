@@ -150,14 +150,20 @@ def mask_file_names(text: str) -> str:
 
 
 _EXPECTED = re.compile(
-    r"\b(?:reported|literature|expected|accepted|reference value|textbook|tabulated|"
-    r"theoretical(?:ly)?|should (?:be|come out)|known to be|published|true value|nominal|"
+    r"\b(?:reported|literature|lit|expected|accepted|reference value|textbook|tabulated|"
+    r"theoretical(?:ly)?|should (?:be|come out)|ought to be|known to be|published|true value|"
+    r"nominal|rated|typical(?:ly)?|"
+    # someone else's figure: "the kit insert says", "the manufacturer quotes"
+    r"says|quotes|states|lists|datasheet|data sheet|insert|manufacturer|specified|"
     r"compare[sd]? (?:it |them |this |these |the result |your result )?(?:with|to)|"
     r"close to|about|approximately|around|roughly)\b|"
-    r"文献|理论值|参考值|标准值|公认值|预期|期望|约为|大约|左右",
+    # an approximate sign is an expectation, not a value to compute with
+    r"(?<=\s)[≈~](?=\s*\d)|"
+    r"文献|理论值|参考值|标准值|公认值|预期|期望|约为|大约|左右|约|标称|应为|应约为|说明书",
     re.I,
 )
-# Nominal values of components are given constants, not values to compare with.
+# Nominal values of components are given constants, not values to compare with
+# (`constants.py` makes one a value to compare with when the notes ask for it).
 _NOMINAL = re.compile(r"\bnominal\b|标称", re.I)
 # "g = 9.8", "g ≈ 9.8", and the Chinese "g 取 9.80", "g 取为 9.80", "d 为 2.004 cm".
 _ASSIGN = re.compile(r"\s*(?:=|≈|~|:=|＝|≃|取为|(?<![移吸量抽称])取|为)\s*")

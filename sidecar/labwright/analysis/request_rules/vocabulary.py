@@ -247,11 +247,16 @@ class Vocabulary:
                     spans = _exact(c.term.phrase, text)
                 else:
                     spans = find_words(c.stems, text, toks)
+            # "log-logistic" is no logistic law, "non-linear" no line: a word
+            # joined by a hyphen to the phrase's first word is another word.
+            spans = [sp for sp in spans if not _hyphen_joined(text, sp.start)]
             found.extend(Hit(c.term, clause, sp.start, sp.end, sp.contiguous) for sp in spans)
         for m in SYMBOL_IN_TEXT.finditer(text):
             raw = m.group(1)
             if re.search(r"\d\s?$", text[: m.start(1)]):
                 continue  # "2.000 m", "50 W": a unit after its number, not a symbol
+            if raw in _ENGLISH_WORDS and not _symbol_context(text, m.start(1), m.end(1)):
+                continue  # "Is the decay first order?": a word, not the diode's Is
             key = symbol_key(raw)
             for c in self._by_symbol.get(key[:1], ()):
                 if kinds is not None and c.term.kind not in kinds:
@@ -275,6 +280,27 @@ class Vocabulary:
     def models_with(self, quantity: str) -> list[str]:
         """Models that have a quantity of this key."""
         return [k for k, e in self.entries.items() if quantity in e.quantity_keys()]
+
+
+# Two-letter English words that are also symbols of some law (Is, In, At...):
+# a symbol only where written as one ("Is = 2 nA", "find I_s", "of Is and n").
+_ENGLISH_WORDS = frozenset(
+    "Is In It As At If On Or No So To Be By Do Of Up Us We An Am Go Me My He".split()
+)
+
+
+def _symbol_context(text: str, start: int, end: int) -> bool:
+    """Written as a symbol: beside "=" or a bracket, or capitalised inside a
+    sentence ("find Is and n"), where the English word would be lower case;
+    at a sentence's start "Is" is the word."""
+    before, after = text[:start].rstrip(), text[end:].lstrip()
+    if after[:1] in ("=", "≈", ")", "]", "（", "(") or before[-1:] in ("(", "[", "$"):
+        return True
+    return bool(before) and not before.endswith((".", "?", "!", ":", "\n"))
+
+
+def _hyphen_joined(text: str, start: int) -> bool:
+    return start > 1 and text[start - 1] == "-" and text[start - 2].isalpha()
 
 
 def _exact(phrase: str, text: str) -> list[Span]:
