@@ -5,8 +5,12 @@
 //! `sidecar_info` command and the `sidecar-state` event
 //! (docs/window-contract.md). Dropped folders become a `folder-dropped` event.
 //! With `LABWRIGHT_WEBVIEW_RELAY` set (tests), the address given to the UI is
-//! that relay's (relay.rs).
+//! that relay's (relay.rs). Exports are saved through the native "Save as…"
+//! dialog (`save_export`, export.rs); the command line is read in main.rs
+//! before anything here runs (args.rs).
 
+pub mod args;
+pub mod export;
 pub mod handshake;
 #[cfg(windows)]
 mod jobobject;
@@ -38,6 +42,11 @@ struct Shared {
     state: Mutex<Option<SidecarState>>,
     running: Mutex<Option<Running>>,
     stopping: Mutex<bool>,
+    /// The shell's log (the sidecar's, with `[shell]` lines), once opened.
+    log: Mutex<Option<SharedLog>>,
+    /// The folder the last export went to in this launch: the next "Save
+    /// as…" opens there.
+    last_save_dir: Mutex<Option<PathBuf>>,
 }
 
 #[derive(Clone, Serialize)]
@@ -82,12 +91,86 @@ async fn pick_folder(app: AppHandle) -> Option<String> {
     picked.into_path().ok().map(|p| p.display().to_string())
 }
 
+/// Saves an export where the person chooses (export.rs). The page sends the
+/// bytes as the raw body and the suggested name, percent-encoded, in the
+/// `x-labwright-name` header; the dialog decides the path, so the page can
+/// write nowhere else. Errors of the request itself (no bytes) are the
+/// page's bug and come back as a rejected promise.
+#[tauri::command]
+async fn save_export(
+    app: AppHandle,
+    request: tauri::ipc::Request<'_>,
+) -> Result<export::SaveOutcome, String> {
+    use tauri_plugin_dialog::DialogExt;
+    let tauri::ipc::InvokeBody::Raw(bytes) = request.body() else {
+        return Err("save_export takes the export's bytes as the raw body".into());
+    };
+    let bytes = bytes.clone();
+    let name = export::suggested_name(
+        request
+            .headers()
+            .get(export::NAME_HEADER)
+            .and_then(|v| v.to_str().ok()),
+    );
+    let shared = app.state::<Arc<Shared>>().inner().clone();
+    let last = shared.last_save_dir.lock().unwrap().clone();
+    let start = export::start_dir(&[
+        last,
+        app.path().document_dir().ok(),
+        app.path().home_dir().ok(),
+    ]);
+    let filter = export::filter_for(&name);
+    let mut dialog = app
+        .dialog()
+        .file()
+        .set_title(export::SAVE_TITLE)
+        .set_file_name(&name)
+        .set_can_create_directories(true);
+    if let Some((label, ext)) = filter {
+        dialog = dialog.add_filter(label, &[ext]);
+    }
+    if let Some(dir) = start {
+        dialog = dialog.set_directory(dir);
+    }
+    let chosen = tauri::async_runtime::spawn_blocking(move || dialog.blocking_save_file())
+        .await
+        .ok()
+        .flatten()
+        .and_then(|p| p.into_path().ok());
+    let Some(chosen) = chosen else {
+        return Ok(export::SaveOutcome::Cancelled);
+    };
+    let path = match filter {
+        Some((_, ext)) => export::with_extension(chosen, ext),
+        None => chosen,
+    };
+    let target = path.clone();
+    let (outcome, error) =
+        tauri::async_runtime::spawn_blocking(move || export::save_to(&target, &bytes))
+            .await
+            .map_err(|e| e.to_string())?;
+    match error {
+        None => *shared.last_save_dir.lock().unwrap() = path.parent().map(PathBuf::from),
+        Some(e) => {
+            // The person reads one sentence; the OS's words are kept here.
+            if let Some(log) = shared.log.lock().unwrap().as_ref() {
+                sidecar::log_line(
+                    log,
+                    &format!("[shell] saving {} failed: {e}", path.display()),
+                );
+            }
+        }
+    }
+    Ok(outcome)
+}
+
 fn start_sidecar(app: &AppHandle) {
     let data = paths::data_dir(app);
     let log_path = data.join("logs").join("sidecar.log");
     let log: SharedLog = Arc::new(Mutex::new(
         rotlog::RotatingLog::open(&log_path, LOG_MAX_BYTES, LOG_KEEP).ok(),
     ));
+    *app.state::<Arc<Shared>>().log.lock().unwrap() = Some(log.clone());
     set_state(app, SidecarState::Starting);
     // Read once, before the sidecar starts: a bad value is said in the log
     // and ignored, so the window still works, talking to the sidecar directly.
@@ -228,7 +311,11 @@ pub fn run() {
                 }
             }
         })
-        .invoke_handler(tauri::generate_handler![sidecar_info, pick_folder])
+        .invoke_handler(tauri::generate_handler![
+            sidecar_info,
+            pick_folder,
+            save_export
+        ])
         .build(tauri::generate_context!())
         .expect("the Labwright window could not be created");
     app.run(|handle, event| {

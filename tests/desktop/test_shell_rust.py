@@ -56,6 +56,7 @@ def test_shell_grants_the_page_only_what_the_contract_needs() -> None:
             "core:event:allow-unlisten",
             "allow-sidecar-info",
             "allow-pick-folder",
+            "allow-save-export",
         ]
     )
     conf = json.loads((SHELL / "tauri.conf.json").read_text(encoding="utf-8"))

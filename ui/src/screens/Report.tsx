@@ -9,7 +9,8 @@ import { PROPOSALS_CHANGED } from "../state/citations";
 import { originText, useT } from "../i18n";
 import { describeSource, entriesById, folderLevel, type TaggedEntry } from "../state/provenance";
 import { exportName, type ExportKind } from "../state/exportName";
-import { saveExport } from "../api/save";
+import { saveExport, saveNote as noteOf } from "../api/save";
+import { inShell } from "../api/conn";
 
 type ProvenanceOut = components["schemas"]["ProvenanceOut"];
 
@@ -46,7 +47,7 @@ export function Report({
   const [selection, setSelection] = useState<Selection | null>(null);
   const [linkCount, setLinkCount] = useState<number | null>(null);
   const [sourceOpen, setSourceOpen] = useState(() => localStorage.getItem(SOURCE_KEY) !== "closed");
-  const [saveNote, setSaveNote] = useState<string | null>(null);
+  const [saveNote, setSaveNote] = useState<{ text: string; failed: boolean } | null>(null);
 
   useEffect(() => {
     if (!shown) return;
@@ -80,12 +81,16 @@ export function Report({
     const name = exportName(version?.content ?? "", sessionTitle, shown.version_no, kind);
     try {
       const res = await api.raw(`/sessions/${sessionId}/versions/${shown.version_no}/export/${kind}`);
-      const saved = await saveExport(await res.blob(), name);
-      if (saved) setSaveNote(t("savedAs", { name: saved }));
+      // Desktop: the native "Save as…" dialog; a cancelled one says nothing.
+      const result = await saveExport(await res.blob(), name);
+      const text = noteOf(result, t);
+      setSaveNote(text ? { text, failed: result.outcome === "failed" } : null);
     } catch (err) {
-      setSaveNote(err instanceof Error && err.message ? err.message : t("error"));
+      setSaveNote({ text: err instanceof Error && err.message ? err.message : t("error"), failed: true });
     }
   };
+  // In the desktop app the buttons open a "Save as…" dialog; in a browser they download.
+  const desktop = inShell();
 
   const entry = (id: string) => byId.get(id);
   const sourceOf = (id: string) => {
@@ -163,10 +168,10 @@ export function Report({
           </button>
           <span className="spacer" />
           <button type="button" onClick={() => void download("pdf")} disabled={!shown.has_pdf} data-testid="export-pdf">
-            {t("exportPdf")}
+            {t(desktop ? "savePdf" : "exportPdf")}
           </button>
           <button type="button" onClick={() => void download("zip")} data-testid="export-zip">
-            {t("exportZip")}
+            {t(desktop ? "saveZip" : "exportZip")}
           </button>
           <button
             type="button"
@@ -175,12 +180,17 @@ export function Report({
             title={t("exportCompendiumHint")}
             data-testid="export-compendium"
           >
-            {t("exportCompendium")}
+            {t(desktop ? "saveCompendium" : "exportCompendium")}
           </button>
         </div>
         {saveNote && (
-          <p role="status" className="muted" data-testid="save-note">
-            {saveNote}
+          <p
+            role="status"
+            className={saveNote.failed ? "warn" : "muted"}
+            data-testid="save-note"
+            data-failed={saveNote.failed ? "true" : undefined}
+          >
+            {saveNote.text}
           </p>
         )}
         {pdf && linkCount === 0 && (prov?.numbers.length ?? 0) > 0 && (
