@@ -45,6 +45,8 @@ pytestmark = [
 ARTIFACTS = ROOT / "ui" / "artifacts" / "screenshots"
 # The chooser's title, set by the shell (src-tauri/src/lib.rs, PICK_FOLDER_TITLE).
 DIALOG_TITLE = "Open a data folder"
+# The "Save as…" dialog's title (src-tauri/src/export.rs, SAVE_TITLE).
+SAVE_TITLE = "Save the report"
 STATE = "return window.__TAURI_INTERNALS__.invoke('sidecar_info').then(arguments[0], e => arguments[0]({error: String(e)}));"
 
 
@@ -75,6 +77,7 @@ class App:
     display: str
     binary: Path
     state: dict[str, Any]  # the sidecar's own base (never the relay's) and the token
+    documents: Path  # the app's Documents folder (XDG user dirs), where "Save as…" opens
     relay: Relay | None = None  # between the webview and the sidecar, when asked for
 
 
@@ -116,6 +119,13 @@ def _installed(deb: str, tmp_path: Path, home: Path, link: Relay | None) -> Iter
     root = tmp_path / "installed"
     subprocess.run(["dpkg-deb", "-x", deb, str(root)], check=True)
     binary = root / "usr" / "bin" / "labwright"
+    # The app's own XDG config: its Documents folder is the test's (where the
+    # "Save as…" dialog opens), and the tester's GTK settings, bookmarks and
+    # user dirs are neither read nor written.
+    config, documents = tmp_path / "xdg-config", tmp_path / "Documents"
+    config.mkdir()
+    documents.mkdir()
+    (config / "user-dirs.dirs").write_text(f'XDG_DOCUMENTS_DIR="{documents}"\n', encoding="utf-8")
     env = {
         **os.environ,
         "LABWRIGHT_HOME": str(home),
@@ -124,6 +134,7 @@ def _installed(deb: str, tmp_path: Path, home: Path, link: Relay | None) -> Iter
         # there is no D-Bus session here for dconf, and the tester's own
         # settings are neither read nor written.
         "GSETTINGS_BACKEND": "memory",
+        "XDG_CONFIG_HOME": str(config),
     }
     env.pop("LABWRIGHT_SIDECAR", None)  # the app must find the sidecar in its own resources
     env.pop("LABWRIGHT_WEBVIEW_RELAY", None)
@@ -157,7 +168,7 @@ def _installed(deb: str, tmp_path: Path, home: Path, link: Relay | None) -> Iter
                 base, port = _relayed_sidecar(home, link.address, 30)
                 link.forward_to(port)
                 state = {**state, "base": base}
-            yield App(session, display, binary, state, link)
+            yield App(session, display, binary, state, documents, link)
         finally:
             session.close()  # closes the window: the app exits and stops its sidecar
     deadline = time.monotonic() + 10
@@ -225,18 +236,7 @@ def _choose_in_native_dialog(display: str, folder: Path, app_pids: list[int]) ->
     """Type `folder` into the GTK folder chooser the click opened and accept it:
     Ctrl+L opens the location entry, the path is typed, Return presses the
     default button (Open)."""
-    dialog = xdisplay.wait_window(display, DIALOG_TITLE, 60)
-    if dialog is None:
-        shot = ARTIFACTS / "window-no-folder-dialog.png"
-        saved = xdisplay.screenshot(display, shot)
-        raise AssertionError(
-            f"the native folder chooser ({DIALOG_TITLE!r}) did not appear within 60 s"
-            f" of clicking Open folder; {'screen saved to ' + str(shot) if saved else 'no screenshot could be taken'}"
-        )
-    # The dialog is the app's own (GTK, in-process), not a portal's or another program's.
-    assert xdisplay.window_pid(display, dialog) in app_pids, (
-        "the chooser belongs to another process"
-    )
+    dialog = _native_dialog(display, DIALOG_TITLE, app_pids, "clicking Open folder")
     xdisplay.focus_and_type(display, dialog, ("key", "ctrl+l"), ("type", str(folder)))
     xdisplay.screenshot(display, ARTIFACTS / "window-folder-dialog.png")
     xdisplay.focus_and_type(display, dialog, ("key", "Return"))
@@ -244,6 +244,24 @@ def _choose_in_native_dialog(display: str, folder: Path, app_pids: list[int]) ->
         shot = ARTIFACTS / "window-folder-dialog-stuck.png"
         xdisplay.screenshot(display, shot)
         raise AssertionError(f"the folder chooser stayed open after Return; screen saved to {shot}")
+
+
+def _native_dialog(display: str, title: str, app_pids: list[int], after: str) -> str:
+    """The native dialog titled `title`, once it is on screen (within 60 s of
+    `after`); it must be the app's own (GTK, in-process), not a portal's or
+    another program's."""
+    dialog = xdisplay.wait_window(display, title, 60)
+    if dialog is None:
+        shot = ARTIFACTS / "window-no-dialog.png"
+        saved = xdisplay.screenshot(display, shot)
+        raise AssertionError(
+            f"the native dialog {title!r} did not appear within 60 s of {after};"
+            f" {'screen saved to ' + str(shot) if saved else 'no screenshot could be taken'}"
+        )
+    assert xdisplay.window_pid(display, dialog) in app_pids, (
+        f"the dialog {title!r} belongs to another process"
+    )
+    return dialog
 
 
 def _assert_one_session_for(state: dict[str, Any], folder: Path) -> int:
@@ -590,6 +608,7 @@ def test_daily_use_in_the_real_window(
         _show_first_page(s, 400)
         _glyphs_of_the_shown_pdf(app.state, session_id, folder, tmp_path)
         _photograph(s, app.display, "2-report")
+        _export_through_the_save_dialog(app, session_id)
 
         count = int(
             s.script("return document.querySelectorAll('[data-testid=\"pdf-num\"]').length;")
@@ -631,6 +650,65 @@ def test_daily_use_in_the_real_window(
         _click_number(s, count2 // 2, "a number of version 2", app.state, session_id)
         _photograph(s, app.display, "5-renamed-number")
         _cut_mid_run_and_resume(app, session_id)
+
+
+SAVE_NOTE = """
+const n = document.querySelector('[data-testid="save-note"]');
+return n ? {text: n.textContent, failed: n.getAttribute('data-failed')} : null;
+"""
+
+
+def _export_through_the_save_dialog(app: App, session_id: int) -> None:
+    """Export the PDF as a person does (issue 21: downloads in the desktop app
+    saved silently, somewhere that depended on the working folder): the
+    button opens the native GTK "Save as…" dialog in Documents with the name
+    from the report's title; Return saves. The file lands there whole (the
+    export's bytes, no temporary file left) and the page says where. Then a
+    dialog closed with Escape saves nothing and says nothing."""
+    s = app.session
+    content = _api(app.state, f"/sessions/{session_id}/versions/1").json()["content"]
+    title = re.search(r"\\title\{([^{}\\$]+)\}", content)
+    # A plain title is the name as it is (ui/src/state/exportName.ts has the
+    # rules for titles with commands; this report's title has none).
+    assert title, f"the report's title is not plain text: {content[:300]}"
+    expected = f"{title.group(1).strip()} (v1).pdf"
+    before = set(os.listdir(app.documents))
+    s.click(s.wait_for('[data-testid="export-pdf"]', 30))
+    pids = _app_processes(app.binary)
+    dialog = _native_dialog(app.display, SAVE_TITLE, pids, "clicking Save PDF")
+    xdisplay.screenshot(app.display, ARTIFACTS / "window-save-dialog.png")
+    xdisplay.focus_and_type(app.display, dialog, ("key", "Return"))
+    if not xdisplay.wait_gone(app.display, dialog, SAVE_TITLE, 30):
+        shot = ARTIFACTS / "window-save-dialog-stuck.png"
+        xdisplay.screenshot(app.display, shot)
+        raise AssertionError(f"the Save dialog stayed open after Return; see {shot}")
+    saved = app.documents / expected
+    note: dict[str, Any] | None = None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        note = s.script(SAVE_NOTE)
+        if note and saved.exists():
+            break
+        time.sleep(0.25)
+    files = set(os.listdir(app.documents))
+    assert files == before | {expected}, (
+        f"expected {expected!r} in Documents (the report's title), found {sorted(files)}"
+    )
+    pdf = _api(app.state, f"/sessions/{session_id}/versions/1/export/pdf").content
+    assert saved.read_bytes() == pdf, "the saved file is not the export"
+    assert note and not note["failed"] and str(saved) in note["text"], note
+    _photograph(s, app.display, "2b-saved")
+
+    # Cancelled: nothing written, nothing said.
+    s.click(s.wait_for('[data-testid="export-zip"]', 30))
+    dialog = _native_dialog(app.display, SAVE_TITLE, pids, "clicking Save Overleaf zip")
+    xdisplay.focus_and_type(app.display, dialog, ("key", "Escape"))
+    assert xdisplay.wait_gone(app.display, dialog, SAVE_TITLE, 30), (
+        "Escape did not close the dialog"
+    )
+    time.sleep(1.0)
+    assert set(os.listdir(app.documents)) == before | {expected}, sorted(os.listdir(app.documents))
+    assert s.script(SAVE_NOTE) is None, "a cancelled save said something"
 
 
 # What the page shows of a run, for a failure message.

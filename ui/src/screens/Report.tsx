@@ -9,7 +9,7 @@ import { PROPOSALS_CHANGED } from "../state/citations";
 import { originText, useT } from "../i18n";
 import { describeSource, entriesById, folderLevel, type TaggedEntry } from "../state/provenance";
 import { exportName, type ExportKind } from "../state/exportName";
-import { saveExport, saveNote as noteOf } from "../api/save";
+import { saveExport, saveNote as noteOf, type SaveResult } from "../api/save";
 import { inShell } from "../api/conn";
 
 type ProvenanceOut = components["schemas"]["ProvenanceOut"];
@@ -47,12 +47,14 @@ export function Report({
   const [selection, setSelection] = useState<Selection | null>(null);
   const [linkCount, setLinkCount] = useState<number | null>(null);
   const [sourceOpen, setSourceOpen] = useState(() => localStorage.getItem(SOURCE_KEY) !== "closed");
-  const [saveNote, setSaveNote] = useState<{ text: string; failed: boolean } | null>(null);
+  // The last save's result, not its sentence: the note follows a language switch.
+  const [saved, setSaved] = useState<{ result: SaveResult } | { error: string } | null>(null);
 
   useEffect(() => {
     if (!shown) return;
     const base = `/sessions/${sessionId}/versions/${shown.version_no}`;
     setPdf(null);
+    setSaved(null);
     setSelection(null);
     setLinkCount(null);
     void api.get<VersionOut>(base).then(setVersion, () => setVersion(null));
@@ -77,18 +79,18 @@ export function Report({
     );
 
   const download = async (kind: ExportKind) => {
-    setSaveNote(null);
+    setSaved(null);
     const name = exportName(version?.content ?? "", sessionTitle, shown.version_no, kind);
     try {
       const res = await api.raw(`/sessions/${sessionId}/versions/${shown.version_no}/export/${kind}`);
       // Desktop: the native "Save as…" dialog; a cancelled one says nothing.
-      const result = await saveExport(await res.blob(), name);
-      const text = noteOf(result, t);
-      setSaveNote(text ? { text, failed: result.outcome === "failed" } : null);
+      setSaved({ result: await saveExport(await res.blob(), name) });
     } catch (err) {
-      setSaveNote({ text: err instanceof Error && err.message ? err.message : t("error"), failed: true });
+      setSaved({ error: err instanceof Error && err.message ? err.message : t("error") });
     }
   };
+  const saveText = saved && ("error" in saved ? saved.error : noteOf(saved.result, t));
+  const saveFailed = !!saved && ("error" in saved || saved.result.outcome === "failed");
   // In the desktop app the buttons open a "Save as…" dialog; in a browser they download.
   const desktop = inShell();
 
@@ -183,14 +185,14 @@ export function Report({
             {t(desktop ? "saveCompendium" : "exportCompendium")}
           </button>
         </div>
-        {saveNote && (
+        {saveText && (
           <p
             role="status"
-            className={saveNote.failed ? "warn" : "muted"}
+            className={saveFailed ? "warn" : "muted"}
             data-testid="save-note"
-            data-failed={saveNote.failed ? "true" : undefined}
+            data-failed={saveFailed ? "true" : undefined}
           >
-            {saveNote.text}
+            {saveText}
           </p>
         )}
         {pdf && linkCount === 0 && (prov?.numbers.length ?? 0) > 0 && (
