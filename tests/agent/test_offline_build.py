@@ -163,3 +163,26 @@ def test_large_photo_is_scaled_down_and_stays_a_jpeg(tmp_path: Path) -> None:
     assert len(made) == 1 and made[0].path.endswith(".jpg")
     with Image.open(made[0].path) as img:
         assert img.format == "JPEG" and max(img.size) == 3000
+
+
+def test_a_folder_whose_only_data_file_is_empty_says_so_once(tmp_path: Path) -> None:
+    """Issue 21, point 7: a 0-byte CSV got "add CSV files" three times (a skip
+    warning, an error, a problem) and a finished-looking run. Now: one error
+    that names the file and why, with what to do; no skip warning beside it;
+    no problem repeating it; the run failed, not finished."""
+    folder = tmp_path / "only empty"
+    folder.mkdir()
+    (folder / "data.csv").write_bytes(b"")
+    events = list(build_offline(folder, tmp_path / "out"))
+    errors = [e for e in events if isinstance(e, Error)]
+    assert len(errors) == 1
+    assert errors[0].text is not None and errors[0].text.key == "folder.only_file_unusable"
+    assert "data.csv" in errors[0].message and "empty" in errors[0].message
+    assert errors[0].action_text is not None and errors[0].action_text.key == "action.fix_data_file"
+    assert not [e for e in events if isinstance(e, Warning_)], "the file's skip is said twice"
+    said = json.dumps([e.model_dump() for e in events], ensure_ascii=False)
+    assert said.count(errors[0].message) == 1
+    assert "Add data files" not in said and "add CSV" not in said
+    done = events[-1]
+    assert isinstance(done, Done) and not done.ok and done.outcome == "failed"
+    assert done.problems == [] and done.pdf_path is None

@@ -167,6 +167,27 @@ def test_unknown_upload_and_empty_upload(env: Any) -> None:
     assert _chunk(client, auth, uid, "a.csv", b"1").status_code == 404
 
 
+def test_an_upload_of_nothing_but_os_files_is_refused_at_the_drop_and_leaves_nothing(
+    env: Any,
+) -> None:
+    """Issue 21: a folder holding only what a file manager leaves was uploaded,
+    became a session, and its run said "The folder <data>/uploads/<hex>/… is
+    empty": an internal path, a session of nothing. Now it is refused when the
+    upload is finished, in the sentence a folder given by path gets."""
+    app, client, auth = env
+    uid = _new(client, auth, name="nothing here")
+    for name in (".DS_Store", "Thumbs.db", "._a.csv"):
+        assert _chunk(client, auth, uid, name, b"\0\0\0\1Bud1").status_code == 200
+    answer = client.post(f"/api/uploads/{uid}/session", json={}, headers=auth)
+    assert answer.status_code == 422
+    body = answer.json()
+    assert body["text"] == {"key": "folder.empty", "params": {"folder": "nothing here"}}
+    assert body["detail"].startswith("The folder nothing here is empty;")
+    assert "uploads" not in body["detail"]
+    assert client.get("/api/sessions", headers=auth).json() == []
+    assert not (app.state.ctx.data.root / "uploads" / uid).exists()
+
+
 def test_folder_name_is_reduced_to_one_safe_part(env: Any) -> None:
     app, client, auth = env
     for name, expected in (

@@ -111,3 +111,32 @@ def test_daily_use_e2e_in_chromium() -> None:
         },
     )
     assert " 0 failed" in out and "FAIL" not in out
+
+
+def test_the_smaller_things_of_daily_use_in_chromium() -> None:
+    """ui/e2e/details.mjs (issue 21, points 7, 8, 10): the cold load paints
+    "Starting…"; an empty folder and a folder whose only data file is empty
+    each get one sentence (a failed run, not a full bar); a 200-character file
+    name overflows nothing; an uploaded folder is not shown by its internal
+    path; the PDF leads (zoom, fit, pages, split, collapsible source);
+    identical versions say so; chat cards stay in their session; a cancelled
+    run says Cancelled; browser mode keeps language and theme across a
+    restart of the engine."""
+    _node_ready()
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip("chromium is not installed (scripts/test.sh installs Debian's chromium)")
+    if not (UI / "dist" / "index.html").is_file():
+        pytest.skip("the UI is not built: run scripts/test.sh (npm run build)")
+    if shutil.which("xelatex") is None:
+        pytest.skip("xelatex is missing: the e2e renders the report's PDF")
+    labwright = Path(sys.executable).with_name("labwright")
+    out = _run(
+        ["node", "e2e/details.mjs", str(ROOT / "examples" / "pendulum")],
+        timeout=900,
+        env={
+            "LABWRIGHT_BIN": str(labwright),
+            "LABWRIGHT_PYTHON": sys.executable,
+            "CHROMIUM": CHROMIUM,
+        },
+    )
+    assert " 0 failed" in out and "FAIL" not in out

@@ -1,6 +1,7 @@
 // Runs before the app's bundle is even fetched: applies the saved language and
-// theme and says "Starting…" in that language, so a cold first launch is never
-// a blank window. A plain file of the page's own origin (no inline script: the
+// theme, so a cold first launch is never a blank window and says "Starting…"
+// in that language (index.html's CSS shows the line whose language matches
+// <html lang>; this script runs in the head, before the line exists). A plain file of the page's own origin (no inline script: the
 // desktop shell's content security policy allows only 'self').
 (function () {
   var root = document.documentElement;
@@ -33,6 +34,4 @@
     theme = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
   }
   root.setAttribute("data-theme", theme);
-  var text = document.getElementById("boot-text");
-  if (text) text.textContent = lang === "zh" ? "正在启动…" : "Starting…";
 })();

@@ -107,9 +107,13 @@ describe("zoom", () => {
     expect(scaleOf({ mode: "page" }, fit)).toBeCloseTo(528 / (792 * CSS_PER_PT));
     expect(scaleOf({ mode: "scale", scale: 1.5 }, fit)).toBe(1.5);
   });
-  it("steps to the next stop up or down from any scale", () => {
+  it("steps to the next stop up or down from any scale, at least 5% away", () => {
     expect(stepped(1, 1)).toEqual({ mode: "scale", scale: 1.1 });
-    expect(stepped(1.03, -1)).toEqual({ mode: "scale", scale: 1 });
+    expect(stepped(1.06, -1)).toEqual({ mode: "scale", scale: 1 });
+    // A step is one you can see: at least 5% (fit width at 65% went to 67% on "+").
+    expect(stepped(0.65, 1)).toEqual({ mode: "scale", scale: 0.75 });
+    expect(stepped(1.03, -1)).toEqual({ mode: "scale", scale: 0.9 });
+    expect(stepped(0.9, 1)).toEqual({ mode: "scale", scale: 1 });
     expect(stepped(3, 1)).toEqual({ mode: "scale", scale: 3 });
     expect(stepped(0.5, -1)).toEqual({ mode: "scale", scale: 0.5 });
   });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { diffRows, foldContext } from "../src/state/diff";
+import { changeCount, diffRows, foldContext } from "../src/state/diff";
 import { describeSource, folderLevel, indexByPrinted, lookup, segments, type ProvenanceEntry } from "../src/state/provenance";
 import { keyProblem, validateSettings, type SettingsForm } from "../src/state/settings";
 import { groupInventory } from "../src/state/inventory";
 import { browserToken } from "../src/api/conn";
 import { commonRoot } from "../src/api/upload";
+import { isUploadedCopy, runState } from "../src/state/sessions";
 import { parseRoute, href } from "../src/route";
 import { dictionaries, systemLang, translator } from "../src/i18n";
 import { resolveTheme } from "../src/theme";
@@ -39,6 +40,16 @@ const ENTRIES: ProvenanceEntry[] = [
   { printed: "0.02", value: 0.02, computation: "standard uncertainty of fit", file: "periods.csv" },
   { printed: "1.2\\times10^{-3}", value: 0.0012, computation: "mean", file: "a.xlsx", sheet: "S1", column: "x" },
 ];
+
+describe("what a diff says (issue 21: identical versions showed +0 −0)", () => {
+  it("says two identical versions are identical, in either language, and counts changes otherwise", () => {
+    const same = diffRows("a\nb\n", "a\nb\n");
+    expect(changeCount(translator("en"), same)).toBe("The two versions are identical.");
+    expect(changeCount(translator("zh"), same)).toBe("两个版本完全相同。");
+    expect(changeCount(translator("en"), same)).not.toMatch(/\+0/);
+    expect(changeCount(translator("en"), diffRows("a\nb\n", "a\nc\nd\n"))).toBe("+2 added, −1 removed");
+  });
+});
 
 describe("provenance lookup", () => {
   const index = indexByPrinted(ENTRIES);
@@ -131,6 +142,24 @@ describe("small pieces", () => {
   it("strips the dropped folder's own name from upload paths", () => {
     expect(commonRoot(["trip/a.csv", "trip/d/b.csv"])).toEqual({ title: "trip", strip: 5 });
     expect(commonRoot(["a.csv", "trip/b.csv"])).toEqual({ title: "", strip: 0 });
+  });
+
+  it("tells an uploaded copy's internal path from a folder of the person's own", () => {
+    const hex = "0123456789abcdef0123456789abcdef";
+    expect(isUploadedCopy(`/home/u/.local/share/Labwright/uploads/${hex}/pendulum`)).toBe(true);
+    expect(isUploadedCopy(`C:\\Users\\u\\AppData\\Labwright\\uploads\\${hex}\\植物`)).toBe(true);
+    expect(isUploadedCopy("/home/u/data/uploads/pendulum")).toBe(false);
+    expect(isUploadedCopy(`/home/u/uploads/${hex}/a/b`)).toBe(false);
+  });
+
+  it("lists a session whose last run failed as stopped, never as finished", () => {
+    const en = translator("en");
+    const zh = translator("zh");
+    expect(runState(en, "failed")).toBe("stopped without a report");
+    expect(runState(zh, "failed")).toBe("已停止，未生成报告");
+    for (const t of [en, zh]) expect(runState(t, "failed")).not.toMatch(/Finished|已完成/);
+    expect(runState(en, "done")).toBe("Finished");
+    expect(runState(en, "cancelled")).toBe("cancelled");
   });
 
   it("routes round-trip", () => {

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { ApiError, type Api, type RunOut, type VersionOut, type VersionSummary } from "../api/client";
 import { follow } from "../api/sse";
-import { diffRows, foldContext } from "../state/diff";
+import { changeCount, diffRows, foldContext } from "../state/diff";
 import type { RunEnvelope } from "../state/events";
 import { useChatT, type ChatKey, type ChatT } from "./messages";
 import { decidable, emptyChat, reduceChat, type MessageOut, type ProposalOut } from "./reducer";
@@ -92,7 +92,7 @@ function ProposalCard({
         </span>
         <span className="grow muted">{proposal.target}</span>
         <span className="muted">
-          {diff.added + diff.removed === 0 ? t("identical") : `+${diff.added} ${t("added")}, −${diff.removed} ${t("removed")}`}
+          {changeCount(t, diff)}
         </span>
       </header>
       <p data-testid="proposal-summary">{proposal.summary}</p>

@@ -29,13 +29,16 @@ export function scaleOf(zoom: Zoom, fit: Fit): number {
   return clamp(Math.min(byWidth, byHeight));
 }
 
-/** The next step up or down from the scale shown now. */
+/** A step changes the size by at least this factor: fit width at 65% went to
+ * the 67% stop on "+", a change nobody sees. */
+const MIN_STEP = 1.05;
+
+/** The next step up or down from the scale shown now, at least 5% away. */
 export function stepped(current: number, direction: 1 | -1): Zoom {
-  const eps = 1e-3;
   const next =
     direction > 0
-      ? (STEPS.find((s) => s > current + eps) ?? MAX)
-      : ([...STEPS].reverse().find((s) => s < current - eps) ?? MIN);
+      ? (STEPS.find((s) => s >= current * MIN_STEP - 1e-9) ?? MAX)
+      : ([...STEPS].reverse().find((s) => s <= current / MIN_STEP + 1e-9) ?? MIN);
   return { mode: "scale", scale: next };
 }
 

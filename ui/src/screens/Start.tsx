@@ -2,23 +2,10 @@ import { useCallback, useEffect, useRef, useState, type DragEvent } from "react"
 import { errorText, type Api, type RunOut, type SessionDetail, type SessionOut } from "../api/client";
 import { inShell, onFolderDropped, pickFolder } from "../api/conn";
 import { filesFromDrop, filesFromInput, uploadFolder, UnreadableFiles, type PickedFile } from "../api/upload";
-import { useT, type Key, type T } from "../i18n";
+import { useT } from "../i18n";
 import { go, href } from "../route";
 import { keepReportLanguage, reportLanguage, runLanguage, type ReportLang } from "../prefs";
-import { isUploadedCopy } from "../state/sessions";
-
-function runState(t: T, status: string): string {
-  const key: Record<string, Key> = {
-    new: "stateNew",
-    queued: "running",
-    running: "running",
-    done: "done",
-    failed: "failed",
-    cancelled: "stateCancelled",
-    interrupted: "stateInterrupted",
-  };
-  return key[status] ? t(key[status]!) : status;
-}
+import { isUploadedCopy, runState } from "../state/sessions";
 
 export function StartScreen({ api }: { api: Api }) {
   const { t } = useT();

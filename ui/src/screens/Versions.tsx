@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { Api, VersionOut, VersionSummary } from "../api/client";
 import { originText, useT } from "../i18n";
-import { diffRows, foldContext } from "../state/diff";
+import { changeCount, diffRows, foldContext } from "../state/diff";
 
 export function Versions({
   api,
@@ -94,9 +94,7 @@ export function Versions({
         {diff && (
           <span className="muted" data-testid="diff-count">
             {" "}
-            {diff.added + diff.removed === 0
-              ? t("identical")
-              : `+${diff.added} ${t("added")}, −${diff.removed} ${t("removed")}`}
+            {changeCount(t, diff)}
           </span>
         )}
       </p>

@@ -53,3 +53,14 @@ export function foldContext(rows: readonly DiffRow[], context = 3): Array<DiffRo
   }
   return out;
 }
+
+/**
+ * What a diff's counts say: "The two versions are identical." when nothing
+ * changed (issue 21: identical versions showed "+0 −0"), else the counts.
+ * The versions screen and the chat cards both say it this way.
+ */
+export function changeCount(t: (key: "identical" | "added" | "removed") => string, diff: { added: number; removed: number }): string {
+  return diff.added + diff.removed === 0
+    ? t("identical")
+    : `+${diff.added} ${t("added")}, −${diff.removed} ${t("removed")}`;
+}

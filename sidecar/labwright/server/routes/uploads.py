@@ -40,6 +40,7 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
 from labwright.config import DataDir
+from labwright.messages import say
 from labwright.safety import WriteRefused, append_below, is_real_dir
 from labwright.server.context import Ctx
 from labwright.server.inventory import scan_inventory
@@ -288,10 +289,18 @@ def finish_upload(upload_id: UploadId, body: UploadSessionIn, ctx: Ctx) -> Sessi
         files = _copy_of(root)
         if _usage(files)[0] == 0:
             raise _reject(422, "No file arrived; drop a folder that holds files.")
+        inventory = scan_inventory(files)
+        if not inventory:
+            # Only what a file manager leaves (.DS_Store, Thumbs.db, dot files):
+            # said at the drop, as for a folder given by path (sessions.py). A
+            # session of nothing would only fail its run, with a sentence naming
+            # the copy's internal path (issue 21). The copy goes: nothing is left.
+            shutil.rmtree(root)
+            raise HTTPException(422, say("folder.empty", folder=files.name))
         (root / _SEALED).touch(mode=0o600)
     session = ctx.store.create_session(
         str(files),
-        inventory=scan_inventory(files),
+        inventory=inventory,
         title=body.title or files.name,
         language=body.language or "auto",
     )
