@@ -24,6 +24,41 @@ _SAID = re.compile(
 )
 
 
+# "Timed 20 full oscillations", "we recorded the time for 10 swings",
+# "20 oscillations were timed", "记录摆动 30 次全振动的时间", "测 50 个周期".
+_TIMED = re.compile(
+    r"\b(?:tim(?:e|ed|ing)|measured|recorded|stopwatch(?:ed)?)\b[^.;:\n]{0,30}?\b(\d{1,3})\s+"
+    r"(?:full\s+|complete\s+|whole\s+)?(?:periods|oscillations|swings|cycles|vibrations)\b"
+    r"|\b(\d{1,3})\s+(?:full\s+|complete\s+|whole\s+)?(?:periods|oscillations|swings|cycles|"
+    r"vibrations)\s+(?:were|was|are)\s+timed\b"
+    r"|(?:记录|测量?|计时|秒表)[^。；，,\n]{0,12}?(\d{1,3})\s*(?:个周期|次全振动|次振动|次摆动|个全振动)",
+    re.I,
+)
+_COUNTED = re.compile(
+    r"\b(\d{1,3})\s+(?:full\s+|complete\s+|whole\s+)?(?:periods|oscillations|swings|cycles|"
+    r"vibrations)\b|(?<!\d)(\d{1,3})\s*(?:个周期|次全振动|次振动|次摆动|个全振动)",
+    re.I,
+)
+# A period name: such a column holds the period itself ("T (s)", "周期 T", "period").
+_PERIOD_NAME = re.compile(r"(?<![A-Za-z])(?-i:T)\d*(?![A-Za-z])|period|周期", re.I)
+
+
+def cycles_timed_in_notes(text: str) -> int | None:
+    """How many periods the notes say each time reading spans ("Timed 20
+    full oscillations for each length"), when they say one count only."""
+    if not any(p.search(text) for p in (_TIMED, _SAID)):
+        return None
+    # Every count of swings the notes mention must agree: "10 swings for the
+    # short lengths and 20 for the long ones" is no one count.
+    counts = {int(next(g for g in m.groups() if g)) for m in _COUNTED.finditer(text)} - {1}
+    return counts.pop() if len(counts) == 1 else None
+
+
+def is_time_reading(name: str, dimension: str | None, time: str | None) -> bool:
+    """A column of time readings ("t1 (s)", "time"), not one named the period."""
+    return dimension is not None and dimension == time and not _PERIOD_NAME.search(name)
+
+
 def cycles_in(name: str, said: str = "") -> int | None:
     """How many periods the column's time spans (10 for "10T"), or None.
 

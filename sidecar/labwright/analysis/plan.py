@@ -132,6 +132,14 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
         from labwright.analysis.derived_columns import apply
 
         read.datasets[:] = apply(read, request.derived).datasets
+    if request is not None:
+        # A law fitted over all runs at once reads the runs stacked, with the
+        # file names' value as a column (analysis/stacked_runs.py).
+        from labwright.analysis.stacked_runs import stack_runs
+
+        stacked = stack_runs(read.datasets, request.files)
+        if stacked is not None and any(b.file == stacked.source for b in request.bindings):
+            read.datasets.append(stacked)
     reading = read_notes_and_roles(read)
     fa = FolderAnalysis(reading=reading)
     if request is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from labwright.analysis.cycles import cycles_in
+from labwright.analysis.cycles import cycles_in, cycles_timed_in_notes
 from labwright.analysis.replicates import replicate_stems
 from labwright.analysis.request import AnalysisRequest
 
@@ -83,3 +83,30 @@ def test_the_divided_time_gives_the_law_its_period() -> None:
     fa = analyse_folder(folder, read_request(folder, catalogue()))
     g = next(a for a in fa.record()["answers"] if a["quantity"] == "g")
     assert abs(g["value"] - 9.79) < 3 * g["se"]
+
+
+@pytest.mark.parametrize(
+    ("notes", "n"),
+    [
+        ("Timed 20 full oscillations for each string length, three times each.", 20),
+        ("We recorded the time for 10 swings with a stopwatch.", 10),
+        ("For each mass, 25 oscillations were timed.", 25),
+        ("用秒表记录摆动 30 次全振动的时间，每个摆长测两次。", 30),
+        ("Timed 10 swings for the short lengths and 20 swings for the long ones.", None),
+        ("The pendulum made 20 oscillations before it stopped.", None),  # no timing
+        ("Timed 1 oscillation.", None),
+    ],
+)
+def test_a_count_the_notes_time_is_read_once(notes: str, n: int | None) -> None:
+    assert cycles_timed_in_notes(notes) == n
+
+
+def test_the_notes_count_divides_the_time_readings_not_a_period_column(read: Read) -> None:
+    length = np.linspace(0.4, 1.1, 6)
+    t = 40 * np.pi * np.sqrt(length / 9.8)
+    timed = table("t.csv", {"L (cm)": 100 * length, "t1 (s)": t, "t2 (s)": t * 1.001})
+    req = read("Simple pendulum. Timed 20 full oscillations for each length. Find g.", timed)
+    assert _bound(req, "pendulum")["T"] == ("t1", 20)
+    period = table("p.csv", {"L (cm)": 100 * length, "T (s)": t / 20})
+    req = read("Simple pendulum. Timed 20 full oscillations, then divided by 20. Find g.", period)
+    assert _bound(req, "pendulum")["T"] == ("T", 1)

@@ -54,6 +54,7 @@ from labwright.analysis.quantities import factor
 from labwright.analysis.replicates import replicate_stems
 from labwright.analysis.request import AnalysisRequest, Binding, Unanswered
 from labwright.analysis.results import Answer, Comparison, FitQuality, fit_quality
+from labwright.analysis.stacked_runs import is_stacked
 from labwright.ingest.types import Column, Dataset, Provenance, ReadResult
 
 #: Procedures whose entries this kind fits (None: a plain law; "peaks": a
@@ -394,16 +395,18 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
     free = {id(ds) for ds in ctx.free()}
     for (file, sheet, _), bs in groups.items():
         repeats: list[Dataset] | None = None
-        if any(ch in file for ch in "*?["):
+        # A table of that name first: the runs stacked into one
+        # ("rates_I*uM.csv, all runs") have a pattern in their name.
+        found = _dataset(ctx.read, file, sheet)
+        if found is not None:
+            ds = found
+        elif any(ch in file for ch in "*?["):
             members = _members(ctx, file, sheet)
             if members is None:
                 continue
             ds, repeats = members[0], members[1:]
         else:
-            found = _dataset(ctx.read, file, sheet)
-            if found is None:
-                continue
-            ds = found
+            continue
         if id(ds) not in free:
             continue
         columns: dict[str, Column] = {}
@@ -426,11 +429,18 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
         if set(columns) != wanted:
             continue
         prepared, extra = prepare(ctx, entry, ds, columns, repeats, per)
+        if is_stacked(ds):
+            # The run files the stacked table is made of are this fit's too.
+            extra = (*extra, *(d for d in ctx.read.datasets if d.source in run_files(ctx)))
         inputs, input_units = _inputs(req, entry)
         notes = ctx.reading.text if ctx.reading is not None else ""
         out.append(FitBinding(entry, ds, columns, units, inputs, input_units, prepared,
                               tuple(used), req, extra, notes, per))  # fmt: skip
     return out
+
+
+def run_files(ctx: BindContext) -> set[str]:
+    return {f.file for f in ctx.request.files if f.role == "run"}
 
 
 def _reason(b: FitBinding) -> str:

@@ -40,7 +40,7 @@ from labwright.analysis.request_rules.bindings import (
     missing_variables,
     run_binding,
 )
-from labwright.analysis.request_rules.columns import FolderColumn, folder_tables
+from labwright.analysis.request_rules.columns import FolderColumn, folder_tables, table_columns
 from labwright.analysis.request_rules.constants import expected_products, given_values
 from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.dated_rate import trend_rates
@@ -73,6 +73,7 @@ from labwright.analysis.request_rules.text import Notes, read_notes
 from labwright.analysis.request_rules.unknown import unknown_requests
 from labwright.analysis.request_rules.values import statements
 from labwright.analysis.request_rules.vocabulary import Vocabulary
+from labwright.analysis.stacked_runs import stack_runs
 from labwright.ingest.types import Dataset, ReadResult
 
 __all__ = ["read_request", "vocabulary"]
@@ -197,12 +198,20 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         tables = folder_tables(read, notes)
         quotes = {d.written for d in derived}
         equations = {i: [w for w in ws if w.quote not in quotes] for i, ws in equations.items()}
+    files = file_roles(read.datasets, notes)
+    roles = {(f.file, f.sheet): f for f in files}
+    runs = [f for f in files if f.role == "run"]
+    # The runs as one table with the file names' value as a column: a law
+    # of two independent variables measured one file per value of the
+    # second binds it, and is fitted once over all runs.
+    stacked = stack_runs(read.datasets, files)
+    stacked_tables: Tables = [(stacked, table_columns(stacked, notes))] if stacked else []
     # Laws written out: a catalogue entry (its written symbols kept for
     # binding) or a custom formula bound to the columns it names.
     augmented: dict[str, ModelEntry] = {}
     custom: list[Binding] = []
     custom_q: list[AskedQuantity] = []
-    for f in read_formulas(notes, equations, entries, tables):
+    for f in read_formulas(notes, equations, entries, [*tables, *stacked_tables]):
         if f.match is not None:
             key = f.match.entry.key
             augmented.setdefault(key, with_written_symbols(f.match.entry, f.match))
@@ -222,9 +231,6 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
                 custom_q += found_q
                 for index, spans in taken.items():
                     excluded.setdefault(index, []).extend(spans)
-    files = file_roles(read.datasets, notes)
-    roles = {(f.file, f.sheet): f for f in files}
-    runs = [f for f in files if f.role == "run"]
     notes_score = _notes_score(notes, vocab)
 
     def entry_of(key: str) -> ModelEntry | None:
@@ -273,6 +279,22 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         complete = [tb for tb in bound if tb.complete]
         if complete:
             bindings.extend(_compact(entry, complete, source_of))
+            continue
+        # Only a law of two or more independent variables, one of them the
+        # runs' parameter: a law of one (T against L) across runs is the run
+        # series' (`run_binding`: each run's period, then the law).
+        across_runs = [
+            tb
+            for tb in _bind_tables(entry, stacked_tables, roles)
+            if tb.complete
+            and len(entry.independents) >= 2
+            and any(
+                s.column.name == runs[0].parameter and v in {x.name for x in entry.independents}
+                for v, s in tb.chosen.items()
+            )
+        ]
+        if across_runs:
+            bindings.extend(_compact(entry, across_runs, source_of))
             continue
         across = run_binding(entry, runs, entries)
         if across is not None:

@@ -122,10 +122,10 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
     per = col.cycles if col.cycles and _is_period(v) else 1
     if per > 1 and not named:
         total += 3
-        reasons.append(
-            f"its name {col.name!r} is the time of {per} periods: the {v.label.en} is it divided "
-            f"by {per}"
+        whose = (
+            "the notes time" if col.cycles_from_notes else f"its name {col.name!r} is the time of"
         )
+        reasons.append(f"{whose} {per} periods: the {v.label.en} is it divided by {per}")
         named = True
     elif repeat:
         total += 3

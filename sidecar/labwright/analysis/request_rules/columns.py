@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from labwright.analysis.cycles import cycles_in
+from labwright.analysis.cycles import cycles_in, cycles_timed_in_notes, is_time_reading
 from labwright.analysis.notes import NoteFacts, described_columns
 from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.replicates import replicate_stems
@@ -79,6 +79,8 @@ class FolderColumn:
     replicate_of: str | None = None
     # How many periods its time spans ("10T (s)": 10), or None (analysis/cycles.py).
     cycles: int | None = None
+    # True when that count is the notes' ("Timed 20 full oscillations"), not the name's.
+    cycles_from_notes: bool = False
     # The notes define the column from others ("L = l + d/2"): it is the
     # variable they mean by its symbol, before a column merely named alike.
     defined: bool = False
@@ -245,10 +247,20 @@ def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
     facts = NoteFacts(units={n.strip().lower(): u for n, (u, _) in units.items() if u})
     roles = infer_roles(ds, facts)
     stems = replicate_stems([c.name for c in ds.columns if c.is_numeric])
+    timed = cycles_timed_in_notes(notes.text)
+    seconds = dimension("s")
     out: list[FolderColumn] = []
     for i, col in enumerate(ds.columns, start=1):
         described = described_of[col.name]
         unit, unit_from = units[col.name]
+        cycles = cycles_in(col.name, described)
+        # The notes' "timed 20 full oscillations" speaks of every time
+        # reading of the tables (t1, t2, t3), unless a name says otherwise.
+        from_notes = (
+            cycles is None
+            and timed is not None
+            and is_time_reading(col.name, dimension(unit), seconds)
+        )
         role = next((r for r in roles.columns if r.name == col.name), None)
         out.append(
             FolderColumn(
@@ -267,7 +279,8 @@ def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
                 numeric=col.is_numeric,
                 increasing=_increasing(col),
                 replicate_of=stems.get(col.name),
-                cycles=cycles_in(col.name, described),
+                cycles=timed if from_notes else cycles,
+                cycles_from_notes=from_notes,
                 defined=_defined(col),
             )
         )
