@@ -187,7 +187,16 @@ def _named_as_asked(answers: list[Answer], request: AnalysisRequest) -> list[Ans
     acetic acid", not the catalogue's "concentration of the acid"), when the
     notes describe it in words of their own and one answer alone answers
     that ask (peaks answer one ask several times: each keeps its own name)."""
+    from labwright.analysis.request_rules.words import SPECIES_SYMBOL
+
     named = {(q.model, q.quantity): q.name for q in request.asked if q.name}
+    # Asked by a chemist's symbol ("c(HAc)" for the analyte's concentration):
+    # the answer carries it, so the reader finds what was asked.
+    symbols = {
+        (q.model, q.quantity): q.evidence.phrase
+        for q in request.asked
+        if SPECIES_SYMBOL.fullmatch(q.evidence.phrase.strip())
+    }
     count: dict[tuple[str | None, str], int] = {}
     for a in answers:
         count[(a.model, a.asks)] = count.get((a.model, a.asks), 0) + 1
@@ -196,6 +205,9 @@ def _named_as_asked(answers: list[Answer], request: AnalysisRequest) -> list[Ans
         name = named.get((a.model, a.asks))
         if name and a.asked and count[(a.model, a.asks)] == 1 and name != a.label.en:
             a = replace(a, label=Text(name, name))
+        symbol = symbols.get((a.model, a.asks))
+        if symbol and a.symbol is None and count[(a.model, a.asks)] == 1:
+            a = replace(a, symbol=symbol.strip())
         out.append(a)
     return out
 

@@ -56,3 +56,33 @@ def test_a_nominal_value_of_an_asked_quantity_is_compared_not_used() -> None:
     )
     req = read_request(folder, catalogue())
     assert [(e.quantity, e.value) for e in req.expected] == [("C", 47.0)]
+
+
+def test_a_chemists_species_symbols_are_read_as_values_and_asks() -> None:
+    """ "c(NaOH) = 0.1000 mol·L⁻¹" gives the titrant's concentration and
+    "c(HAc)" asks for the analyte's, whose answer carries the notes' symbol."""
+    from labwright.analysis.plan import analyse_folder
+
+    v = np.linspace(1.0, 30.0, 40)
+    ph = 4.76 + np.log10(np.clip(v, 1e-6, 23.6) / np.clip(23.63 - v, 1e-3, None))
+    ph = np.where(v > 23.63, 11.5, ph)
+    folder = ReadResult(
+        datasets=[table("titration.csv", {"V(NaOH) (mL)": v, "pH": ph})],
+        documents=[
+            DocumentText(
+                "notes.txt",
+                "25.00 mL of vinegar pipetted, titrated with standard NaOH.\n"
+                "c(NaOH)=0.1000 mol·L⁻¹\nReport:\n - the equivalence volume\n"
+                " - c(HAc) in the diluted vinegar, mol/L",
+            )
+        ],
+    )
+    req = read_request(folder, catalogue())
+    given = {c.symbol: (c.value, c.unit) for c in req.constants}
+    assert given["c_titrant"][0] == 0.1
+    asked = {a.quantity: a.evidence.phrase for a in req.asked}
+    assert asked["c_analyte"] == "c(HAc)"
+    fa = analyse_folder(folder, req)
+    c = next(a for a in fa.record()["answers"] if a["quantity"] == "c_analyte")
+    assert c["symbol"] == "c(HAc)"
+    assert 0.08 < c["value"] < 0.11

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.request_rules.text import Clause
-from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT, is_chinese
+from labwright.analysis.request_rules.words import SPECIES_SYMBOL, SYMBOL_IN_TEXT, is_chinese
 
 _NUM = r"[-+]?(?:\d+(?:[.,]\d+)?|[.]\d+)"
 _NUMBER = re.compile(
@@ -221,8 +221,9 @@ def statements(clause: Clause) -> list[Statement]:
     def free(a: int, b: int) -> bool:
         return all(b <= s or a >= e for s, e in used)
 
-    # "m = 0.250 kg": a symbol assigned a value.
-    for m in SYMBOL_IN_TEXT.finditer(text):
+    # "m = 0.250 kg": a symbol assigned a value; "c(NaOH) = 0.1000 mol/L",
+    # a chemist's quantity of a species, too.
+    for m in [*SPECIES_SYMBOL.finditer(text), *SYMBOL_IN_TEXT.finditer(text)]:
         a = _ASSIGN.match(text, m.end(1))
         if a is None or _approximately(a.group(0)):
             continue

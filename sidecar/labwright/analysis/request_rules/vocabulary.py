@@ -19,6 +19,7 @@ from typing import Literal
 from labwright.analysis.catalogue.schema import ModelEntry, Phrases, Text
 from labwright.analysis.request_rules.text import Clause
 from labwright.analysis.request_rules.words import (
+    SPECIES_SYMBOL,
     SYMBOL_IN_TEXT,
     Span,
     find_chinese,
@@ -98,6 +99,8 @@ def _how(phrase: str, symbols: Iterable[str], default: TermHow) -> TermHow:
     "V_max", "FWHM") is matched as a symbol, never as a word: "a" is not the
     article."""
     p = phrase.strip()
+    if SPECIES_SYMBOL.fullmatch(p):
+        return "symbol"  # "c(HAc)": a chemist's symbol, never the words c and HAc
     if not _SYMBOL_LIKE.fullmatch(p) or is_chinese(p):
         return default
     if len(p) >= 4 and p.isalpha() and p.islower():
@@ -251,7 +254,7 @@ class Vocabulary:
             # joined by a hyphen to the phrase's first word is another word.
             spans = [sp for sp in spans if not _hyphen_joined(text, sp.start)]
             found.extend(Hit(c.term, clause, sp.start, sp.end, sp.contiguous) for sp in spans)
-        for m in SYMBOL_IN_TEXT.finditer(text):
+        for m in [*SPECIES_SYMBOL.finditer(text), *SYMBOL_IN_TEXT.finditer(text)]:
             raw = m.group(1)
             if re.search(r"\d\s?$", text[: m.start(1)]):
                 continue  # "2.000 m", "50 W": a unit after its number, not a symbol

@@ -297,6 +297,10 @@ def same_symbol(a: str, b: str) -> bool:
 
 # A symbol as notes write one: a letter (Latin or Greek), then digits,
 # letters, a subscript (_x, _{...}, Unicode subscripts) or ½ / _1/2.
+# A chemist's quantity of a species: "c(NaOH)", "V(HCl)", "m(KHP)", "c(H₂SO₄)".
+SPECIES_SYMBOL = re.compile(
+    r"(?<![A-Za-z0-9_])([cVmnwMρ](?:_[A-Za-z0-9]{1,4})?\([A-Z][A-Za-z0-9₀-₉]{0,11}[⁺⁻+-]?\))"
+)
 SYMBOL_IN_TEXT = re.compile(
     r"(?<![A-Za-z0-9_\\'°℃µμ])"
     r"((?:\\[A-Za-z]+|[A-Za-zΑ-Ωα-ωµ])"
