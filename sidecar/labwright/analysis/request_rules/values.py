@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from dataclasses import dataclass
 
 from labwright.analysis.quantities import dimensionality as dimension
@@ -81,6 +82,14 @@ def _unit_at(text: str, pos: int) -> tuple[str, int] | None:
         if m is None:
             break
         token = m.group(1).rstrip(".")
+        # "105.2 cm(米尺测量)": a remark in brackets after the unit is no unit.
+        if token.endswith("(") and not text[m.end(1) : m.end(1) + 1].isascii():
+            token = token.rstrip("(")
+            if token and token.lower() not in _NOT_UNITS:
+                tokens.append((token, m.start(1) + len(token)))
+            break
+        if tokens and re.match(r"\s*[=＝≈]", text[m.end(1) :]):
+            break  # "0.500 mm g=9.80": the next line's symbol, not a unit's factor
         if not token or token.lower() in _NOT_UNITS:
             break
         tokens.append((token, m.start(1) + len(token)))
@@ -114,6 +123,8 @@ def measured_at(text: str, pos: int) -> Measured | None:
         den = _NUMBER.match(text, frac.end())
         if den is not None and _number(den) != 0:
             value, end = value / _number(den), den.end()
+    if not bracket and (readings := _readings_at(text, m, value)) is not None:
+        return readings
     unc: float | None = None
     pm = _PM.match(text, end)
     if pm:
@@ -142,6 +153,37 @@ def measured_at(text: str, pos: int) -> Measured | None:
         unc = abs(value) * float(tol.group(1)) / 100.0 / math.sqrt(3.0)
         end = tol.end()
     return Measured(value, unc, unit, m0.end() - (1 if bracket else 0), end)
+
+
+# "0.498, 0.501, 0.500, 0.502, 0.499 mm": the readings of one quantity.
+_LIST_SEPARATOR = re.compile(r"\s*[,，、;；]\s*")
+#: Readings of one quantity agree to within this share of their mean; a list
+#: that spreads further is a set of levels ("0.1, 0.2, 0.4 mM"), not repeats.
+_READINGS_SPREAD = 0.1
+
+
+def _readings_at(text: str, first: re.Match[str], value: float) -> Measured | None:
+    """Three or more numbers in a list that ends with one unit, all close to
+    each other: the mean, with the standard error of the mean as its
+    uncertainty (Type A)."""
+    values, end = [value], first.end()
+    while (sep := _LIST_SEPARATOR.match(text, end)) is not None:
+        nxt = _NUMBER.match(text, sep.end())
+        if nxt is None or "," in nxt.group("num"):
+            break
+        values.append(_number(nxt))
+        end = nxt.end()
+    if len(values) < 3:
+        return None
+    found = _unit_at(text, end)
+    if found is None:
+        return None
+    mean = statistics.fmean(values)
+    if mean == 0 or (max(values) - min(values)) > _READINGS_SPREAD * abs(mean):
+        return None
+    unit, end = found
+    sem = statistics.stdev(values) / math.sqrt(len(values))
+    return Measured(mean, sem or None, unit, first.start(), end)
 
 
 def mask_file_names(text: str) -> str:
@@ -248,6 +290,14 @@ def statements(clause: Clause) -> list[Statement]:
             continue
         out.append(Statement(clause, m.group(1), m.start(1), m.end(1), False, value, expected))
         used.append((m.start(1), value.end))
+    # A line of readings under the line that says what they are ("直径用
+    # 千分尺测了 5 次：" then "0.498, 0.501, 0.500, 0.502, 0.499 mm").
+    if not out and clause.heading and _NUMBER.match(text.lstrip()):
+        value = measured_at(text, 0)
+        if value is not None and value.unit is not None and _ends_value(text, value.end):
+            subject = re.split(r"[;；。.]", clause.heading.rstrip(":：").strip())[-1].strip()
+            if subject:
+                out.append(Statement(clause, subject, 0, 0, False, value, expected))
     out.sort(key=lambda s: s.subject_start)
     return out
 
