@@ -21,7 +21,7 @@ from tests.holdout2 import all_folders
 from tests.labset import FolderScore, score
 
 # Measured 2026-12-05 over main a3020eb (the analyst the set landed on).
-WITHIN_FLOOR = 31  # asked quantities within 3 SE of the truth, of 48
+WITHIN_FLOOR = 32  # asked quantities within 3 SE of the truth, of 48
 ANSWERED_FLOOR = 38  # requests answered (or said unanswerable), of 50
 HARMFUL_CEILING = 3  # fits or summaries of a controlled column
 

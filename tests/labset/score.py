@@ -61,11 +61,16 @@ _UNIT_FIXES = (
 )  # fmt: skip
 
 
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+
+
 def _unit(text: str | None) -> Any:
     ureg = _registry()
     text = (text or "").strip()
     if text in ("", "1", "-", "dimensionless"):
         return ureg.dimensionless
+    # Superscript powers as reports print them ("m⁻³", "s⁻¹"): pint reads "**-3".
+    text = re.sub("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+", lambda m: "**" + m.group(0).translate(_SUPERSCRIPTS), text)
     for a, b in _UNIT_FIXES:
         text = text.replace(a, b)
     return ureg.parse_units(text)

@@ -145,6 +145,7 @@ _WORDS: dict[str, str] = {
     "毫摩尔": "mmol", "法": "F", "法拉": "F", "微法": "uF", "特": "T", "特斯拉": "T",
     "毫特": "mT", "亨": "H", "亨利": "H", "毫亨": "mH",
     "Ohm": "ohm", "Ohms": "ohm", "ohms": "ohm", "Ω": "ohm", "Å": "angstrom",
+    "amps": "A", "Amps": "A", "milliamps": "mA", "microamps": "uA",  # pint: a·m/s
     "sec": "s", "secs": "s", "mins": "min", "hr": "h", "hrs": "h", "℃": "degC", "°C": "degC",
     "ºC": "degC", "°F": "degF", "deg": "degree", "°": "degree", "cps": "count/s",
     "counts": "count", "cnt": "count", "G": "Gs", "mG": "mGs", "lpm": "L/min",

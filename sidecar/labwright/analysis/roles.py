@@ -124,7 +124,7 @@ def _numeric_role(col: Column, facts: NoteFacts, n_rows: int) -> ColumnRole:
     if axis is not None:
         return ColumnRole(col.name, "time", axis.reason, col.unit, time=axis)
     d = np.diff(np.asarray(col.values, dtype=float))
-    if not col.unit and integral and v.size >= 3 and np.all(d == 1):
+    if not unit and integral and v.size >= 3 and np.all(d == 1):
         if _INDEX_NAMES.search(name) or _GENERIC_NAMES.match(name) or not _SYMBOL.match(name):
             return ColumnRole(
                 col.name, "index", "consecutive whole numbers without a unit: a row counter"
@@ -139,7 +139,7 @@ def _numeric_role(col: Column, facts: NoteFacts, n_rows: int) -> ColumnRole:
         )
     symbol = bool(_SYMBOL.match(name)) and not _GENERIC_NAMES.match(name)
     if (
-        not col.unit
+        not unit  # a unit the notes give makes it a measurement ("column 3 = T in kelvin")
         and integral
         and uniq.size == v.size
         and v.size >= 8

@@ -47,6 +47,7 @@ from labwright.analysis.request_rules.dated_rate import trend_rates
 from labwright.analysis.request_rules.defined import defined_quantities
 from labwright.analysis.request_rules.definitions import (
     definitions,
+    difference_columns,
     symbol_values,
     with_definitions,
 )
@@ -193,6 +194,10 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     # Columns the notes define from others ("F = m g", "L = l + d/2"): made
     # first, so the laws bind them; their equations are no laws.
     derived = definitions(notes, equations, tables, frozenset(known_symbols(entries)))
+    # A law written over a difference of columns ("E = S (Th − Tc)"): the
+    # difference is a column (ΔT), the law read over it.
+    differences, equations = difference_columns(equations, tables)
+    derived += [d for d in differences if all(d.name != e.name for e in derived)]
     if derived:
         read = with_definitions(read, derived)
         tables = folder_tables(read, notes)

@@ -97,7 +97,11 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
     reasons: list[str] = []
     total = 0.0
     symbols = (v.name, *v.symbols)
-    named = not col.generated_name and any(names_symbol(col.name, s) for s in symbols)
+    # A column without a name of its own goes by the symbol the notes give it.
+    name = col.symbol if col.generated_name and col.symbol else col.name
+    named = (not col.generated_name or col.symbol is not None) and any(
+        names_symbol(name, s) for s in symbols
+    )
     repeat = (
         not named
         and col.replicate_of is not None
@@ -115,7 +119,10 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
         reasons.append("whole numbers stepping by one, named as the law's count")
     if named:
         total += 3
-        reasons.append(f"its name {col.name!r} is the symbol of the {v.label.en}")
+        if name != col.name:
+            reasons.append(f"the notes call it {name!r}, the symbol of the {v.label.en}")
+        else:
+            reasons.append(f"its name {col.name!r} is the symbol of the {v.label.en}")
         if col.defined:
             total += 1
             reasons.append("the notes define it so")

@@ -90,6 +90,15 @@ class FolderColumn:
         return bool(_GENERATED.fullmatch(self.name))
 
     @property
+    def symbol(self) -> str | None:
+        """The symbol the notes give a column that has no name of its own
+        ("column 1 = V in volts", "第三列：T (K)"): what it is called."""
+        if not self.generated_name:
+            return None
+        m = _LEADING_SYMBOL.match(self.described)
+        return m.group(1) if m else None
+
+    @property
     def words(self) -> str:
         """The column's name and the notes' words for it, for phrase matching."""
         name = "" if self.generated_name else re.sub(r"[_.]+", " ", self.name)
@@ -152,6 +161,12 @@ def _listed_columns(notes: Notes) -> dict[int, str]:
     return {}
 
 
+# "V in volts", "T (K)", "I, in amps", "U/V": a symbol, then its unit or nothing.
+_LEADING_SYMBOL = re.compile(
+    r"\s*([A-Za-zΑ-Ωα-ω](?:_?[A-Za-z0-9]{0,3})?)(?=\s+in\b|\s*[(（/,，]|\s*$)"
+)
+
+
 def _positional(notes: Notes) -> dict[int, str]:
     """Words the notes give for a column by position ("the first column is
     the time in seconds, the second the voltage in V", "第二列为吸光度")."""
@@ -168,7 +183,7 @@ def _positional(notes: Notes) -> dict[int, str]:
             pos = _ORDINALS.get(key.lower(), 0)
             end = matches[i + 1].start() if i + 1 < len(matches) else len(c.text)
             words = re.sub(
-                r"^\s*(?:is|are|holds|gives|contains|has|为|是|表示|:|：|-)?\s*(?:the\s+)?",
+                r"^\s*(?:is|are|holds|gives|contains|has|为|是|表示|:|：|-|=)?\s*(?:the\s+)?",
                 "",
                 c.text[m.end() : end],
             )

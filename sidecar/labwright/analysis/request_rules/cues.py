@@ -42,11 +42,24 @@ _NEGATION = re.compile(
 )
 
 
+# Verbs that ask in the imperative but state with a subject before them:
+# "Reference tables give about 41 µV/K", "we get 9.7", "the books list ...".
+_STATES_AFTER_SUBJECT = frozenset({"give", "report", "get", "want", "need", "test", "check"})
+_SUBJECT_BEFORE = re.compile(
+    r"\b(?:tables?|literature|references?|handbooks?|books?|textbooks?|manufacturers?|"
+    r"datasheets?|sources?|values?|we|they|it|which|that|these|those|i|you)\s+$",
+    re.I,
+)
+
+
 def asks(clause: Clause) -> str | None:
     """The words that make the clause a request, or None."""
     for pattern in (_ASK_EN, _ASK_ZH, _QUESTION):
-        m = pattern.search(clause.text)
-        if m:
+        for m in pattern.finditer(clause.text):
+            if m.group(0).lower() in _STATES_AFTER_SUBJECT and _SUBJECT_BEFORE.search(
+                clause.text[: m.start()]
+            ):
+                continue  # a statement of what someone gives, not a request
             return m.group(0)
     if clause.under_request_heading:
         return clause.heading

@@ -8,7 +8,9 @@ law is; the columns are those named by the definition's symbols.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from labwright.analysis.catalogue.expr import FormulaError
 from labwright.analysis.catalogue.written import read_formula
@@ -47,6 +49,7 @@ def definitions(
         for w in equations.get(clause.index, []):
             for ds, cols in tables:
                 named = {c.name: c.name for c in cols if c.numeric and not c.generated_name}
+                named.update({c.symbol: c.name for c in cols if c.numeric and c.symbol})
                 try:
                     wf = read_formula(w.text, known | set(named) | set(values))
                 except FormulaError:
@@ -56,7 +59,7 @@ def definitions(
                     break
                 symbols = eq.rhs.names
                 columns = {
-                    s: next(n for n in named if names_symbol(n, s))
+                    s: named[next(n for n in named if names_symbol(n, s))]
                     for s in symbols
                     if any(names_symbol(n, s) for n in named)
                 }
@@ -93,3 +96,73 @@ def definitions(
 
 def with_definitions(read: ReadResult, derived: Sequence[DerivedColumn]) -> ReadResult:
     return apply(read, derived)
+
+
+# "E = S (Th − Tc)": a law written over the difference of two columns.
+_DIFFERENCE = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9_]*)\s*[-−–]\s*([A-Za-z][A-Za-z0-9_]*)\s*\)")
+
+
+def difference_columns(
+    equations: dict[int, list[Written]],
+    tables: Sequence[tuple[Dataset, list[FolderColumn]]],
+) -> tuple[list[DerivedColumn], dict[int, list[Written]]]:
+    """A law the notes write over the difference of two columns of one table
+    ("E = S (Th − Tc)", "p = ρ g (h1 − h2)"): the difference becomes a column
+    of its own, named Δ and the columns' common letter (ΔT, Δh), and the law
+    is read over it, so a catalogue law of one variable (the Seebeck
+    effect's ΔT) binds it. The equations come back with the difference
+    replaced by its name."""
+    out: list[DerivedColumn] = []
+    rewritten: dict[int, list[Written]] = {}
+    for index, written in equations.items():
+        kept: list[Written] = []
+        for w in written:
+            m = _DIFFERENCE.search(w.rhs)
+            found = _difference(m, w, tables) if m else None
+            if found is None:
+                kept.append(w)
+                continue
+            derived, name = found
+            out.append(derived)
+            rhs = w.rhs[: m.start()] + f"({name})" + w.rhs[m.end() :] if m else w.rhs
+            kept.append(replace(w, rhs=rhs))
+        rewritten[index] = kept
+    return out, rewritten
+
+
+def _difference(
+    m: re.Match[str], w: Written, tables: Sequence[tuple[Dataset, list[FolderColumn]]]
+) -> tuple[DerivedColumn, str] | None:
+    a, b = m.group(1), m.group(2)
+    if a == b:
+        return None
+    for ds, cols in tables:
+        named = [c for c in cols if c.numeric and not c.generated_name]
+        col_a = next((c for c in named if names_symbol(c.name, a)), None)
+        col_b = next((c for c in named if names_symbol(c.name, b)), None)
+        if col_a is None or col_b is None or col_a is col_b or col_a.dimension != col_b.dimension:
+            continue
+        letter = a[0] if a[0] == b[0] else a
+        name = f"Δ{letter}"
+        if any(names_symbol(c.name, name) for c in named):
+            return None  # the table has the difference already
+        part = ds.provenance.sheet if ds.provenance else None
+        derived = DerivedColumn(
+            name=name,
+            expression=f"{a} - {b}",
+            written=f"{name} = {a} − {b}",
+            file=ds.source,
+            sheet=part,
+            columns=((a, col_a.name), (b, col_b.name)),
+            evidence=Evidence(
+                source=w.clause.source,
+                phrase=w.quote,
+                reason=f"the law the notes write uses {a} − {b}, the difference of the columns "
+                f"{col_a.name} and {col_b.name} of {ds.source}: computed row by row as {name}",
+            ),
+        )
+        found = evaluate(derived, ds)
+        if found is not None and finite(found[0]):
+            return derived, name
+        return None
+    return None

@@ -75,7 +75,7 @@ def _rhs_end(text: str, start: int) -> int:
                 return i
             depth -= 1
         elif depth == 0:
-            if ch in ",;:，；：。" or _CJK.match(ch) or ch in "=<>":
+            if ch in ",;:，；：。" or _CJK.match(ch) or ch in "=<>∝~≈":
                 return i
             if ch == "." and (i + 1 >= n or text[i + 1].isspace()):
                 return i
@@ -121,8 +121,12 @@ def _equations_in(clause: Clause, text: str, offset: int) -> list[Written]:
         value = measured_at(text, rhs_start)
         if value is not None and value.end >= end - 1:
             continue  # "m = 0.250 kg", "g = 9.81 m/s^2": a value
-        if not _OPERATOR.search(rhs) and len(re.findall(r"[A-Za-zΑ-Ωα-ω]+", rhs)) < 2:
-            continue  # "y = x" or "T = RC"-like: kept only with an operator or two symbols
+        if (
+            not _OPERATOR.search(rhs)
+            and len(re.findall(r"[A-Za-zΑ-Ωα-ω]+", rhs)) < 2
+            and not re.fullmatch(r"[A-Z]{2}", rhs)
+        ):
+            continue  # "y = x": kept only with an operator, two symbols or a product ("P = VI")
         out.append(Written(clause, lhs, rhs, offset + lm.start(), offset + end))
     return out
 

@@ -1,0 +1,104 @@
+"""Laws the notes write over what the columns hold: a difference of two
+columns, a product, headerless columns named by position, a field held fixed."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from labwright.analysis.catalogue.load import catalogue
+from labwright.analysis.plan import analyse_folder
+from labwright.analysis.quantities import dimensionality
+from labwright.analysis.request_rules import read_request
+from labwright.analysis.request_rules.cues import asks
+from labwright.analysis.request_rules.text import clauses_of
+from labwright.ingest.types import Column, Dataset, DocumentText, Provenance, ReadResult
+
+from .tables import table
+
+
+def _answers(folder: ReadResult) -> dict[str, dict]:
+    fa = analyse_folder(folder, read_request(folder, catalogue()))
+    return {a["quantity"]: a for a in fa.record()["answers"]}
+
+
+def test_a_law_over_the_difference_of_two_columns_binds_the_difference() -> None:
+    rng = np.random.default_rng(4)
+    th = np.linspace(30, 300, 12)
+    tc = np.full(12, 0.1) + rng.normal(0, 0.05, 12)
+    e = 0.0407 * (th - tc) + rng.normal(0, 0.01, 12)
+    folder = ReadResult(
+        datasets=[table("thermo.csv", {"Th (°C)": th, "Tc (°C)": tc, "E (mV)": e})],
+        documents=[
+            DocumentText(
+                "notes.txt",
+                "Thermocouple calibration.\nE = S (Th - Tc)\nDetermine the Seebeck coefficient S "
+                "in µV/K. Reference tables give about 41 µV/K near room temperature.",
+            )
+        ],
+    )
+    req = read_request(folder, catalogue())
+    assert [d.name for d in req.derived] == ["ΔT"]
+    assert {a.quantity for a in req.asked} == {"S"}  # "tables give" asks for nothing
+    s = _answers(folder)["S"]
+    assert abs(s["value"] - 40.7) < 3 * s["se"] + 0.05
+
+
+def test_what_someone_gives_is_no_request() -> None:
+    [c] = clauses_of("n", "Reference tables give about 41 µV/K near room temperature.")
+    assert asks(c) is None
+    [c] = clauses_of("n", "Give the room temperature.")
+    assert asks(c) is not None
+
+
+def test_amps_are_amperes() -> None:
+    assert dimensionality("amps") == dimensionality("A")
+
+
+def test_headerless_columns_take_the_symbols_the_notes_give_them() -> None:
+    rng = np.random.default_rng(2)
+    t = np.linspace(1200, 2400, 9)
+    p = 0.5 * (t / 1000) ** 3.9 * (1 + rng.normal(0, 0.005, t.size))
+    v = np.sqrt(p * 3.0)
+    i = p / v
+    cols = [
+        Column(f"col{k}", np.round(x, 4), Provenance("lamp.dat", None, None, f"col{k}"))
+        for k, x in enumerate((v, i, np.round(t)), start=1)
+    ]
+    ds = Dataset("lamp.dat", "lamp.dat", "table", cols, provenance=Provenance("lamp.dat"))
+    folder = ReadResult(
+        datasets=[ds],
+        documents=[
+            DocumentText(
+                "notes.txt",
+                "lamp.dat has no header: column 1 = V in volts, column 2 = I in amps, column 3 = "
+                "T in kelvin.\nRadiated power P = VI ∝ T^n.\nFind the exponent n from a log-log "
+                "plot. Stefan-Boltzmann predicts n = 4.",
+            )
+        ],
+    )
+    req = read_request(folder, catalogue())
+    assert [d.written for d in req.derived] == ["P = VI"]
+    bound = {b.variable: b.column for b in req.bindings if b.model == "stefan_boltzmann"}
+    assert bound == {"T": "col3", "P": "P"}
+    n = _answers(folder)["n"]
+    assert abs(n["value"] - 3.9) < 3 * n["se"]
+
+
+def test_the_hall_law_at_a_fixed_field_is_fitted_against_the_current() -> None:
+    rng = np.random.default_rng(6)
+    current = np.arange(1.0, 11.0)  # mA
+    r_h, b, d = 6.24e-4, 0.4, 1.0e-3  # m³/C, T, m
+    u = r_h * current * 1e-3 * b / d * 1e3 + rng.normal(0, 0.002, current.size)  # mV
+    folder = ReadResult(
+        datasets=[table("hall.csv", {"I_s (mA)": current, "U_H (mV)": u})],
+        documents=[
+            DocumentText(
+                "notes.txt",
+                "霍尔效应实验\n样品厚度 d = 1.00 mm，磁感应强度 B = 0.400 T。\nU_H = R_H·I_s·B/d\n"
+                "求霍尔系数 R_H 以及载流子浓度 n。",
+            )
+        ],
+    )
+    got = _answers(folder)
+    assert got["R_H"]["model"] == "hall_effect_current"
+    assert abs(got["R_H"]["value"] - 624.0) < 3 * got["R_H"]["se"]  # cm³/C
