@@ -33,6 +33,7 @@ from labwright.analysis.request import (
     Unanswered,
 )
 from labwright.analysis.request_rules.asked import mentions, resolve
+from labwright.analysis.request_rules.asked_units import with_asked_units
 from labwright.analysis.request_rules.bindings import (
     TableBinding,
     bind_table,
@@ -447,6 +448,14 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     given_map = {c.symbol: (c.value, c.unit) for c in given.constants} | symbol_values(notes)
     columns = {c.name for _, cols in tables for c in cols}
     defined = defined_quantities(notes, equations, quantities, given_map, columns)
+    # A column of no unit takes the one the unit of an asked answer implies
+    # ("the growth rate r (per day)": the time is in days).
+    bindings = with_asked_units(
+        bindings,
+        {k: e for k in {b.model for b in bindings} if (e := entry_of(k)) is not None},
+        notes,
+        asked,
+    )
     rep = replicates(notes)
     # A peak count and baseline matter only to a composite (peaks) law.
     composite = any(e.composite is not None for e in used)
