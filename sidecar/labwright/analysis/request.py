@@ -186,6 +186,16 @@ class DefinedQuantity(_Strict):
     evidence: Evidence
 
 
+class NotedReadings(_Strict):
+    """Readings of an unknown sample written in the notes, not in a file
+    ("未知样平行测定三次，吸光度为 0.498、0.503、0.499"): read back on the
+    calibration line like a table of unknowns."""
+
+    label: str = Field(description="the notes' name for the sample ('未知样', 'unknown A')")
+    values: tuple[float, ...] = Field(min_length=1, description="the readings of the response")
+    evidence: Evidence
+
+
 class Unanswered(_Strict):
     """Something the notes ask that the data cannot answer, and why."""
 
@@ -220,6 +230,9 @@ class AnalysisRequest(_Strict):
     )
     defined: tuple[DefinedQuantity, ...] = Field(
         default=(), description="quantities the notes define from fitted ones and given values"
+    )
+    noted_unknowns: tuple[NotedReadings, ...] = Field(
+        default=(), description="unknown samples whose readings the notes write out"
     )
 
     @property

@@ -41,7 +41,7 @@ from labwright.analysis.procedures.common import (
 from labwright.analysis.procedures.slope_law import SlopeAnswer, slope_answers
 from labwright.analysis.request import AnalysisRequest
 from labwright.analysis.results import Answer
-from labwright.ingest.types import Column, Dataset
+from labwright.ingest.types import Column, Dataset, Provenance
 
 MIN_STANDARDS = 3
 REPLICATE = re.compile(r"replicat|\brep\b|repeat|reading|trial|重复|平行|次数", re.I)
@@ -219,6 +219,10 @@ def limits(line: Line) -> tuple[float, float, float, float]:
     return lod, lod * rel, loq, loq * rel
 
 
+#: The metadata key of a table made from readings the notes write out.
+_NOTED = "readings in the notes"
+
+
 def _ids(table: Dataset, y: Column) -> Column | None:
     return next((c for c in table.columns if c is not y), None)
 
@@ -239,6 +243,10 @@ def unknown_groups(table: Dataset, y: Column) -> list[tuple[Text, np.ndarray]]:
                     (Text(f"concentration of unknown {i}", f"未知样 {i} 的浓度"), np.array([v]))
                 )
         return out
+    if (noted := table.metadata.get(_NOTED)) is not None:
+        # Readings the notes write out: the sample is named as the notes name it.
+        ok = np.isfinite(values)
+        return [(Text(noted, noted), values[ok])] if ok.any() else []
     labels = [_label(v) for v in ids.values]
     for label in dict.fromkeys(labels):
         sel = np.array([lab == label for lab in labels]) & np.isfinite(values)
@@ -332,6 +340,35 @@ def find_unknowns(
             col = named[-1] if named else None
         if col is not None:
             out.append((ds, col))
+    return out or noted_tables(req, y)
+
+
+def noted_tables(req: AnalysisRequest, y: Column) -> list[tuple[Dataset, Column]]:
+    """The unknowns whose readings the notes write out, each as a small
+    table of its readings (the response's name and unit) labelled by the
+    notes' name for it, so its readings are one sample."""
+    out = []
+    for noted in req.noted_unknowns:
+        source = noted.evidence.source
+        values = np.asarray(noted.values, dtype=float)
+        reading = Column(
+            y.name, values, Provenance(source, None, None, f"{y.name}, {noted.label}"), y.unit
+        )
+        label = Column(
+            "sample",
+            np.array([noted.label] * values.size, dtype=object),
+            Provenance(source, None, None, "sample"),
+        )
+        table = Dataset(
+            name=noted.label,
+            source=source,
+            kind="table",
+            columns=[label, reading],
+            provenance=Provenance(source),
+            notes=[noted.evidence.phrase],
+            metadata={_NOTED: noted.label},
+        )
+        out.append((table, reading))
     return out
 
 

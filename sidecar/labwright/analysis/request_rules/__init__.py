@@ -69,6 +69,7 @@ from labwright.analysis.request_rules.formula import (
 )
 from labwright.analysis.request_rules.method import procedure, replicates
 from labwright.analysis.request_rules.named import named_models
+from labwright.analysis.request_rules.noted_unknowns import noted_unknowns
 from labwright.analysis.request_rules.peak_shape import baseline, peak_count
 from labwright.analysis.request_rules.references import free_references
 from labwright.analysis.request_rules.text import Notes, read_notes
@@ -475,6 +476,9 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         baseline=base[0] if base else None,  # type: ignore[arg-type]
         derived=tuple(derived),
         defined=tuple(defined),
+        noted_unknowns=tuple(
+            noted_unknowns(notes) if any(e.procedure == "calibration" for e in used) else ()
+        ),
     )
 
 
