@@ -55,3 +55,30 @@ def test_the_noted_unknown_is_read_back_with_its_standard_error() -> None:
     x0 = next(a for a in answers if a["label"] == "未知样")
     truth = (np.mean([0.498, 0.503, 0.499]) - 0.005) / 0.876
     assert abs(x0["value"] - truth) < 3 * x0["se"]
+
+
+def test_samples_side_by_side_are_one_unknown_each() -> None:
+    """A sheet of unknowns "样品1 | 样品2" holds one sample per column and its
+    replicate readings per row; it is read back, never calibrated itself."""
+    x = np.array([0.0, 1, 2, 4, 6, 8, 10])
+    y = 0.004 + 0.198 * x + np.array([0.002, -0.001, 0.0, 0.001, -0.002, 0.001, 0.0])
+    standards = table("fe.xlsx", {"Fe浓度 (mg/L)": x, "吸光度 A": y}, sheet="标准溶液")
+    unknowns = table(
+        "fe.xlsx", {"样品1": [0.62, 0.616, 0.619], "样品2": [1.124, 1.119, 1.122]}, sheet="待测样"
+    )
+    folder = ReadResult(
+        datasets=[standards, unknowns],
+        documents=[
+            DocumentText(
+                "notes.txt",
+                "测定系列标准溶液的吸光度，绘制标准曲线（朗伯-比尔定律 A = εbc），再测定两份水样，"
+                "各平行测定三次（工作表“待测样”）。求两份水样中铁的含量（mg/L）。",
+            )
+        ],
+    )
+    fa = analyse_folder(folder, read_request(folder, catalogue()))
+    answers = fa.record()["answers"]
+    got = {a["label"]: a["value"] for a in answers if a["quantity"] == "x0"}
+    assert set(got) == {"样品1", "样品2"}
+    assert got["样品1"] == pytest.approx((np.mean([0.62, 0.616, 0.619]) - 0.004) / 0.198, rel=0.01)
+    assert [a.kind for a in fa.analyses] == ["calibration"]

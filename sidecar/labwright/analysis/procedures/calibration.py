@@ -219,8 +219,11 @@ def limits(line: Line) -> tuple[float, float, float, float]:
     return lod, lod * rel, loq, loq * rel
 
 
-#: The metadata key of a table made from readings the notes write out.
-_NOTED = "readings in the notes"
+#: The metadata key of a table that is one named sample: readings the notes
+#: write out, or one column of samples side by side.
+_NOTED = "one sample"
+#: The metadata key naming (by id) the table a one-sample part was cut from.
+_PART_OF = "part of"
 
 
 def _ids(table: Dataset, y: Column) -> Column | None:
@@ -231,6 +234,11 @@ def unknown_groups(table: Dataset, y: Column) -> list[tuple[Text, np.ndarray]]:
     """The unknowns' readings: grouped by the labelling column (one sample
     when it numbers replicates), one unknown per row without one."""
     values = np.asarray(y.values, dtype=float)
+    if (named := table.metadata.get(_NOTED)) is not None:
+        # One named sample (readings the notes write out, or one column of
+        # samples side by side): all its readings, named as the data name it.
+        ok = np.isfinite(values)
+        return [(Text(named, named), values[ok])] if ok.any() else []
     ids = _ids(table, y)
     if ids is not None and REPLICATE.search(ids.name):
         ok = np.isfinite(values)
@@ -243,10 +251,6 @@ def unknown_groups(table: Dataset, y: Column) -> list[tuple[Text, np.ndarray]]:
                     (Text(f"concentration of unknown {i}", f"未知样 {i} 的浓度"), np.array([v]))
                 )
         return out
-    if (noted := table.metadata.get(_NOTED)) is not None:
-        # Readings the notes write out: the sample is named as the notes name it.
-        ok = np.isfinite(values)
-        return [(Text(noted, noted), values[ok])] if ok.any() else []
     labels = [_label(v) for v in ids.values]
     for label in dict.fromkeys(labels):
         sel = np.array([lab == label for lab in labels]) & np.isfinite(values)
@@ -329,18 +333,46 @@ def find_unknowns(
         if role is not None and role.role == "unknowns" and ds is not standards:
             marked.append(ds)
     candidates = marked or [ds for ds in ctx.free() if ds is not standards and ds.kind == "table"]
-    out = []
+    out: list[tuple[Dataset, Column]] = []
     for ds in candidates:
         numeric = [c for c in ds.columns if c.is_numeric]
         if any(_same(c.name, x.name) for c in numeric):
             continue
         col = next((c for c in numeric if _same(c.name, y.name)), None)
+        if col is None and ds in marked and len(numeric) >= 2 and _samples_side_by_side(ds):
+            # 样品1 | 样品2: each column one sample, its rows the replicate readings.
+            out.extend(_one_sample(ds, c) for c in numeric)
+            continue
         if col is None and ds in marked:
             named = [c for c in numeric if not REPLICATE.search(c.name)]
             col = named[-1] if named else None
         if col is not None:
             out.append((ds, col))
     return out or noted_tables(req, y)
+
+
+#: "样品1", "Sample A", "unknown 2", "S1": a column that names a sample.
+_SAMPLE_NAME = re.compile(
+    r"^\s*(?:样品?|试样|水样|未知样?|samples?|unknowns?|S)\s*[-_ ]?[A-Za-z0-9]{1,3}\s*$", re.I
+)
+
+
+def _samples_side_by_side(ds: Dataset) -> bool:
+    """Every numeric column of the table names a sample."""
+    return all(_SAMPLE_NAME.match(c.name) for c in ds.columns if c.is_numeric)
+
+
+def _one_sample(ds: Dataset, col: Column) -> tuple[Dataset, Column]:
+    """One column of a table of samples side by side, as its own sample."""
+    part = Dataset(
+        name=f"{ds.name}: {col.name}",
+        source=ds.source,
+        kind="table",
+        columns=[col],
+        provenance=ds.provenance,
+        metadata={_NOTED: col.name, _PART_OF: str(id(ds))},
+    )
+    return part, col
 
 
 def noted_tables(req: AnalysisRequest, y: Column) -> list[tuple[Dataset, Column]]:
@@ -379,10 +411,11 @@ class CalibrationKind:
         req = ctx.request
         free = {id(ds) for ds in ctx.free()}
         jobs: list[Job[CalibrationBinding]] = []
+        taken: set[int] = set()  # the tables read back as unknowns are no calibration
         for entry in entries_of(req, "calibration"):
             for table in bound_tables(req, ctx.read, entry):
                 xy = table.xy()
-                if xy is None or id(table.dataset) not in free:
+                if xy is None or id(table.dataset) not in free or id(table.dataset) in taken:
                     continue
                 x, y = xy
                 unknowns = [] if entry.key == _ADDITION else find_unknowns(ctx, table.dataset, x, y)
@@ -391,7 +424,10 @@ class CalibrationKind:
                 if unknowns:
                     why += "; unknowns: " + ", ".join(f"{ds.name} ({c.name})" for ds, c in unknowns)
                 b = CalibrationBinding(table, x, y, tuple(unknowns), req)
-                datasets = (table.dataset, *(ds for ds, _ in unknowns))
+                parts = {ds.metadata.get(_PART_OF) for ds, _ in unknowns}
+                wholes = [d for d in ctx.read.datasets if str(id(d)) in parts]
+                datasets = (table.dataset, *(ds for ds, _ in unknowns), *wholes)
+                taken |= {id(ds) for ds in datasets}
                 jobs.append(Job(self.name, table.dataset.source, why, b, datasets))
         return jobs
 
