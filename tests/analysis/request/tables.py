@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labwright.ingest.types import Column, Dataset, Provenance
+from labwright.ingest.types import Column, Dataset, DocumentText, Provenance, ReadResult
 from labwright.ingest.units import split_unit
 
 
@@ -29,3 +29,8 @@ def table(
 def mm_values(n: int = 8) -> tuple[np.ndarray, np.ndarray]:
     s = np.geomspace(0.1, 5.0, n)
     return s, 12.0 * s / (0.8 + s)
+
+
+def folder(notes: str, *datasets: Dataset, source: str = "notes.md") -> ReadResult:
+    """A read folder of tables and one notes file."""
+    return ReadResult(datasets=list(datasets), documents=[DocumentText(source, notes)])

@@ -9,8 +9,8 @@ from labwright.analysis.catalogue.load import catalogue
 from labwright.analysis.plan import analyse_folder
 from labwright.analysis.request_rules import read_request
 from labwright.analysis.request_rules.asked_units import _solve, _unit_text
-from labwright.ingest.types import DocumentText, ReadResult
 
+from .tables import folder as notes_folder
 from .tables import table
 
 
@@ -31,16 +31,11 @@ def test_the_variables_unit_is_solved_from_the_parameters_template() -> None:
 def test_a_growth_rate_asked_per_day_makes_the_unitless_time_days() -> None:
     t = np.arange(0.0, 22.0, 2.0)
     w = 900 / (1 + np.exp((35 - t) / 11.4)) + np.random.default_rng(1).normal(0, 1.0, t.size)
-    folder = ReadResult(
-        datasets=[table("chick.csv", {"Time": t, "weight": w})],
-        documents=[
-            DocumentText(
-                "notes.md",
-                "Fit the logistic growth curve W(t) = Asym / (1 + exp((t_mid - t) / s)) whose "
-                "growth rate is r = 1/s. Report the growth rate r (per day) and the inflection "
-                "time t_mid (days).",
-            )
-        ],
+    folder = notes_folder(
+        "Fit the logistic growth curve W(t) = Asym / (1 + exp((t_mid - t) / s)) whose "
+        "growth rate is r = 1/s. Report the growth rate r (per day) and the inflection "
+        "time t_mid (days).",
+        table("chick.csv", {"Time": t, "weight": w}),
     )
     req = read_request(folder, catalogue())
     assert {b.variable: b.unit for b in req.bindings if b.column == "Time"} == {"t": "day"}

@@ -10,8 +10,9 @@ from labwright.analysis.plan import analyse_folder
 from labwright.analysis.request_rules import read_request
 from labwright.analysis.request_rules.noted_unknowns import noted_unknowns
 from labwright.analysis.request_rules.text import read_notes
-from labwright.ingest.types import DocumentText, ReadResult
+from labwright.ingest.types import DocumentText
 
+from .tables import folder as notes_folder
 from .tables import table
 
 
@@ -39,15 +40,10 @@ def test_readings_of_an_unknown_in_the_notes(text: str, label: str | None, value
 def test_the_noted_unknown_is_read_back_with_its_standard_error() -> None:
     x = np.array([0.1, 0.3, 0.5, 0.6, 0.7, 0.9])
     y = 0.005 + 0.876 * x + np.array([0.002, -0.001, 0.0, 0.001, -0.002, 0.001])
-    folder = ReadResult(
-        datasets=[table("std.txt", {"V (mL)": x, "A": y})],
-        documents=[
-            DocumentText(
-                "notes.md",
-                "标准曲线：A = a + b·V。\n1. 求标准曲线的斜率 b 及其标准误；\n"
-                "2. 未知样平行测定三次，吸光度为 0.498、0.503、0.499，求未知样的量（mL）及其标准误。",
-            )
-        ],
+    folder = notes_folder(
+        "标准曲线：A = a + b·V。\n1. 求标准曲线的斜率 b 及其标准误；\n"
+        "2. 未知样平行测定三次，吸光度为 0.498、0.503、0.499，求未知样的量（mL）及其标准误。",
+        table("std.txt", {"V (mL)": x, "A": y}),
     )
     req = read_request(folder, catalogue())
     assert [n.label for n in req.noted_unknowns] == ["未知样"]
@@ -66,15 +62,12 @@ def test_samples_side_by_side_are_one_unknown_each() -> None:
     unknowns = table(
         "fe.xlsx", {"样品1": [0.62, 0.616, 0.619], "样品2": [1.124, 1.119, 1.122]}, sheet="待测样"
     )
-    folder = ReadResult(
-        datasets=[standards, unknowns],
-        documents=[
-            DocumentText(
-                "notes.txt",
-                "测定系列标准溶液的吸光度，绘制标准曲线（朗伯-比尔定律 A = εbc），再测定两份水样，"
-                "各平行测定三次（工作表“待测样”）。求两份水样中铁的含量（mg/L）。",
-            )
-        ],
+    folder = notes_folder(
+        "测定系列标准溶液的吸光度，绘制标准曲线（朗伯-比尔定律 A = εbc），再测定两份水样，"
+        "各平行测定三次（工作表“待测样”）。求两份水样中铁的含量（mg/L）。",
+        standards,
+        unknowns,
+        source="notes.txt",
     )
     fa = analyse_folder(folder, read_request(folder, catalogue()))
     answers = fa.record()["answers"]

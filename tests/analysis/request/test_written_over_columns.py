@@ -11,8 +11,9 @@ from labwright.analysis.quantities import dimensionality
 from labwright.analysis.request_rules import read_request
 from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.text import clauses_of
-from labwright.ingest.types import Column, Dataset, DocumentText, Provenance, ReadResult
+from labwright.ingest.types import Column, Dataset, Provenance, ReadResult
 
+from .tables import folder as notes_folder
 from .tables import table
 
 
@@ -26,15 +27,11 @@ def test_a_law_over_the_difference_of_two_columns_binds_the_difference() -> None
     th = np.linspace(30, 300, 12)
     tc = np.full(12, 0.1) + rng.normal(0, 0.05, 12)
     e = 0.0407 * (th - tc) + rng.normal(0, 0.01, 12)
-    folder = ReadResult(
-        datasets=[table("thermo.csv", {"Th (°C)": th, "Tc (°C)": tc, "E (mV)": e})],
-        documents=[
-            DocumentText(
-                "notes.txt",
-                "Thermocouple calibration.\nE = S (Th - Tc)\nDetermine the Seebeck coefficient S "
-                "in µV/K. Reference tables give about 41 µV/K near room temperature.",
-            )
-        ],
+    folder = notes_folder(
+        "Thermocouple calibration.\nE = S (Th - Tc)\nDetermine the Seebeck coefficient S "
+        "in µV/K. Reference tables give about 41 µV/K near room temperature.",
+        table("thermo.csv", {"Th (°C)": th, "Tc (°C)": tc, "E (mV)": e}),
+        source="notes.txt",
     )
     req = read_request(folder, catalogue())
     assert [d.name for d in req.derived] == ["ΔT"]
@@ -65,16 +62,12 @@ def test_headerless_columns_take_the_symbols_the_notes_give_them() -> None:
         for k, x in enumerate((v, i, np.round(t)), start=1)
     ]
     ds = Dataset("lamp.dat", "lamp.dat", "table", cols, provenance=Provenance("lamp.dat"))
-    folder = ReadResult(
-        datasets=[ds],
-        documents=[
-            DocumentText(
-                "notes.txt",
-                "lamp.dat has no header: column 1 = V in volts, column 2 = I in amps, column 3 = "
-                "T in kelvin.\nRadiated power P = VI ∝ T^n.\nFind the exponent n from a log-log "
-                "plot. Stefan-Boltzmann predicts n = 4.",
-            )
-        ],
+    folder = notes_folder(
+        "lamp.dat has no header: column 1 = V in volts, column 2 = I in amps, column 3 = "
+        "T in kelvin.\nRadiated power P = VI ∝ T^n.\nFind the exponent n from a log-log "
+        "plot. Stefan-Boltzmann predicts n = 4.",
+        ds,
+        source="notes.txt",
     )
     req = read_request(folder, catalogue())
     assert [d.written for d in req.derived] == ["P = VI"]
@@ -89,15 +82,11 @@ def test_the_hall_law_at_a_fixed_field_is_fitted_against_the_current() -> None:
     current = np.arange(1.0, 11.0)  # mA
     r_h, b, d = 6.24e-4, 0.4, 1.0e-3  # m³/C, T, m
     u = r_h * current * 1e-3 * b / d * 1e3 + rng.normal(0, 0.002, current.size)  # mV
-    folder = ReadResult(
-        datasets=[table("hall.csv", {"I_s (mA)": current, "U_H (mV)": u})],
-        documents=[
-            DocumentText(
-                "notes.txt",
-                "霍尔效应实验\n样品厚度 d = 1.00 mm，磁感应强度 B = 0.400 T。\nU_H = R_H·I_s·B/d\n"
-                "求霍尔系数 R_H 以及载流子浓度 n。",
-            )
-        ],
+    folder = notes_folder(
+        "霍尔效应实验\n样品厚度 d = 1.00 mm，磁感应强度 B = 0.400 T。\nU_H = R_H·I_s·B/d\n"
+        "求霍尔系数 R_H 以及载流子浓度 n。",
+        table("hall.csv", {"I_s (mA)": current, "U_H (mV)": u}),
+        source="notes.txt",
     )
     got = _answers(folder)
     assert got["R_H"]["model"] == "hall_effect_current"
