@@ -30,6 +30,7 @@ from typing import Any
 from labwright.analysis.analyses.fit import FIT
 from labwright.analysis.analyses.groups import GROUPS
 from labwright.analysis.analyses.law import LAW
+from labwright.analysis.analyses.paired import PAIRED
 from labwright.analysis.analyses.peaks import PEAKS
 from labwright.analysis.analyses.regression import REGRESSION
 from labwright.analysis.analyses.repeated import REPEATED
@@ -70,6 +71,7 @@ KINDS: tuple[AnalysisKind[Any, Any], ...] = (
     SERIES,
     LAW,
     PEAKS,
+    PAIRED,
     REGRESSION,
     GROUPS,
     TIMESERIES,

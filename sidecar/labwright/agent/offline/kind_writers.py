@@ -23,6 +23,7 @@ from labwright.agent.offline.writers import (
     fit,
     groups,
     law,
+    paired,
     peaks,
     periodogram,
     regression,
@@ -43,6 +44,7 @@ from labwright.analysis.analyses.timeseries import TimeSeriesFound
 from labwright.analysis.analyses.xy import XYTable
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.law import LawFit
+from labwright.analysis.paired import PairedResult
 from labwright.analysis.peaks import PeakResult
 from labwright.analysis.procedures.calibration import CalibrationResult
 from labwright.analysis.procedures.factorial import FactorialResult
@@ -98,6 +100,7 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "series": KindWriter(SeriesSummary, series.text, series.figures, series.script),
     "law": KindWriter(LawFit, law.text, law.figures, law.script),
     "peaks": KindWriter(PeakResult, peaks.text, peaks.figures, peaks.script),
+    "paired": KindWriter(PairedResult, paired.text, paired.figures, paired.script),
     "regression": KindWriter(
         RegressionResult, regression.text, regression.figures, regression.script
     ),
