@@ -121,3 +121,23 @@ def test_the_command_line_writes_the_compendium(tmp_path: Path) -> None:
     assert (out / SCRIPT).is_file() and (out / "data" / "readings.csv").is_file()
     missing = tmp_path / "none"
     assert main(["export", str(missing), "--compendium", str(out)]) == EXIT_BAD_INPUT
+
+
+def test_a_symmetry_check_is_recomputed_and_its_map_redrawn(tmp_path: Path) -> None:
+    """No example asks for symmetry: a map in an .npz whose notes ask."""
+    import numpy as np
+
+    folder = tmp_path / "plate"
+    folder.mkdir()
+    rng = np.random.default_rng(1)
+    yy, xx = np.mgrid[0:30, 0:40]
+    m = 20 + 10 * np.exp(-(((xx - 19.5) / 6) ** 2 + ((yy - 14.5) / 5) ** 2))
+    np.savez(folder / "map.npz", temperature=m + rng.normal(0, 0.1, m.shape))
+    (folder / "notes.md").write_text("Check the temperature map for symmetry.\n", "utf-8")
+    out = tmp_path / "compendium"
+    comp, _ = export_compendium(folder, out)
+    assert comp.lines and not comp.not_recomputed
+    assert comp.figures == {"fig01": []} and not comp.not_redrawn
+    done = _run(out)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "DIFFERS" not in done.stdout

@@ -2,8 +2,9 @@
 report prints: run against the data as the report read it, every value a
 block states is a number the report's ledger holds for the same computation.
 
-The harness gives the blocks the two names the compendium defines (`table`,
-`report`); `matrix` likewise. A block never imports Labwright.
+The harness gives the blocks the names the compendium defines (`table`,
+`report`, `matrix`, and `DATA`, here the example folder, whose files the
+compendium ships under data/ in the same layout). A block never imports Labwright.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def test_both_tables_have_the_same_kinds() -> None:
     assert [k.name for k in KINDS] == list(WRITERS)
 
 
-def _run(read: ReadResult, source: str) -> list[tuple[str, float]]:
+def _run(read: ReadResult, source: str, data: Path | None = None) -> list[tuple[str, float]]:
     said: list[tuple[str, float]] = []
 
     def table(file: str, part: str | None = None) -> pd.DataFrame:
@@ -45,12 +46,12 @@ def _run(read: ReadResult, source: str) -> list[tuple[str, float]]:
         assert found is not None
         return np.asarray(found)
 
-    def report(computation: str, value: float) -> None:
+    def report(computation: str, value: float, source: str | None = None) -> None:
         said.append((computation, float(value)))
 
     exec(
         compile(source, "<compendium>", "exec"),
-        {"table": table, "matrix": matrix, "report": report},
+        {"table": table, "matrix": matrix, "report": report, "DATA": data},
     )  # noqa: S102
     return said
 
@@ -68,7 +69,7 @@ def test_every_recomputed_value_is_one_the_report_prints(name: str) -> None:
     for a, block in zip(fa.analyses, scripts(fa.analyses), strict=True):
         source = block.source()
         assert "labwright" not in source, a.kind
-        said = _run(read, source)
+        said = _run(read, source, EXAMPLES / name)
         # Every kind that prints a number it computed recomputes some (the
         # wide kind draws its columns and computes nothing).
         assert said or a.kind == "wide", (a.kind, a.source)

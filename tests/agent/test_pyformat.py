@@ -36,6 +36,7 @@ SAMPLES = {
     "binary tail": "def law(x, a):\n    (t,) = x\n    return (a * exp(-t / a) + a * exp(-t / (2 * a)) + a * exp(-t / (3 * a))) / 1000.0\n",
     "subscript": "value = fit_law.params['v_T_env_long_name'].value * 1.0 + fit_law.params['v_T0_long_name'].stderr\n",
     "lambda": "number, printed, _ = min(candidates_with_a_long_name, key=lambda p: distance(value, p[1]) + other)\n",
+    "long atom": "what = 'a computation so long that no parentheses would make it fit on one line of eighty-eight'\nshort = 'a string that fits once it is wrapped in parentheses of its own, as black does it'\n",
     "kwargs unpack": "params = model.make_params(**{'v_T_env': 0.05081745233073594, 'v_T0': 18.080130472894634, 'v_k': 0.0042043560287817})\n",
 }
 

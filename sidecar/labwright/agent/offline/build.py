@@ -209,10 +209,11 @@ class OfflineContext(RunContext):
             write_beside(
                 self.folder,
                 self.read,
-                analysis.analyses,
-                report.ledger.to_dict(),
+                analysis,
+                report.record(),
                 report.lang,
                 self.out_dir,
+                self.plan.figures if self.plan is not None else None,
             )
         except Exception:  # noqa: BLE001 - the report comes first; the caller
             # sees no analysis/ and writes it after the compile, or says why not.

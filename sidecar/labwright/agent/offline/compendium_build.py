@@ -51,15 +51,19 @@ def has_compendium(build: Path) -> bool:
 def write_beside(
     folder: Path,
     read: Any,
-    analyses: list[Any],
+    analysis: Any,
     record: dict[str, Any],
     lang: str,
     build: Path,
+    plans: list[Any] | None = None,
 ) -> Compendium:
-    """Write `analysis/` into the build folder from the analysis in hand and
-    the report's `record`, and the appendix again with each number's script
-    line (the build calls this before its compile)."""
-    comp = build_compendium(read, analyses, record, Path(folder), title=Path(folder).name)
+    """Write `analysis/` into the build folder from the analysis in hand (and
+    the figures it planned) and the report's `record`, and the appendix
+    again with each number's script line (the build calls this before its
+    compile)."""
+    comp = build_compendium(
+        read, analysis, record, Path(folder), title=Path(folder).name, plans=plans
+    )
     write_compendium(comp, read, Path(folder), Path(build) / COMPENDIUM_DIR)
     if (Path(build) / APPENDIX_FILE).is_file():
         write_appendix(record, lang, Path(build), script_lines=comp.lines, script=SCRIPT_PATH)

@@ -56,7 +56,10 @@ def _where(e: Mapping[str, Any]) -> str:
 
 
 def summary_script(
-    record: Mapping[str, Any], locate: Locator, matrices: set[tuple[str, str | None]]
+    record: Mapping[str, Any],
+    locate: Locator,
+    matrices: set[tuple[str, str | None]],
+    read: Any = None,
 ) -> KindScript:
     """The block recomputing the data section's numbers of `record`; an
     entry `locate` cannot place stays unrecomputed (the script lists it)."""
@@ -77,9 +80,9 @@ def summary_script(
             columns[(column, _where(e))] = None
         elif column is None:
             counted.setdefault((file, part), _where(e))
-    if not tables:
+    lines = _folder_lines(record, read)
+    if not tables and not lines:
         return KindScript()
-    lines: list[str] = []
     for (file, part), columns in tables.items():
         args = repr(file) + (f", {part!r}" if part else "")
         where = counted.get((file, part), "")
@@ -96,6 +99,8 @@ def summary_script(
         lines.append(f"df = table({args})")
         if (file, part) in counted:
             lines.append(f"report('number of rows', len(df), {where!r})")
+        figure_lines = _figure_lines(record, read, file, part, where)
+        lines += figure_lines
         if columns:
             lines += [
                 f"for name, source in {list(columns)!r}:",
@@ -105,3 +110,54 @@ def summary_script(
             ]
         lines.append("")
     return KindScript(("import numpy as np",), "\n".join(lines).strip() + "\n", {"finite": _HELPER})
+
+
+def _read_items(read: Any) -> list[str]:
+    """What the report read, one item each: a table (a workbook's sheet, a
+    MATLAB file's variable), an image, a document."""
+    items = []
+    for ds in read.datasets:
+        prov = ds.provenance
+        part = (prov.sheet or prov.variable) if prov is not None else None
+        items.append(ds.source + (f" [{part}]" if part else ""))
+    items += [img.source for img in read.images]
+    items += [doc.source for doc in read.documents]
+    return items
+
+
+def _folder_lines(record: Mapping[str, Any], read: Any) -> list[str]:
+    """The Method section's count of what the report read: the items named
+    (a workbook counts once a sheet), each one's file in data/."""
+    if read is None:
+        return []
+    said = {e.get("computation") for e in record.get("numbers", []) if e.get("file") == "."}
+    if "files read" not in said:
+        return []
+    items = _read_items(read)
+    return [
+        "# What the report read, one item a table (a sheet, a MATLAB variable), an image",
+        "# or a document; their files are in data/ (README.txt there names any left out).",
+        f"READ = {items!r}",
+        'report("files read", len(READ), ".")',
+        "",
+    ]
+
+
+def _figure_lines(
+    record: Mapping[str, Any], read: Any, file: str, part: str | None, where: str
+) -> list[str]:
+    """A saved MATLAB figure's line count, from its table of x/y columns."""
+    said = {(e.get("computation"), e.get("file")) for e in record.get("numbers", [])}
+    if ("lines in the figure", file) not in said or read is None:
+        return []
+    for ds in read.datasets:
+        if (
+            ds.source == file
+            and ds.kind == "figure"
+            and all(y.endswith(".y") for _x, y in ds.pairs)
+        ):
+            return [
+                "# A saved figure's lines are its columns' x/y pairs (line1.x, line1.y, ...).",
+                f"report('lines in the figure', sum(c.endswith('.y') for c in df.columns), {where!r})",
+            ]
+    return []

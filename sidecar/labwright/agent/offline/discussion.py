@@ -31,7 +31,7 @@ from labwright.agent.offline.results_table import (
     unit_tex,
 )
 from labwright.agent.offline.tables import src_text
-from labwright.analysis.results import Answer, AnswerSheet, FitQuality
+from labwright.analysis.results import Answer, AnswerSheet, Comparison, FitQuality
 
 if TYPE_CHECKING:
     from labwright.analysis.jobs import Analysis
@@ -62,8 +62,26 @@ def _unit(a: Answer) -> str:
     return f"~{u}" if u else ""
 
 
+#: The ledger's computation of the two limits the verdicts are read with.
+LIMIT_WHAT = "agreement limit in combined standard errors (constant)"
+
+
+def abs_z_what(a: Answer, c: Comparison) -> str:
+    return f"|difference| of {a.label.en} from {c.source} in combined standard errors"
+
+
+def relative_what(a: Answer) -> str:
+    return f"relative standard uncertainty of {a.label.en} in per cent"
+
+
+def fit_what(a: Answer) -> str:
+    """The fit an answer came from, as the quality numbers name it
+    ("points in the fit that gave time constant")."""
+    return f"fit that gave {a.label.en}"
+
+
 def _limit(ledger: Ledger, z: float) -> str:
-    return ledger.num(z, None, "agreement limit in combined standard errors (constant)", sig=1)
+    return ledger.num(z, None, LIMIT_WHAT, sig=1)
 
 
 def _comparison(a: Answer, ledger: Ledger, lang: str) -> str:
@@ -74,10 +92,7 @@ def _comparison(a: Answer, ledger: Ledger, lang: str) -> str:
     if v is None or z is None or nums.expected is None:
         return ""
     unit = f"~{unit_tex(c.unit or a.unit)}" if unit_tex(c.unit or a.unit) else ""
-    size = ledger.num(
-        abs(z), a.sources[0] if a.sources else None,
-        f"|difference| of {a.label.en} from {c.source} in combined standard errors", sig=2,
-    )  # fmt: skip
+    size = ledger.num(abs(z), a.sources[0] if a.sources else None, abs_z_what(a, c), sig=2)
     return phrase(
         lang, f"disc_{v}", expected=nums.expected, unit=unit, source=source_text(c.source, lang),
         z=size, two=_limit(ledger, CONSISTENT_Z), three=_limit(ledger, MARGINAL_Z),
@@ -86,7 +101,7 @@ def _comparison(a: Answer, ledger: Ledger, lang: str) -> str:
 
 def _fit(a: Answer, f: FitQuality, ledger: Ledger, lang: str) -> list[str]:
     prov = a.sources[0] if a.sources else None
-    what = f"fit that gave {a.label.en}"
+    what = fit_what(a)
     n = ledger.count(f.n, prov, f"points in the {what}")
     out: list[str] = []
     if f.weighted and f.reduced_chi2 is not None and f.chi2_p is not None:
@@ -116,9 +131,8 @@ def answer_paragraph(a: Answer, ledger: Ledger, lang: str, name: str | None = No
     parts: list[str] = []
     if a.se is not None and a.se > 0 and a.value != 0 and math.isfinite(a.se / a.value):
         rel = ledger.num(
-            100 * a.se / abs(a.value), a.sources[0] if a.sources else None,
-            f"relative standard uncertainty of {a.label.en} in per cent", sig=2,
-        )  # fmt: skip
+            100 * a.se / abs(a.value), a.sources[0] if a.sources else None, relative_what(a), sig=2
+        )
         parts.append(phrase(lang, "disc_value", name=name, value=nums.value, unit=_unit(a),
                             rel=rel))  # fmt: skip
     else:

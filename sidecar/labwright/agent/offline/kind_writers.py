@@ -60,12 +60,21 @@ from labwright.analysis.wide import WideLayout
 R = TypeVar("R")
 
 
+def no_drawing(a: Analysis[Any, Any], plans: list[FigurePlan]) -> KindScript:
+    """A kind whose figures the compendium does not redraw (yet)."""
+    del a, plans
+    return KindScript()
+
+
 @dataclass(frozen=True)
 class KindWriter(Generic[R]):
     result: type[R]
     text: Callable[[Analysis[Any, R], Ledger, str], str]
     figures: Callable[[Analysis[Any, R], KeyMaker, str], list[FigurePlan]]
     script: Callable[[Analysis[Any, R]], KindScript]
+    #: The compendium's code that redraws the analysis' figures (`plans`,
+    #: the ones the report shows) from the variables its block left.
+    drawing: Callable[[Analysis[Any, R], list[FigurePlan]], KindScript] = no_drawing
 
     def _check(self, a: Analysis[Any, Any]) -> None:
         if not isinstance(a.result, self.result):
@@ -88,7 +97,7 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "run_series": KindWriter(
         RunSeriesResult, run_series.text, run_series.figures, run_series.script
     ),
-    "fit": KindWriter(FitOutcome, fit.text, fit.figures, fit.script),
+    "fit": KindWriter(FitOutcome, fit.text, fit.figures, fit.script, fit.drawing),
     "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
     "calibration": KindWriter(
         CalibrationResult, calibration.text, calibration.figures, calibration.script
@@ -97,20 +106,24 @@ WRITERS: dict[str, KindWriter[Any]] = {
         PeriodResult, periodogram.text, periodogram.figures, periodogram.script
     ),
     "factorial": KindWriter(FactorialResult, factorial.text, factorial.figures, factorial.script),
-    "series": KindWriter(SeriesSummary, series.text, series.figures, series.script),
+    "series": KindWriter(SeriesSummary, series.text, series.figures, series.script, series.drawing),
     "law": KindWriter(LawFit, law.text, law.figures, law.script),
     "peaks": KindWriter(PeakResult, peaks.text, peaks.figures, peaks.script),
     "paired": KindWriter(PairedResult, paired.text, paired.figures, paired.script),
     "regression": KindWriter(
-        RegressionResult, regression.text, regression.figures, regression.script
+        RegressionResult, regression.text, regression.figures, regression.script, regression.drawing
     ),
-    "groups": KindWriter(GroupsFound, groups.text, groups.figures, groups.script),
+    "groups": KindWriter(GroupsFound, groups.text, groups.figures, groups.script, groups.drawing),
     "timeseries": KindWriter(
         TimeSeriesFound, timeseries.text, timeseries.figures, timeseries.script
     ),
-    "repeated": KindWriter(Repeated, repeated.text, repeated.figures, repeated.script),
+    "repeated": KindWriter(
+        Repeated, repeated.text, repeated.figures, repeated.script, repeated.drawing
+    ),
     "wide": KindWriter(WideLayout, wide.text, wide.figures, wide.script),
-    "symmetry": KindWriter(SymmetryResult, symmetry.text, symmetry.figures, symmetry.script),
+    "symmetry": KindWriter(
+        SymmetryResult, symmetry.text, symmetry.figures, symmetry.script, symmetry.drawing
+    ),
     # The x-y path writes and draws its own (offline/text.py, offline/figures.py).
     "xy": KindWriter(XYTable, no_text, no_figures, xy.script),
 }

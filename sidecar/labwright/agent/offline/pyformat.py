@@ -482,6 +482,9 @@ def _lay_out(tokens: list[_Tok], indent: str, src: dict[int, str]) -> list[str]:
         return _right_hand_split(tokens, indent, src)
     except _CannotSplit:
         if span is not None:
+            atom = tokens[span[0] : span[1]]
+            if len(atom) == 1 and not _fits(indent + INDENT, _render(atom, src)):
+                return [indent + flat]  # parentheses would not make it fit: as it is
             return _wrapped(tokens, span, indent, src)
         return [indent + flat]
 

@@ -15,13 +15,15 @@ them when the caller has not, and chooses figures and fits from them.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from labwright.agent.events import FigureMade
+from labwright.agent.offline.figure_record import FIGURES_KEY, figure_record
 from labwright.agent.offline.figures import MAX_FIGURES, TEX_IMAGE_FORMATS, FigurePlan, plan_figures
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.render import FigureResult
@@ -86,6 +88,13 @@ class OfflineReport:
     warnings: list[str]
     #: What the sanitizer changed in our own source (each one is a bug in this writer).
     problems: list[str]
+    #: What each figure the report shows plots (figure_record.py), for the
+    #: compendium's script to compare its redrawn figures with.
+    plotted: dict[str, Any] = field(default_factory=dict)
+
+    def record(self) -> dict[str, Any]:
+        """provenance.json: the numbers (the ledger) and the figures' data."""
+        return {**self.ledger.to_dict(), FIGURES_KEY: self.plotted}
 
 
 def plan_report(
@@ -228,6 +237,10 @@ def compose_report(
     formulas = tuple(m.formula for m in MODELS.values())
     for token in unsourced_numbers(cleaned.text, ledger.to_dict(), formulas):
         warnings.append(say("fig.no_provenance", token=token))
+    # The figures' data for the compendium: the plot worker's own arrays,
+    # of the figures the report shows (a few ms; no array is computed twice
+    # but the x-y fits' curves).
+    shown = {m.name for m in drawn.made}
     return OfflineReport(
         lang=plan.lang,
         tex=cleaned.text,
@@ -235,6 +248,7 @@ def compose_report(
         ledger=ledger,
         warnings=warnings,
         problems=[say("tex.sanitized", rule=c.rule, detail=c.detail) for c in cleaned.changes],
+        plotted=figure_record(plan.figures, shown),
     )
 
 
@@ -265,5 +279,8 @@ def write_report_files(report: OfflineReport, out_dir: Path) -> None:
     from labwright.latex.template import install_template_files
 
     install_template_files(report.lang, out_dir)  # type: ignore[arg-type]
-    report.ledger.save(out_dir / PROVENANCE_JSON)
-    write_appendix(report.ledger.to_dict(), report.lang, out_dir)
+    record = report.record()
+    (out_dir / PROVENANCE_JSON).write_text(
+        json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
+    write_appendix(record, report.lang, out_dir)

@@ -99,16 +99,32 @@ def _what(a: Answer) -> str:
     return f"{a.label.en} ({a.quantity}{', ' + a.model if a.model else ''})"
 
 
+# The ledger's computation of each number an answer prints; the compendium
+# restates the answers under the same words (compendium_answers.py).
+
+
+def answer_what(a: Answer) -> str:
+    return f"{_what(a)}: {a.method.en}"
+
+
+def expected_what(a: Answer, c: Comparison) -> str:
+    return f"expected value of {_what(a)} ({c.source})"
+
+
+def z_what(a: Answer, c: Comparison) -> str:
+    return f"difference of {_what(a)} from {c.source} in combined standard errors"
+
+
 def answer_value(a: Answer, ledger: Ledger) -> str:
     """`value \\pm se` (math source, tagged) with the ledger's rounding."""
-    what = f"{_what(a)}: {a.method.en}"
+    what = answer_what(a)
     if a.se is not None and a.se > 0:
         return ledger.measured(a.value, a.se, _prov(a), what)
     return ledger.num(a.value, _prov(a), what, sig=4)
 
 
 def expected_value(a: Answer, c: Comparison, ledger: Ledger) -> str:
-    what = f"expected value of {_what(a)} ({c.source})"
+    what = expected_what(a, c)
     # The notes' file when the value is theirs. A catalogue reference comes
     # from no file: its source ("standard gravity; ...") is named in `what`,
     # and the numbers appendix printed it after the word "file".
@@ -125,16 +141,7 @@ def answer_numbers(a: Answer, ledger: Ledger) -> AnswerNumbers:
     c, z = a.comparison, a.z
     if c is None:
         return AnswerNumbers(value, None, None)
-    z_text = (
-        None
-        if z is None
-        else ledger.num(
-            z,
-            _prov(a),
-            f"difference of {_what(a)} from {c.source} in combined standard errors",
-            sig=2,
-        )  # fmt: skip
-    )
+    z_text = None if z is None else ledger.num(z, _prov(a), z_what(a, c), sig=2)
     return AnswerNumbers(value, expected_value(a, c, ledger), z_text)
 
 

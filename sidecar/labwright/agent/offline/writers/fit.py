@@ -10,18 +10,26 @@ column; the frames are this kind's own (EN, ZH).
 
 from __future__ import annotations
 
+import keyword
 import math
 from typing import Any
 
 import numpy as np
 
+from labwright.agent.offline.compendium_figures import call, caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.pyformat import expression
 from labwright.agent.offline.results_table import unit_tex
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure
-from labwright.agent.offline.writers.script import KindScript, read_table
+from labwright.agent.offline.writers.script import (
+    AnswerCode,
+    FitCode,
+    KindScript,
+    read_table,
+    source_of,
+)
 from labwright.analysis.analyses.fit import FitBinding, FitOutcome
 from labwright.analysis.catalogue.custom import formula_latex
 from labwright.analysis.catalogue.schema import Text
@@ -301,7 +309,8 @@ def _law_lines(e: Any, data: Any, res: Any, xs: dict[str, str], tag: str) -> lis
             expr = f"({expr} + 273.15)"
         elif sc.absolute and sc.data_unit and sc.data_unit.strip() not in ("K", "kelvin"):
             return None  # a scale the block does not write out
-        lines.append(f"{_py(v.name)} = {expr} * {sc.factor!r}  # {v.name} in SI base units")
+        scaled = expr if sc.factor == 1.0 else f"{expr} * {sc.factor!r}"
+        lines.append(f"{_py(v.name)} = {scaled}  # {v.name} in SI base units")
     consts = {k: engine._nominal(v) for k, v in prep.inputs_base.items()}
     pnames = [p.name for p in e.parameters if p.name in res.values]
     body = e.formula.split("=", 1)[1].strip()
@@ -314,7 +323,7 @@ def _law_lines(e: Any, data: Any, res: Any, xs: dict[str, str], tag: str) -> lis
     body = expression(body)
     response = plan.variables[e.response.name].factor
     lines += [
-        f"def law_{tag}(x, {', '.join(_py(n) for n in pnames)}):",
+        f"def {tag}(x, {', '.join(_py(n) for n in pnames)}):",
         f"    ({names},) = x" if len(e.independents) == 1 else f"    {names} = x",
         *(f"    {_py(k)} = {v!r}" for k, v in consts.items()),
         *(
@@ -322,9 +331,9 @@ def _law_lines(e: Any, data: Any, res: Any, xs: dict[str, str], tag: str) -> lis
             if response == 1.0
             else ["    # in the response's unit", f"    return ({body}) / {response!r}"]
         ),
-        f"model = lmfit.Model(law_{tag}, independent_vars=['x'])",
+        f"model = lmfit.Model({tag}, independent_vars=['x'])",
         f"params = model.make_params(**{starts!r})",
-        f"fit_{tag} = model.fit(y, params, x=({names},), "
+        f"fit = model.fit(y, params, x=({names},), "
         "weights=None if sigma is None else 1 / sigma, scale_covar=sigma is None)",
     ]
     return lines
@@ -339,7 +348,8 @@ def _to_display(e: Any, data: Any, name: str) -> float:
 
 
 #: The numpy names a catalogue formula may use bare (the law functions).
-_NUMPY_NAMES = ("exp", "log", "log10", "sqrt", "sin", "cos", "tan", "pi", "arctan", "tanh")
+_NUMPY_NAMES = ("exp", "log", "log10", "log2", "sqrt", "sin", "cos", "tan", "arcsin", "arccos",
+                "arctan", "arctan2", "sinh", "cosh", "tanh", "pi")  # fmt: skip
 
 
 def _imports(text: str) -> tuple[str, ...]:
@@ -385,12 +395,11 @@ def script(a: FitAnalysis) -> KindScript:
     for var, n in b.per.items():  # a column timed over n periods ("10T"): one period
         spans = reps if var == e.response.name else [b.columns[var].name]
         lines.append(f"data[{spans!r}] = data[{spans!r}] / {n}  # the time of {n} periods")
-    xs = {v.name: f"data[{b.columns[v.name].name!r}].to_numpy()" for v in e.independents}
+    xs = _x_codes(b)
     if len(scans) > 1:
         pass  # y and sigma are the scans' mean (above)
     elif len(reps) > 1 and b.request.replicates != "average":
         lines.append(f"y = np.concatenate([data[c].to_numpy() for c in {reps!r}])")
-        xs = {k: f"np.tile({v}, {len(reps)})" for k, v in xs.items()}
         lines.append("sigma = None")
     elif len(reps) > 1:
         lines.append(f"reps = data[{reps!r}].to_numpy()")
@@ -412,20 +421,147 @@ def script(a: FitAnalysis) -> KindScript:
     if res.peaks:
         lines += _peak_lines(a, xs[e.independents[0].name])
         return KindScript(_imports("\n".join(lines)), "\n".join(lines) + "\n")
-    law = _law_lines(e, out_.data, res, xs, "law")
+    law = _law_lines(e, out_.data, res, xs, _function_name(e.key))
     if law is None:
         return KindScript((), f"# The {e.name.en} on this temperature scale is not written out.\n")
     lines += law
     lines.append(f"what = {what!r}")
-    lines.append('report(f"points in the {what}", len(y))')
-    for p in [p.name for p in e.parameters if p.name in res.values]:
-        k = _to_display(e, out_.data, p)
+    # The report's numbers of this fit carry the response column as their source.
+    lines.append(f"source = {source_of(b.response.provenance)!r}")
+    lines.append('report(f"points in the {what}", len(y), source)')
+    named = _answer_lines(a)
+    if named is None:
+        return KindScript((), f"# The {e.name.en}'s quantities are not written out here.\n")
+    more, answers, helpers = named
+    lines += more
+    lines += [
+        "residuals = y - fit.best_fit",
+        "r2 = 1 - np.sum(residuals**2) / np.sum((y - y.mean()) ** 2)",
+        'report(f"R^2 of the {what}", r2, source)',
+    ]
+    n_params = len(res.parameters)
+    fit = FitCode("residuals", "r2", n_params, "sigma" if res.weighted else None)
+    text = "\n".join(lines) + "\n"
+    return KindScript(_imports(text), text, helpers, answers, fit)
+
+
+#: Variable names an answer may not take in the script (its own names).
+_TAKEN = {"df", "data", "y", "sigma", "what", "value", "se", "model", "params", "fit", "source",
+          "residuals", "r2", "reps", "scans", "expected", "u", "z", "x", "grid", "s_res"}  # fmt: skip
+
+
+def _variable(q: str) -> str:
+    name = "".join(ch if ch.isalnum() else "_" for ch in q)
+    if not name.isidentifier() or keyword.iskeyword(name) or name in _TAKEN | set(_NUMPY_NAMES):
+        name = f"q_{name}"
+    return name
+
+
+_RENAMED = {"ln": "log", "asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2"}
+
+
+def _answer_lines(
+    a: FitAnalysis,
+) -> tuple[list[str], dict[str, AnswerCode], dict[str, str]] | None:
+    """Lines that set each answer's value and SE in the report's unit: a
+    parameter from the fit, a derived quantity by its catalogue expression
+    of the fitted parameters in SI base units, its SE propagated from their
+    covariance (first order, as the report's `uncertainties` does)."""
+    from labwright.analysis import engine
+
+    out_ = a.result
+    e, res = out_.entry, out_.result
+    prep = engine._prepare(e, out_.data)
+    if isinstance(prep, engine.FitResult):
+        return None
+    plan = prep.plan
+    lines: list[str] = []
+    answers: dict[str, AnswerCode] = {}
+    helpers: dict[str, str] = {}
+    base: dict[str, str] = {}  # name -> its expression in base units, for later expressions
+    consts = {k: engine._nominal(v) for k, v in prep.inputs_base.items()}
+    for p in e.parameters:
+        if p.name not in res.values:
+            continue
+        base[p.name] = _py(p.name)
+        if p.name not in res.parameters:
+            continue  # fixed by the notes: no SE of its own
+        k = _to_display(e, out_.data, p.name)
+        var = _variable(p.name)
+        unit = res.units.get(p.name) or "a pure number"
+        lines.append(f"# {p.name} in {unit}")
+        times = "" if k == 1.0 else f" * {k!r}"
+        lines.append(f"{var} = fit.params[{_py(p.name)!r}].value{times}")
+        lines.append(f"{var}_se = fit.params[{_py(p.name)!r}].stderr{times}")
+        answers[p.name] = AnswerCode(var, f"{var}_se")
+    for d in e.derived:
+        if d.key not in res.values or plan.derived.get(d.key) is None:
+            continue
+        expr = _base_expression(d.expr, base, consts)
+        if expr is None:
+            continue
+        d_unit = plan.derived[d.key]
+        assert d_unit is not None
+        args = sorted({_py(n) for n in base if _py(n) in expr and n in res.parameters})
+        var = _variable(d.key)
+        lines.append(f"# {d.key} = {d.expr}, in {d_unit[0] or 'a pure number'}")
+        if "s_res" in expr and "s_res" not in "\n".join(lines[:-1]):
+            factor = plan.variables[e.response.name].factor
+            lines.append(
+                f"s_res = np.sqrt(np.sum((y - fit.best_fit) ** 2) / (y.size - {len(res.parameters)})) * {factor!r}"
+            )
         lines.append(
-            f"value = fit_law.params[{_py(p)!r}]  # to {res.units.get(p) or 'a pure number'}"
+            f"{var}, {var}_se = propagate(lambda {', '.join(args)}: {expression(expr)}, fit)"
         )
-        lines.append(f'report(f"{p}, {{what}} (SE)", value.value * {k!r})')
-        lines.append(f'report(f"standard uncertainty of {p}, {{what}} (SE)", value.stderr * {k!r})')
-    return KindScript(_imports("\n".join(lines)), "\n".join(lines) + "\n")
+        if d_unit[1] != 1.0:
+            lines.append(f"{var}, {var}_se = {var} / {d_unit[1]!r}, {var}_se / {d_unit[1]!r}")
+        answers[d.key] = AnswerCode(var, f"{var}_se")
+        base[d.key] = f"({expr})"
+        helpers["propagate"] = PROPAGATE
+    for q, code in answers.items():
+        lines.append(f'report(f"{q}, {{what}} (SE)", {code.value}, source)')
+        lines.append(f'report(f"standard uncertainty of {q}, {{what}} (SE)", {code.se}, source)')
+    return lines, answers, helpers
+
+
+def _base_expression(text: str, base: dict[str, str], consts: dict[str, float]) -> str | None:
+    """A catalogue expression in the script's names: fitted parameters as
+    the law's arguments (SI base units), earlier quantities by their own
+    expression, the notes' inputs as numbers; None with a name it lacks."""
+    import ast
+
+    tree = ast.parse(text, mode="eval")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            if node.id in base:
+                node.id = base[node.id]
+            elif node.id in consts:
+                node.id = repr(consts[node.id])
+            elif node.id in _RENAMED:
+                node.id = _RENAMED[node.id]
+            elif node.id == "n_points":
+                node.id = "y.size"
+            elif node.id not in _NUMPY_NAMES and node.id != "s_res" and node.id != "abs":
+                return None
+    return ast.unparse(tree)
+
+
+PROPAGATE = '''def propagate(f, fit):
+    """f at the fitted values of the parameters it takes, and its standard
+    error from their covariance (first order, central differences)."""
+    names = f.__code__.co_varnames[: f.__code__.co_argcount]
+    x = np.array([fit.params[n].value for n in names])
+    index = [fit.var_names.index(n) for n in names]
+    cov = fit.covar[np.ix_(index, index)]
+    grad = np.zeros(x.size)
+    for i in range(x.size):
+        h = 1e-6 * (abs(x[i]) or 1.0)
+        up, down = x.copy(), x.copy()
+        up[i] += h
+        down[i] -= h
+        grad[i] = (f(*up) - f(*down)) / (2 * h)
+    return f(*x), np.sqrt(grad @ cov @ grad)
+'''
 
 
 _LMFIT_MODELS = {"gaussian": "GaussianModel", "lorentzian": "LorentzianModel",
@@ -461,7 +597,7 @@ def _peak_lines(a: FitAnalysis, x: str) -> list[str]:
                 lines.append(f"params['p{rank}_{lm}'].set(value={res.value(f'{role}_{rank}')!r})")
     for k in range(deg + 1):
         lines.append(f"params['b_c{k}'].set(value={res.value(f'c{k}')!r})")
-    lines += ["fit_law = model.fit(y, params, x=x, weights=None if sigma is None else 1 / sigma, "
+    lines += ["fit = model.fit(y, params, x=x, weights=None if sigma is None else 1 / sigma, "
               "scale_covar=sigma is None)", f"what = {_what(a)!r}",
               'report(f"points in the {what}", len(y))',
               f'report(f"peaks in the {{what}}", {res.peaks})']  # fmt: skip
@@ -479,7 +615,7 @@ def _peak_lines(a: FitAnalysis, x: str) -> list[str]:
             lm = f"b_c{own.index(q.key)}"
         else:
             continue
-        lines.append(f"value = fit_law.params[{lm!r}]")
+        lines.append(f"value = fit.params[{lm!r}]")
         lines.append(f'report(f"{q.key}, {{what}} (SE)", value.value)')
         lines.append(f'report(f"standard uncertainty of {q.key}, {{what}} (SE)", value.stderr)')
     return lines
@@ -499,6 +635,143 @@ def _scans(b: FitBinding) -> list[tuple[Any, str]]:
         if col is not None:
             out.append((ds, col.name))
     return out
+
+
+def _function_name(key: str) -> str:
+    """The law's Python function: named after the catalogue entry."""
+    name = "".join(ch if ch.isalnum() else "_" for ch in key).strip("_") or "law"
+    return name if name.isidentifier() and not keyword.iskeyword(name) else f"law_{name}"
+
+
+def _x_codes(b: FitBinding) -> dict[str, str]:
+    """Each independent's values as the fit takes them, in the data's units
+    (tiled when replicate columns are fitted together)."""
+    e = b.entry
+    xs = {v.name: f"data[{b.columns[v.name].name!r}].to_numpy()" for v in e.independents}
+    reps = _replicates_of(b)
+    if len(_scans(b)) <= 1 and len(reps) > 1 and b.request.replicates != "average":
+        xs = {k: f"np.tile({v}, {len(reps)})" for k, v in xs.items()}
+    return xs
+
+
+def _to_base(e: Any, data: Any, name: str, values: str) -> str | None:
+    """`values` of the independent `name` (data units) in SI base units, as
+    the law takes them (`_law_lines`)."""
+    from labwright.analysis import engine
+
+    prep = engine._prepare(e, data)
+    if isinstance(prep, engine.FitResult):
+        return None
+    sc = prep.plan.variables[name]
+    if sc.absolute and sc.data_unit and sc.data_unit.strip() in ("°C", "degC", "℃"):
+        return f"({values} + 273.15) * {sc.factor!r}"
+    if sc.absolute and sc.data_unit and sc.data_unit.strip() not in ("K", "kelvin"):
+        return None
+    return values if sc.factor == 1.0 else f"{values} * {sc.factor!r}"
+
+
+def drawing(a: FitAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """The compendium's calls that redraw the fit's figures from its block:
+    the data with the fitted curve and the residuals, and the linearised
+    plot with its straight line."""
+    out_ = a.result
+    b, res = out_.binding, out_.result
+    e = b.entry
+    if not res.ok or res.peaks or len(e.independents) != 1:
+        return KindScript()
+    name = e.independents[0].name
+    x = np.asarray(out_.data.variables[name], dtype=float)
+    lo, hi = float(np.min(x)), float(np.max(x))
+    spaced = "geomspace" if lo > 0 and hi / lo > 50 else "linspace"
+    grid_base = _to_base(e, out_.data, name, "grid")
+    if grid_base is None:
+        return KindScript()
+    lines: list[str] = []
+    for plan in plans:
+        if plan.panels is None:
+            continue
+        if len(plan.panels["panels"]) == 2:  # the fit and its residuals
+            lines += [
+                caption_comment(plan.key, plan.caption),
+                f"x = {_x_codes(b)[name]}",
+                f"grid = np.{spaced}(x.min(), x.max(), 200)",
+                call(plan.key, [
+                    ['("scatter", x, y)', f'("line", grid, fit.eval(x=({grid_base},)))'],
+                    ['("scatter", x, y - fit.best_fit)', '("hline", 0.0)'],
+                ]),
+            ]  # fmt: skip
+        else:
+            linear = _linear_lines(a)
+            if linear is None:
+                continue
+            lines += [caption_comment(plan.key, plan.caption), *linear]
+            lines.append(
+                call(
+                    plan.key,
+                    [['("scatter", lx, ly)', '("line", lgrid, slope * lgrid + intercept)']],
+                )
+            )
+    return KindScript(("import numpy as np",), "\n".join(lines) + "\n" if lines else "")
+
+
+def _linear_lines(a: FitAnalysis) -> list[str] | None:
+    """The linearised plot's coordinates in the data's units (what the report
+    draws, `engine.linear`'s x_shown, y_shown) and its straight line."""
+    from labwright.analysis.catalogue.expr import ARRAY
+    from labwright.analysis.engine import _expr, linear
+
+    out_ = a.result
+    e, b = out_.entry, out_.binding
+    plot = e.linear_plot
+    if plot is None:
+        return None
+    line = linear(e, out_.data, out_.result)
+    if not line.ok:
+        return None
+    names = {v.name: code for v, code in zip(e.independents, _x_codes(b).values(), strict=True)}
+    names[e.response.name] = "y"
+    raws = []
+    for text in (plot.x, plot.y):
+        expr = _expr(text)
+        if not expr.names <= set(names):
+            return None  # a parameter or an input in the plot's axis
+        with np.errstate(all="ignore"):
+            raw = np.asarray(expr.evaluate(dict(out_.data.variables), ARRAY), dtype=float)
+        raws.append(np.broadcast_to(raw, np.asarray(out_.data.variables[e.response.name]).shape))
+    keep = np.isfinite(raws[0]) & np.isfinite(raws[1])
+    code: list[str] = []
+    if not keep.all():
+        code.append("# A point whose coordinate is not a number (ln of a value <= 0) is left out.")
+        code.append('with np.errstate(invalid="ignore", divide="ignore"):')
+    for axis, text, raw, shown in (
+        ("lx", plot.x, raws[0], line.x_shown), ("ly", plot.y, raws[1], line.y_shown)
+    ):  # fmt: skip
+        shown = np.asarray(shown, dtype=float)
+        ok = raw[keep] != 0
+        if shown.shape != raw[keep].shape or not ok.any():
+            return None
+        k = float(shown[ok][0] / raw[keep][ok][0])
+        if not np.allclose(shown, raw[keep] * k, rtol=1e-9):
+            return None
+        body = expression(_substitute(text, names))
+        indent = "" if keep.all() else "    "
+        code.append(f"{indent}{axis} = {body}" + ("" if k == 1.0 else f" * {k!r}"))
+    if not keep.all():
+        code += ["keep = np.isfinite(lx) & np.isfinite(ly)", "lx, ly = lx[keep], ly[keep]"]
+    return code + [
+        "slope, intercept = np.polyfit(lx, ly, 1)",
+        "lgrid = np.linspace(lx.min(), lx.max(), 50)",
+    ]
+
+
+def _substitute(text: str, names: dict[str, str]) -> str:
+    import ast
+
+    tree = ast.parse(text, mode="eval")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in names:
+            node.id = names[node.id]
+    return ast.unparse(tree)
 
 
 def _replace_name(text: str, name: str, new: str) -> str:

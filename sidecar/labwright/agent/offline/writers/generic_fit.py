@@ -59,6 +59,8 @@ IMPORTS = ("import numpy as np", "from scipy.optimize import curve_fit")
 
 CHOOSE_MODEL = '''SYMBOLS = {"linear": ["a", "b"], "power": ["a", "b"], "exponential": ["A", "\\\\tau"],
            "exponential_offset": ["A", "\\\\tau", "C"], "quadratic": ["a", "b", "c"]}
+# A relation is reported only when its model explains this share of the variance.
+MIN_R2 = 0.9
 
 
 def choose_model(x, y):
@@ -91,5 +93,5 @@ def choose_model(x, y):
     simpler = {"exponential_offset": ("exponential", 2), "quadratic": ("linear", 0)}.get(best)
     if simpler and simpler[0] in fits and abs(fits[best][0][simpler[1]]) <= 3 * fits[best][1][simpler[1]]:
         best = simpler[0]
-    return (best, *fits[best][:4]) if fits[best][2] >= 0.9 else None
+    return (best, *fits[best][:4]) if fits[best][2] >= MIN_R2 else None
 '''

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from labwright.agent.offline.compendium_figures import caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
@@ -24,7 +25,7 @@ from labwright.agent.offline.writers.common import (
     plain_label,
     plan_figure,
 )
-from labwright.agent.offline.writers.script import KindScript, read_table
+from labwright.agent.offline.writers.script import KindScript, read_table, source_of
 from labwright.analysis.analyses.groups import GroupsBinding, GroupsFound
 from labwright.analysis.groups import ALPHA, GroupResult
 from labwright.analysis.jobs import Analysis
@@ -218,11 +219,15 @@ def script(a: GroupsAnalysis) -> KindScript:
     found = a.result
     numeric = a.binding.dataset.column(found.category).values.dtype.kind in "biuf"
     key = "df[category].astype(float)" if numeric else "df[category].astype(str).str.strip()"
+    cat = a.binding.dataset.column(found.category)
     code = f"""{read_table(a.binding.dataset)}
 category = {found.category!r}
 labels = {_raw_levels(a)!r}
 group = {key}.map(labels)
-for measurement in {[g.measurement for g in found.results]!r}:
+report("groups", group.nunique(), {source_of(cat.provenance)!r})
+ALPHA = {ALPHA!r}  # the family-wise level of Tukey's pairs
+report("family-wise level in per cent (constant)", 100 * ALPHA)
+for measurement, source in {[(g.measurement, source_of(a.binding.dataset.column(g.measurement).provenance)) for g in found.results]!r}:
     values = df[measurement].astype(float)
     samples = {{}}
     for label in labels.values():
@@ -247,13 +252,16 @@ for measurement in {[g.measurement for g in found.results]!r}:
     kruskal = stats.kruskal(*samples.values())
     report(f"Kruskal-Wallis H for {{measurement}}", kruskal.statistic)
     report(f"Kruskal-Wallis p-value for {{measurement}}", kruskal.pvalue)
-    if len(samples) >= 3 and test.pvalue < {ALPHA!r}:
+    if len(samples) >= 3 and test.pvalue < ALPHA:
         # Tukey's HSD over all pairs; statsmodels orders them (0, 1), (0, 2), ...
         names = list(samples)
         y = np.concatenate(list(samples.values()))
         g = np.concatenate([np.full(s.size, i) for i, s in enumerate(samples.values())])
-        tukey = pairwise_tukeyhsd(y, g, alpha={ALPHA!r})
+        tukey = pairwise_tukeyhsd(y, g, alpha=ALPHA)
         pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+        report(f"pairs of groups, {{measurement}}", len(pairs), source)
+        differ = int(np.sum(tukey.pvalues < ALPHA))
+        report(f"pairs differing at the family-wise level, {{measurement}}", differ, source)
         for k, (i, j) in enumerate(pairs):
             what = f"Tukey HSD {{names[j]}} - {{names[i]}} for {{measurement}}"
             report(f"difference of means, {{what}}", tukey.meandiffs[k])
@@ -266,3 +274,32 @@ for measurement in {[g.measurement for g in found.results]!r}:
         "from statsmodels.stats.multicomp import pairwise_tukeyhsd",
     )
     return KindScript(imports, code)
+
+
+def drawing(a: GroupsAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """The box plots of each measurement by group, and the first two
+    measurements against each other, one colour a group."""
+    found = a.result
+    names = [g.measurement for g in found.results]
+    lines: list[str] = []
+    for plan in plans:
+        lines.append(caption_comment(plan.key, plan.caption))
+        if plan.panels and plan.panels["panels"][0]["layers"][0]["type"] == "box":
+            lines += [
+                "boxes = []",
+                f"for measurement in {names[:6]!r}:",
+                "    values = df[measurement].astype(float)",
+                "    kept = [values[(group == label) & np.isfinite(values)] for label in labels.values()]",
+                '    boxes.append([("box", [v.to_numpy() for v in kept])])',
+                f"figure({plan.key!r}, *boxes)",
+            ]
+        else:
+            lines += [
+                f"first, second = df[{names[0]!r}].astype(float), df[{names[1]!r}].astype(float)",
+                "points = [",
+                '    ("scatter", first[group == label].to_numpy(), second[group == label].to_numpy())',
+                "    for label in labels.values()",
+                "]",
+                f"figure({plan.key!r}, points)",
+            ]
+    return KindScript(("import numpy as np",), "\n".join(lines) + "\n")

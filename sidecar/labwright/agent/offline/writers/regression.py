@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from labwright.agent.offline.compendium_figures import call, caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
@@ -172,7 +173,10 @@ for term in ["const", *predictors]:
     report(f"p-value of coefficient {{term}}", fit.pvalues[term])
 # Rows flagged, never dropped from this fit: studentized residual beyond 2.5
 # or Cook's distance above 4/n (row numbers counted from 1).
-flagged = data.index[(np.abs(studentized) > 2.5) | (cooks > 4 / n)]
+STUDENTIZED_LIMIT, COOKS_RULE = 2.5, 4
+report("studentized-residual limit for flagging (constant)", STUDENTIZED_LIMIT)
+report("Cook's distance screening rule 4/n (constant)", COOKS_RULE)
+flagged = data.index[(np.abs(studentized) > STUDENTIZED_LIMIT) | (cooks > COOKS_RULE / n)]
 for row, r_i, d_i in zip(flagged, studentized[data.index.isin(flagged)], cooks[data.index.isin(flagged)], strict=True):
     report("row number (1-based) of a flagged row", row + 1)
     report(f"studentized residual of row {{row + 1}}", r_i)
@@ -184,6 +188,10 @@ if len(flagged) and n - len(flagged) >= len(predictors) + 3:
     report(f"residual standard error of the {{what}} without the flagged rows", np.sqrt(refit.scale))
     for term in ["const", *predictors]:
         report(f"coefficient {{term}} of the {{what}} without the flagged rows", refit.params[term])
+        report(
+            f"standard uncertainty of coefficient {{term}} of the {{what}} without the flagged rows",
+            refit.bse[term],
+        )
 """
     imports = (
         "import numpy as np",
@@ -192,3 +200,39 @@ if len(flagged) and n - len(flagged) >= len(predictors) + 3:
         "from statsmodels.stats.outliers_influence import OLSInfluence",
     )
     return KindScript(imports, code)
+
+
+def drawing(a: RegressionAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """Observed against fitted (or the data against the one predictor with
+    the line), the studentized residuals with the flagging limits, and
+    Cook's distance by row with 4/n; the flagged rows circled."""
+    r = a.result
+    ring = bool(r.outliers)
+    lines: list[str] = []
+    for plan in plans:
+        lines += [
+            caption_comment(plan.key, plan.caption),
+            "fitted = fit.fittedvalues.to_numpy()",
+            "observed = data[response].to_numpy()",
+            "rows = data.index.to_numpy()",
+            "circled = data.index.isin(flagged)",
+        ]
+        if len(r.predictors) == 1:
+            lines += [
+                "along = data[predictors[0]].to_numpy()",
+                "order = np.argsort(along)",
+            ]
+            first = ['("scatter", along, observed)', '("line", along[order], fitted[order])']
+            first += ['("ring", along[circled], observed[circled])'] if ring else []
+        else:
+            lines.append(
+                "lo, hi = min(observed.min(), fitted.min()), max(observed.max(), fitted.max())"
+            )
+            first = ['("line", [lo, hi], [lo, hi])', '("scatter", fitted, observed)']
+            first += ['("ring", fitted[circled], observed[circled])'] if ring else []
+        second = ['("scatter", fitted, studentized)', '("hline", STUDENTIZED_LIMIT)',
+                  '("hline", -STUDENTIZED_LIMIT)', '("hline", 0.0)']  # fmt: skip
+        second += ['("ring", fitted[circled], studentized[circled])'] if ring else []
+        third = ['("stem", rows + 1, cooks)', '("hline", COOKS_RULE / n)']
+        lines.append(call(plan.key, [first, second, third]))
+    return KindScript(("import numpy as np",), "\n".join(lines) + "\n")

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from labwright.agent.offline.compendium_figures import call, caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
@@ -77,3 +78,19 @@ report("mean of the readings (best estimate)", mean)
 report("standard uncertainty of mean of the readings (best estimate)", se)
 """
     return KindScript(("import numpy as np",), code)
+
+
+def drawing(a: RepeatedAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """The readings in order with their mean and one SD either side, and
+    their histogram with the mean."""
+    lines: list[str] = []
+    for plan in plans:
+        lines += [
+            caption_comment(plan.key, plan.caption),
+            "order = np.arange(1, n + 1, dtype=float)",
+            call(plan.key, [
+                ['("scatter", order, readings)', '("hline", mean)', '("band", mean - sd, mean + sd)'],
+                ['("hist", readings)', '("vline", mean)'],
+            ]),
+        ]  # fmt: skip
+    return KindScript(("import numpy as np",), "\n".join(lines) + "\n")

@@ -18,13 +18,40 @@ defines the two names every block relies on:
 
 `helpers` are small functions a block calls (one definition per compendium,
 keyed by name, so two blocks needing the same helper share it).
+
+`answers` says where the block leaves each answer of its analysis (the
+results table's quantities, `Answer.quantity` -> expressions of its value
+and standard error in the answer's unit, valid right after the block), and
+`fit` the fit they came from (its residuals, R^2, parameter count): the
+compendium restates them under the results table's, the discussion's and
+the conclusion's computations (compendium_answers.py), with the comparison
+against the expected value and the fit's quality.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from labwright.ingest.types import Dataset
+from labwright.ingest.types import Dataset, Provenance
+
+
+@dataclass(frozen=True)
+class AnswerCode:
+    """Expressions, valid after the block, of one answer's value and SE."""
+
+    value: str
+    se: str | None = None
+
+
+@dataclass(frozen=True)
+class FitCode:
+    """Expressions, valid after the block, of the fit an answer came from:
+    the discussion's points, R^2 (or chi-square) and runs test."""
+
+    residuals: str  # data minus model at the points fitted (NaN where not used)
+    r2: str
+    n_params: int
+    sigma: str | None = None  # the stated uncertainties of a weighted fit
 
 
 @dataclass(frozen=True)
@@ -32,6 +59,8 @@ class KindScript:
     imports: tuple[str, ...] = ()
     code: str = ""
     helpers: dict[str, str] = field(default_factory=dict)
+    answers: dict[str, AnswerCode] = field(default_factory=dict)
+    fit: FitCode | None = None
 
     def source(self) -> str:
         """The block as one runnable piece (imports, helpers, code)."""
@@ -68,3 +97,11 @@ def finite_rows(target: str, source: str, columns: list[str]) -> str:
 def no_script(what: str) -> KindScript:
     """A kind whose report prints no number it computed (a layout of panels)."""
     return KindScript(code=f"# {what}: drawn as it is; nothing is computed.\n")
+
+
+def source_of(p: Provenance | None) -> str:
+    """A provenance as the script's PRINTED names sources ("file [part]: column")."""
+    if p is None or not p.file:
+        return ""
+    part = p.sheet or p.variable
+    return p.file + (f" [{part}]" if part else "") + (f": {p.column}" if p.column else "")

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from labwright.agent.offline.compendium_figures import caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
@@ -26,7 +27,7 @@ from labwright.agent.offline.writers.common import (
     small_multiples,
     unit_text,
 )
-from labwright.agent.offline.writers.script import KindScript, read_table
+from labwright.agent.offline.writers.script import KindScript, read_table, source_of
 from labwright.analysis.analyses.series import SeriesBinding
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
@@ -254,55 +255,126 @@ def _series_appendix(a: SeriesAnalysis, next_key: KeyMaker, lang: str) -> list[F
     return plans
 
 
+def _file_pattern(pattern: str) -> tuple[str, str, str]:
+    """(glob, regex of the file name, folder) of a series' pattern
+    ("runs/decay_T#K.csv": the number where the # is, as series_files reads it)."""
+    folder, _, name = pattern.rpartition("/")
+    head, _, tail = name.partition("#")
+    regex = re.escape(head) + r"(\d+(?:[._p]\d+)?)" + re.escape(tail)
+    return (folder + "/" if folder else "") + head + "*" + tail, regex, folder
+
+
 def script(a: SeriesAnalysis) -> KindScript:
-    from labwright.agent.offline.writers.generic_fit import FIT_MODEL, IMPORTS
+    from labwright.agent.offline.writers.generic_fit import CHOOSE_MODEL, FIT_MODEL, IMPORTS
 
     s = a.result
     fs = s.series
-    files = [(ds.source, fs.parameters[i]) for i, ds in enumerate(fs.datasets)]
-    lines = [f"files = {files!r}", "per_file = []"]
+    glob, regex, _folder = _file_pattern(fs.pattern)
+    first = fs.datasets[0]
+    lines = [
+        f"# The files named like {fs.pattern}: the number in the name is the run's "
+        + ("number." if fs.parameter_name == "run number" else f"{fs.parameter_name}."),
+        "files = []",
+        f"for path in DATA.glob({glob!r}):",
+        f"    named = re.fullmatch({regex!r}, path.name)",
+        "    if named:",
+        '        number = float(named.group(1).replace("p", ".").replace("_", "."))',
+        "        files.append((path.relative_to(DATA).as_posix(), number))",
+        "files.sort(key=lambda f: f[1])",
+        'report("files in the series", len(files))',
+        f'report("rows of the first file", len(table(files[0][0])), {source_of(first.provenance)!r})',
+        "for file, parameter in files:",
+        '    report("run parameter from the file name", parameter, file)',
+        "per_file, per_error = [], []",
+    ]
     if s.mode == "fit" and s.model_key:
         lines += [
+            "# The model the report fitted to every file: the one chosen for the first",
+            "# files that any model explains.",
+            "for file, _ in files[:5]:",
+            "    " + read_table(first, file="file"),
+            f"    chosen = choose_model(df[{s.x!r}], df[{s.y!r}])",
+            "    if chosen is not None:",
+            "        key = chosen[0]",
+            "        break",
             "for file, _parameter in files:",
-            "    " + read_table(fs.datasets[0], file="file"),
-            f"    params, errors, _, _, _ = fit_model({s.model_key!r}, df[{s.x!r}], df[{s.y!r}])",
-            f"    for q, value, error in zip({list(s.quantities)!r}, params, errors, strict=False):",
-            '        report(f"{q} of {file}", value)',
-            '        report(f"standard uncertainty of {q} of {file}", error)',
+            "    " + read_table(first, file="file"),
+            f"    params, errors, _, _, _ = fit_model(key, df[{s.x!r}], df[{s.y!r}])",
+            "    for q, value, error in zip(SYMBOLS[key], params, errors, strict=False):",
+            '        report(f"{q} of {file}", value, file)',
+            '        report(f"standard uncertainty of {q} of {file}", error, file)',
             "    per_file.append(params)",
+            "    per_error.append(errors)",
         ]
     else:
         lines += [
             "for file, _parameter in files:",
-            "    " + read_table(fs.datasets[0], file="file"),
+            "    " + read_table(first, file="file"),
             f"    values = df[{s.y!r}].to_numpy(dtype=float)",
             "    values = values[np.isfinite(values)]",
             "    mean, se = values.mean(), values.std(ddof=1) / np.sqrt(values.size)",
-            '    report(f"mean of {file}", mean)',
-            '    report(f"standard uncertainty of mean of {file}", se)',
+            '    report(f"mean of {file}", mean, file)',
+            '    report(f"standard uncertainty of mean of {file}", se, file)',
             "    per_file.append([mean])",
+            "    per_error.append([se])",
         ]
-    lines += ["per_file = np.array(per_file)", "parameters = np.array([p for _, p in files])"]
+    lines += [
+        "per_file, per_error = np.array(per_file), np.array(per_error)",
+        "parameters = np.array([p for _, p in files])",
+    ]
     if fs.parameter_name != "run number":
+        from labwright.analysis.fits import MODELS
+
+        primed = {k: _primed(m.formula, m.params)[1] for k, m in MODELS.items()}
+        lines += [
+            "# The parameters across the files, primed to tell them from a file's own",
+            "# (a formula with a digit in it keeps its symbols).",
+            f"ACROSS = {primed!r}",
+            "across = []  # the model of each quantity against the run parameter",
+        ]
         for j, q in enumerate(s.quantities):
-            fit = s.across[j] if j < len(s.across) else None
             what = f"fit of {q} against {fs.parameter_name} over the files of {fs.pattern}"
-            if fit is not None:
-                _, symbols = _primed(fit.model.formula, fit.model.params)
-                lines += [
-                    f"what = {what!r}",
-                    f"params, errors, r2, n, _ = fit_model({fit.model.key!r}, parameters, per_file[:, {j}])",
-                    'report(f"points in the {what}", n)',
-                    'report(f"R^2 of the {what}", r2)',
-                    f"for sym, value, error in zip({symbols!r}, params, errors, strict=False):",
-                    '    report(f"parameter {sym} of the {what}", value)',
-                    '    report(f"standard uncertainty of parameter {sym} of the {what}", error)',
-                ]
-            else:
-                mean_what = f"mean of {q} over the files of {fs.pattern}"
-                lines += [
-                    f"column = per_file[:, {j}][np.isfinite(per_file[:, {j}])]",
-                    f"report({mean_what!r}, column.mean())",
-                    f"report({'standard uncertainty of ' + mean_what!r}, column.std(ddof=1) / np.sqrt(column.size))",
-                ]
-    return KindScript(IMPORTS, "\n".join(lines) + "\n", {"fit_model": FIT_MODEL})
+            mean_what = f"mean of {q} over the files of {fs.pattern}"
+            lines += [
+                f"chosen = choose_model(parameters, per_file[:, {j}])",
+                "across.append(chosen)",
+                "if chosen is None:",
+                f"    column = per_file[:, {j}][np.isfinite(per_file[:, {j}])]",
+                f"    report({mean_what!r}, column.mean())",
+                f"    report({'standard uncertainty of ' + mean_what!r}, "
+                "column.std(ddof=1) / np.sqrt(column.size))",
+                '    report("R^2 threshold for reporting a fit (constant)", MIN_R2)',
+                "else:",
+                "    key_across, params, errors, r2, n = chosen",
+                f"    what = {what!r}",
+                '    report(f"points in the {what}", n)',
+                '    report(f"R^2 of the {what}", r2)',
+                "    for sym, value, error in zip(ACROSS[key_across], params, errors, strict=False):",
+                '        report(f"parameter {sym} of the {what}", value)',
+                '        report(f"standard uncertainty of parameter {sym} of the {what}", error)',
+            ]
+    helpers = {"fit_model": FIT_MODEL, "choose_model": CHOOSE_MODEL}
+    return KindScript((*IMPORTS, "import re"), "\n".join(lines) + "\n", helpers)
+
+
+def drawing(a: SeriesAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """Each per-file quantity against the run parameter with its error bars,
+    and the model across the runs where one explains it."""
+    s = a.result
+    lines: list[str] = []
+    for plan in plans:
+        if plan.panels is None or plan.panels.get("appendix"):
+            continue
+        lines += [caption_comment(plan.key, plan.caption), "panels = []"]
+        lines += [
+            f"for j in range({min(3, len(s.quantities))}):",
+            '    layers = [("errorbar", parameters, per_file[:, j], np.nan_to_num(per_error[:, j]))]',
+        ]
+        if s.series.parameter_name != "run number":
+            lines += [
+                "    if across[j] is not None:",
+                "        grid = np.linspace(np.nanmin(parameters), np.nanmax(parameters), 200)",
+                '        layers.append(("line", grid, MODELS[across[j][0]](grid, *across[j][1])))',
+            ]
+        lines += ["    panels.append(layers)", f"figure({plan.key!r}, *panels)"]
+    return KindScript(("import numpy as np",), "\n".join(lines) + "\n" if lines else "")

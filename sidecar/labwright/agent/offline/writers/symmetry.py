@@ -9,12 +9,13 @@ from typing import Any
 
 import numpy as np
 
+from labwright.agent.offline.compendium_figures import call, caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plain_label, plan_figure
-from labwright.agent.offline.writers.script import KindScript
+from labwright.agent.offline.writers.script import KindScript, source_of
 from labwright.analysis.analyses.symmetry import SymmetryBinding
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.symmetry import SymmetryResult
@@ -92,9 +93,12 @@ _SYMMETRY = '''def mirror_check(m, flipped, sigma, axis):
 
 def script(a: SymmetryAnalysis) -> KindScript:
     from labwright.agent.offline.writers.script import read_matrix
+    from labwright.analysis.symmetry import ALPHA
 
     r = a.result
     what = f"symmetry check of {r.name}"
+    prov = a.binding.dataset.provenance or Provenance(file=a.source, variable=r.name)
+    source = source_of(prov)
     code = f"""{read_matrix(a.binding.dataset)}
 m = np.asarray(m, dtype=float)
 what = {what!r}
@@ -114,6 +118,11 @@ report(f"centroid column above the background, {{what}}", cx)
 report(f"standard uncertainty of centroid column above the background, {{what}}", sigma * np.sqrt(((cols - cx) ** 2)[on].sum()) / w.sum())
 report(f"centroid row above the background, {{what}}", cy)
 report(f"standard uncertainty of centroid row above the background, {{what}}", sigma * np.sqrt(((rows - cy) ** 2)[on].sum()) / w.sum())
+source = {source!r}
+report("column of the frame's centre", (m.shape[1] - 1) / 2, source)
+report("row of the frame's centre", (m.shape[0] - 1) / 2, source)
+ALPHA = {ALPHA!r}  # a mirror differing at p below this breaks the symmetry
+report("significance level in per cent (constant)", 100 * ALPHA)
 for axis, flipped in (("left-right", m[:, ::-1]), ("up-down", m[::-1, :])):
     rms, ratio, chi2, dof, p = mirror_check(m, flipped, sigma, axis)
     report(f"RMS of the map minus its {{axis}} mirror", rms)
@@ -124,3 +133,18 @@ for axis, flipped in (("left-right", m[:, ::-1]), ("up-down", m[::-1, :])):
 """
     imports = ("import numpy as np", "from scipy import stats")
     return KindScript(imports, code, {"mirror_check": _SYMMETRY})
+
+
+def drawing(a: SymmetryAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """The map with its centroid, and its differences from both mirror images."""
+    lines: list[str] = []
+    for plan in plans:
+        lines += [
+            caption_comment(plan.key, plan.caption),
+            call(plan.key, [
+                ['("heatmap", m)', '("scatter", [cx], [cy])'],
+                ['("heatmap", m - m[:, ::-1])'],
+                ['("heatmap", m - m[::-1, :])'],
+            ]),
+        ]  # fmt: skip
+    return KindScript(code="\n".join(lines) + "\n")
