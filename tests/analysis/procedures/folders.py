@@ -65,7 +65,14 @@ def recomputed_values_are_printed(b: Built, kind: str) -> int:
                     return pd.DataFrame({c.name: c.values for c in ds.columns})
             raise KeyError(file)
 
-        def report(computation: str, value: float, said: list[tuple[str, float]] = said) -> None:
+        def report(
+            computation: str,
+            value: float,
+            source: str | None = None,
+            *,
+            said: list[tuple[str, float]] = said,
+        ) -> None:
+            # `source`: where the block says the value comes from (the compendium prints it).
             said.append((computation, float(value)))
 
         source = block.source()
