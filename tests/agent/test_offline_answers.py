@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from labwright.agent.offline.discussion import verdict
+from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.figures import plan_figures
 from labwright.agent.offline.provenance import Ledger, unsourced_numbers
 from labwright.agent.offline.render import FigureResult
@@ -213,7 +214,7 @@ def test_what_was_not_answered_is_listed_with_why() -> None:
         "Not answered" in results
         and "\\lwtext{kcat} --- \\lwtext{the notes do not give E0}" in results
     )
-    assert results.index("tab:answers") < results.index("Not answered")
+    assert results.index("The table below") < results.index("Not answered")
     assert "kcat" in _section(body, "Conclusion")
     # A variable no column holds is said from the catalogue's names in Chinese.
     zh_sheet = AnswerSheet([], [Unanswered(what="x", why="y", model="michaelis_menten",
@@ -225,7 +226,7 @@ def test_what_was_not_answered_is_listed_with_why() -> None:
 def test_an_empty_request_keeps_the_goals_and_an_honest_discussion() -> None:
     for lang, words in (("en", "What was computed"), ("zh", "所做的计算")):
         body, _, _ = _report(_fa(AnswerSheet()), lang)
-        assert "tab:answers" not in body
+        assert phrase(lang, "rt_intro") not in body
         assert "authorbox" not in body.split("\\section", 3)[3]  # results onwards
         discussion = _section(body, "Discussion" if lang == "en" else "讨论")
         assert words in discussion and "kinetics" in discussion

@@ -15,8 +15,8 @@ from __future__ import annotations
 ANSWER_PHRASES: dict[str, dict[str, str]] = {
     "en": {
         # -- the results table
-        "rt_intro": "Table~\\ref{{tab:answers}} gives the quantities the analysis determined; the tables and figures of each data file follow.",
-        "rt_caption": "Results.\\label{{tab:answers}}",
+        "rt_intro": "The table below gives the quantities the analysis determined; the tables and figures of each data file follow.",
+        "rt_caption": "Results.",
         "rt_quantity": "Quantity",
         "rt_value": "Value",
         "rt_unit": "Unit",
@@ -83,7 +83,7 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
         "disc_runs_ok": "The residuals show no run of one sign beyond chance (runs test, $p = {p}$).",
         "disc_runs_bad": "The residuals run in long stretches of one sign (runs test, $p = {p}$): the law misses a systematic trend in the data.",
         "disc_unanswered": "The notes also ask for {what}, which the data could not answer (see the start of the Results).",
-        "disc_customary": "Table~\\ref{{tab:answers}} also gives {names}: customary for the law, not asked in the notes, and from the same fits as the asked quantities.",
+        "disc_customary": "The results table also gives {names}: customary for the law, not asked in the notes, and from the same fits as the asked quantities.",
         "disc_none": "No quantity asked in the notes was determined, so no result is compared here with an expected value. What was computed: {what}; each result is given with its uncertainty in the Results section.",
         "disc_none_asked": "The notes ask for {what}; none of it could be determined from the data (the reasons are at the start of the Results). What was computed instead: {computed}.",
         "concl_intro": "The experiment gives:",
@@ -107,8 +107,8 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
         "kind_other": "the {kind} analysis of {source}",
     },
     "zh": {
-        "rt_intro": "表~\\ref{{tab:answers}} 列出分析得到的各个量；其后是各数据文件的表格和图。",
-        "rt_caption": "结果。\\label{{tab:answers}}",
+        "rt_intro": "下表列出分析得到的各个量；其后是各数据文件的表格和图。",
+        "rt_caption": "结果。",
         "rt_quantity": "物理量",
         "rt_value": "数值",
         "rt_unit": "单位",
@@ -172,7 +172,7 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
         "disc_runs_ok": "残差的正负号没有超出随机的连续段（游程检验，$p = {p}$）。",
         "disc_runs_bad": "残差出现同号的长连续段（游程检验，$p = {p}$）：定律未能描述数据中的系统趋势。",
         "disc_unanswered": "笔记还要求{what}，但数据无法回答（原因见“结果”开头）。",
-        "disc_customary": "表~\\ref{{tab:answers}} 还按该定律的惯例给出了{names}（笔记并未要求，与所求的量来自同一拟合）。",
+        "disc_customary": "结果表还按该定律的惯例给出了{names}（笔记并未要求，与所求的量来自同一拟合）。",
         "disc_none": "没有求出笔记要求的量，因此没有结果与期望值比较。所做的计算：{what}；各结果及其不确定度见“结果”部分。",
         "disc_none_asked": "笔记要求{what}，但都无法从数据求出（原因见“结果”开头）。所做的计算：{computed}。",
         "concl_intro": "实验得到：",

@@ -208,6 +208,8 @@ def results_table(sheet: AnswerSheet, ledger: Ledger, lang: str) -> str:
     if customary:
         notes.append(phrase(lang, "rt_note_customary"))
     caption = phrase(lang, "rt_caption")
+    # "The table below", not \ref: the table is placed here ([H]), and a
+    # \label would make every report with answers cost a second XeLaTeX pass.
     out = phrase(lang, "rt_intro") + "\n"
     out += (
         "\\begin{table}[H]\n\\centering\\small\n"
