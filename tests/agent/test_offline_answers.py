@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from labwright.agent.offline.discussion import verdict
-from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.figures import plan_figures
+from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger, unsourced_numbers
 from labwright.agent.offline.render import FigureResult
 from labwright.agent.offline.results_table import results_table
