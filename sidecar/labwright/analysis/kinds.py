@@ -32,6 +32,7 @@ from labwright.analysis.analyses.groups import GROUPS
 from labwright.analysis.analyses.law import LAW
 from labwright.analysis.analyses.paired import PAIRED
 from labwright.analysis.analyses.peaks import PEAKS
+from labwright.analysis.analyses.quantal import QUANTAL
 from labwright.analysis.analyses.regression import REGRESSION
 from labwright.analysis.analyses.repeated import REPEATED
 from labwright.analysis.analyses.series import SERIES
@@ -63,6 +64,7 @@ __all__ = [
 #: the groups and time series, which may share a table with it).
 KINDS: tuple[AnalysisKind[Any, Any], ...] = (
     RUN_SERIES,
+    QUANTAL,
     FIT,
     TITRATION,
     CALIBRATION,
@@ -82,7 +84,7 @@ KINDS: tuple[AnalysisKind[Any, Any], ...] = (
 )
 
 #: How the analyses of one table are presented, whatever order they were bound in.
-_PRESENTED = ("run_series", "fit", "titration", "calibration", "periodogram", "factorial", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
+_PRESENTED = ("run_series", "quantal", "fit", "titration", "calibration", "periodogram", "factorial", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
               "wide", "symmetry", "xy")  # fmt: skip
 
 

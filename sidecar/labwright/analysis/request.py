@@ -40,6 +40,7 @@ Procedure = Literal[
     "periodogram",  # the period of a cyclic series
     "factorial",  # two or more factors: ANOVA with interaction, cell means
     "peaks",  # several peak shapes on a baseline
+    "quantal",  # counts responding of a number tested at each dose: binomial ML
 ]
 
 

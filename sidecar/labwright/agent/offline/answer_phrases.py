@@ -63,6 +63,7 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
         "proc_periodogram": "the period of a cyclic series",
         "proc_factorial": "analysis of variance of a designed experiment",
         "proc_peaks": "peak shapes on a baseline",
+        "proc_quantal": "a maximum-likelihood fit of the counts responding at each dose (binomial errors)",
         # -- not answered
         "na_title": "Not answered",
         "na_intro": "Asked in the notes and not answered:",
@@ -154,6 +155,7 @@ ANSWER_PHRASES: dict[str, dict[str, str]] = {
         "proc_periodogram": "周期序列的周期",
         "proc_factorial": "析因实验的方差分析",
         "proc_peaks": "基线上的峰形拟合",
+        "proc_quantal": "按二项分布对各剂量反应数作最大似然拟合",
         "na_title": "未能回答",
         "na_intro": "笔记要求但未能回答的内容：",
         "na_item": "{what} —— {why}",

@@ -26,6 +26,7 @@ from labwright.agent.offline.writers import (
     paired,
     peaks,
     periodogram,
+    quantal,
     regression,
     repeated,
     run_series,
@@ -51,6 +52,7 @@ from labwright.analysis.procedures.factorial import FactorialResult
 from labwright.analysis.procedures.periodogram import PeriodResult
 from labwright.analysis.procedures.run_series import RunSeriesResult
 from labwright.analysis.procedures.titration import TitrationResult
+from labwright.analysis.quantal import QuantalResult
 from labwright.analysis.regression import RegressionResult
 from labwright.analysis.repeated import Repeated
 from labwright.analysis.series_summary import SeriesSummary
@@ -110,6 +112,7 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "law": KindWriter(LawFit, law.text, law.figures, law.script),
     "peaks": KindWriter(PeakResult, peaks.text, peaks.figures, peaks.script),
     "paired": KindWriter(PairedResult, paired.text, paired.figures, paired.script),
+    "quantal": KindWriter(QuantalResult, quantal.text, quantal.figures, quantal.script),
     "regression": KindWriter(
         RegressionResult, regression.text, regression.figures, regression.script, regression.drawing
     ),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import get_args
 
 from labwright.analysis.catalogue.schema import ModelEntry
 from labwright.analysis.request import Binding, Procedure
@@ -42,9 +43,7 @@ _PERIODOGRAM = re.compile(
     re.I,
 )
 _REPLICATE_WORDS = re.compile(r"replicat|repeat|\bruns\b|\bscans\b|\btrials\b|重复|三次|平行", re.I)
-_PROCEDURES: frozenset[str] = frozenset(
-    {"fit", "titration", "calibration", "run_series", "periodogram", "factorial", "peaks"}
-)
+_PROCEDURES: frozenset[str] = frozenset(get_args(Procedure))
 
 
 def replicates(notes: Notes) -> tuple[str, str] | None:
