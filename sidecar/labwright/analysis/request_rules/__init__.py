@@ -229,7 +229,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
             for index, spans in taken.items():
                 excluded.setdefault(index, []).extend(spans)
         elif not custom:
-            found = custom_bindings(f, tables)
+            found = custom_bindings(f, tables, notes)
             # "r = D/2" defines a variable: no parameter is left to fit.
             if found and custom_entry(f.written.text, [b.variable for b in found]) is not None:
                 custom = found

@@ -307,10 +307,14 @@ def _remaining(cols: Sequence[FolderColumn], taken: set[str]) -> FolderColumn | 
 
 
 def custom_bindings(
-    f: ReadFormula, tables: Sequence[tuple[Dataset, list[FolderColumn]]]
+    f: ReadFormula,
+    tables: Sequence[tuple[Dataset, list[FolderColumn]]],
+    notes: Notes | None = None,
 ) -> list[Binding]:
     """The custom formula's variables bound to the columns named like them,
-    in the first table that has its response and one of its other symbols."""
+    in the first table that has its response and one of its other symbols;
+    with the notes, symbols that name no column are bound by what the notes
+    say of them (`symbol_columns`)."""
     eq = f.written.equation
     for _ds, cols in tables:
         others: list[tuple[str, Scored]] = []
@@ -321,6 +325,12 @@ def custom_bindings(
                 others.append((name, s))
                 taken.add(s.column.name)
         response = _column_for(f, eq.response, cols, "response", taken)
+        if notes is not None and response is None and not others:
+            by_words = _by_the_notes_words(f, cols, notes)
+            if eq.response in by_words and len(by_words) >= 2:
+                response = by_words.pop(eq.response)
+                others = sorted(by_words.items())
+                taken = {sc.column.name for _, sc in others} | {response.column.name}
         if response is None:
             left = _remaining(cols, taken)
             if left is not None:
@@ -353,6 +363,23 @@ def custom_bindings(
             )
         return out
     return []
+
+
+def _by_the_notes_words(
+    f: ReadFormula, cols: Sequence[FolderColumn], notes: Notes
+) -> dict[str, Scored]:
+    """The formula's symbols the notes do not ask for, bound to the table's
+    measured columns by the notes' words for them (or their letters)."""
+    from labwright.analysis.request_rules.symbol_columns import asked_symbols, bind_by_words
+
+    eq = f.written.equation
+    names = sorted(set(eq.rhs.names) - {"pi", "e"})
+    asked = asked_symbols(notes, [eq.response, *names], f.quote)
+    symbols = [n for n in [eq.response, *names] if n not in asked]
+    measured = [c for c in cols if c.numeric and c.role == "measurement" and not c.generated_name]
+    if len(symbols) < 2 or len(symbols) > len(measured):
+        return {}
+    return bind_by_words(notes, symbols, measured)
 
 
 def custom_asked(
