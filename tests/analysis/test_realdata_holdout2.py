@@ -22,9 +22,9 @@ import pytest
 from tests.labset import FolderScore, score
 from tests.realdata_holdout2 import realholdout2_folders
 
-WITHIN_FLOOR = 7
-ANSWERED_FLOOR = 7
-HARMFUL_CEILING = 1
+WITHIN_FLOOR = 12
+ANSWERED_FLOOR = 12
+HARMFUL_CEILING = 0
 
 
 @pytest.fixture(scope="module")
