@@ -40,6 +40,7 @@ def test_the_mean_paired_difference_follows_the_notes_order(notes: str, sign: in
     assert d["value"] == pytest.approx(sign * diff.mean())
     assert d["se"] == pytest.approx(diff.std(ddof=1) / np.sqrt(diff.size))
     assert d["unit"] == "mm"
+    assert d["symbol"] == "d̄"  # the record names it by its usual symbol
 
 
 def test_the_t_test_is_scipys_paired_one() -> None:

@@ -120,3 +120,19 @@ def test_a_control_with_responders_is_said_to_need_abbotts_correction(
     assert result is not None and result.control_responders == 3
     text = writer.text(Analysis(job, result, [], Uses()), Ledger(), lang)
     assert words in text
+
+
+def test_every_number_of_the_text_has_a_chinese_computation() -> None:
+    from labwright.agent.offline.computation_words import covered
+    from labwright.analysis.analyses.quantal import QUANTAL, QuantalBinding
+    from labwright.analysis.jobs import Analysis, Job, Uses
+
+    ds = table("bioassay.csv", {"dose": DOSE, "n": TESTED, "dead": AFFECTED})
+    b = QuantalBinding(ds, ds.column("dose"), ds.column("dead"), ds.column("n"), "LC", (50, 90))
+    job = Job("quantal", ds.source, "test", b, (ds,))
+    result = QUANTAL.compute(job)
+    assert result is not None
+    ledger = Ledger()
+    writer.text(Analysis(job, result, [], Uses()), ledger, "zh")
+    computations = {e.computation for e in ledger.entries}
+    assert computations and all(covered(c) for c in computations), computations

@@ -47,7 +47,7 @@ class PairedResult:
         return [
             Answer("mean_diff", label, r"\bar{d}", self.mean_diff, self.se, self.unit, how,
                    None, True, None, (self.first.provenance, self.second.provenance),
-                   f"all {self.n}"),
+                   f"all {self.n}", symbol="d̄"),
         ]  # fmt: skip
 
 

@@ -23,6 +23,7 @@ COLUMN_STATISTICS: dict[str, str] = {
     "sample standard deviation (ddof=1)": "values.std(ddof=1)",
     "minimum": "values.min()",
     "maximum": "values.max()",
+    "number of distinct values": "np.unique(values).size",
 }
 _TABLE = {"number of rows": "len(df)"}
 _MATRIX = {"matrix rows": "m.shape[0]", "matrix columns": "m.shape[1] if m.ndim > 1 else 1"}
@@ -33,6 +34,7 @@ _HELPER = '''STATISTICS = {
     "sample standard deviation (ddof=1)": lambda v: np.std(v, ddof=1),
     "minimum": np.min,
     "maximum": np.max,
+    "number of distinct values": lambda v: np.unique(v).size,
 }
 
 
@@ -63,7 +65,8 @@ def summary_script(
 ) -> KindScript:
     """The block recomputing the data section's numbers of `record`; an
     entry `locate` cannot place stays unrecomputed (the script lists it)."""
-    tables: dict[tuple[str, str | None], dict[tuple[str, str], None]] = {}
+    # (file, part) -> (column, source) -> the statistics the report prints of it
+    tables: dict[tuple[str, str | None], dict[tuple[str, str], list[str]]] = {}
     counted: dict[tuple[str, str | None], str] = {}
     for e in record.get("numbers", []):
         what = e.get("computation")
@@ -77,7 +80,9 @@ def summary_script(
         file, part, column = found
         columns = tables.setdefault((file, part), {})
         if column is not None and what in COLUMN_STATISTICS:
-            columns[(column, _where(e))] = None
+            wanted = columns.setdefault((column, _where(e)), [])
+            if what not in wanted:
+                wanted.append(what)
         elif column is None:
             counted.setdefault((file, part), _where(e))
     lines = _folder_lines(record, read)
@@ -102,11 +107,13 @@ def summary_script(
         figure_lines = _figure_lines(record, read, file, part, where)
         lines += figure_lines
         if columns:
+            order = list(COLUMN_STATISTICS)
+            printed = [(c, w, sorted(s, key=order.index)) for (c, w), s in columns.items()]
             lines += [
-                f"for name, source in {list(columns)!r}:",
+                f"for name, source, printed in {printed!r}:",
                 "    values = finite(df[name])",
-                "    for what, statistic in STATISTICS.items():",
-                "        report(what, statistic(values), source)",
+                "    for what in printed:",
+                "        report(what, STATISTICS[what](values), source)",
             ]
         lines.append("")
     return KindScript(("import numpy as np",), "\n".join(lines).strip() + "\n", {"finite": _HELPER})

@@ -99,6 +99,7 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "run_series": KindWriter(
         RunSeriesResult, run_series.text, run_series.figures, run_series.script
     ),
+    "quantal": KindWriter(QuantalResult, quantal.text, quantal.figures, quantal.script),
     "fit": KindWriter(FitOutcome, fit.text, fit.figures, fit.script, fit.drawing),
     "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
     "calibration": KindWriter(
@@ -112,7 +113,6 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "law": KindWriter(LawFit, law.text, law.figures, law.script),
     "peaks": KindWriter(PeakResult, peaks.text, peaks.figures, peaks.script),
     "paired": KindWriter(PairedResult, paired.text, paired.figures, paired.script),
-    "quantal": KindWriter(QuantalResult, quantal.text, quantal.figures, quantal.script),
     "regression": KindWriter(
         RegressionResult, regression.text, regression.figures, regression.script, regression.drawing
     ),

@@ -8,6 +8,7 @@ are escaped and wrapped in \\lwtext (text quoted from the material).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -88,10 +89,36 @@ def _resolution(values: np.ndarray) -> int | None:
     return d
 
 
+#: At most this many distinct values make an analysis' independent variable a
+#: setting of the experiment (lengths, doses, set temperatures), summarised by
+#: its levels; more (times, observed sizes) is a variable like any other.
+MAX_SET_LEVELS = 12
+SET_LEVELS = "number of distinct values"
+
+
+def set_levels(values: np.ndarray) -> int | None:
+    """The number of levels of a column the experiment set, or None when it
+    has too many to be settings."""
+    v = np.asarray(values, dtype=float).ravel()
+    k = int(np.unique(v[np.isfinite(v)]).size)
+    return k if 1 < k <= MAX_SET_LEVELS else None
+
+
 def _row(
-    label: str, st: Stats, prov: Provenance, ledger: Ledger, decimals: int | None = None
+    label: str,
+    st: Stats,
+    prov: Provenance,
+    ledger: Ledger,
+    decimals: int | None = None,
+    *,
+    levels: int | None = None,
+    lang: str = "en",
 ) -> str:
-    if np.isfinite(st.std):
+    if levels is not None:
+        # A setting's mean and spread describe the design, not a measurement.
+        k = ledger.count(levels, prov, SET_LEVELS)
+        mean_cell, std_cell = phrase(lang, "col_set_levels", k=f"${k}$"), ""
+    elif np.isfinite(st.std):
         mean, std = ledger.mean_and_spread(st.mean, st.std, prov)
         mean_cell, std_cell = f"${mean}$", f"${std}$"
     else:  # a single value has no spread
@@ -115,8 +142,14 @@ def _column_label(col: Column) -> str:
 
 
 def summary_rows(
-    ds: Dataset, ledger: Ledger, lang: str, measurements: set[str] | None = None
+    ds: Dataset,
+    ledger: Ledger,
+    lang: str,
+    measurements: set[str] | None = None,
+    settings: Collection[str] = (),
 ) -> list[str]:
+    """One row per quantity; the columns in `settings` (independent
+    variables of an analysis) by their levels when they have few."""
     rows: list[str] = []
     if ds.kind == "matrix" and ds.matrix is not None:
         st = stats(np.asarray(ds.matrix))
@@ -134,8 +167,17 @@ def summary_rows(
     for col in quantities[:MAX_ROWS]:
         st = stats(col.values)
         if st:
+            levels = set_levels(col.values) if col.name in settings else None
             rows.append(
-                _row(_column_label(col), st, col.provenance, ledger, _resolution(col.values))
+                _row(
+                    _column_label(col),
+                    st,
+                    col.provenance,
+                    ledger,
+                    _resolution(col.values),
+                    levels=levels,
+                    lang=lang,
+                )  # fmt: skip
             )
     return rows
 
@@ -147,10 +189,14 @@ def _float(body: str, caption: str) -> str:
 
 
 def summary_table(
-    ds: Dataset, ledger: Ledger, lang: str, measurements: set[str] | None = None
+    ds: Dataset,
+    ledger: Ledger,
+    lang: str,
+    measurements: set[str] | None = None,
+    settings: Collection[str] = (),
 ) -> str:
     """A table float for one dataset ("" when it has nothing to summarise)."""
-    rows = summary_rows(ds, ledger, lang, measurements)
+    rows = summary_rows(ds, ledger, lang, measurements, settings)
     caption = phrase(lang, "table_caption", name=dataset_title(ds))
     if not rows:
         return preview_table(ds, caption)

@@ -396,7 +396,7 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
             from labwright.agent.offline.analysis_text import roles_sentence
 
             out += roles_sentence(fa, ds, ledger, lang)
-        table = summary_table(ds, ledger, lang, measurements)
+        table = summary_table(ds, ledger, lang, measurements, _settings(fa, ds))
         if table:
             if ds.numeric_columns or ds.kind == "matrix":
                 out += phrase(lang, "res_table", name=dataset_title(ds)) + "\n"
@@ -421,6 +421,14 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
             out += f"\\subsection{{{src_file(plan.source)}}}\n"
             out += _figure_text(inp, plan, ledger) + "\n"
     return out
+
+
+def _settings(fa: FolderAnalysis | None, ds: Dataset) -> set[str]:
+    """The columns of `ds` an analysis takes as an independent variable: what
+    the experiment set (a length, a dose), summarised by its levels."""
+    if fa is None:
+        return set()
+    return {c.name for a in fa.analyses if any(d is ds for d in a.job.datasets) for c in a.uses.x}
 
 
 def _figure_or_failure(inp: ReportInput, plan: FigurePlan) -> str:
