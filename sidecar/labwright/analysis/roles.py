@@ -82,6 +82,21 @@ def _finite(values: np.ndarray) -> np.ndarray:
     return np.asarray(v[np.isfinite(v)])
 
 
+# Names that are also the symbol of a count ("N = counts in 20 s", "n
+# photons"): such a column numbers rows only when its values rise one by one
+# or at least never repeat and always rise.
+_COUNT_OR_INDEX = re.compile(r"^(n|num|number|no\.?|nr|#)$", re.I)
+
+
+def _numbers_rows(name: str, v: np.ndarray) -> bool:
+    """Whole numbers under an index's name are row numbers, unless the name
+    is also a count's symbol and the values do not rise: Poisson counts of a
+    decay, headed N, are measurements."""
+    if not _COUNT_OR_INDEX.match(name):
+        return True
+    return v.size > 1 and bool(np.all(np.diff(v) > 0))
+
+
 def _integral(v: np.ndarray) -> bool:
     return v.size > 0 and bool(np.all(np.abs(v - np.round(v)) < 1e-9))
 
@@ -116,7 +131,7 @@ def _numeric_role(col: Column, facts: NoteFacts, n_rows: int) -> ColumnRole:
         return ColumnRole(col.name, "constant", "a single value throughout", unit)
     name = col.name.strip()
     integral = _integral(v)
-    if not col.unit and _INDEX_NAMES.search(name) and integral:
+    if not col.unit and _INDEX_NAMES.search(name) and integral and _numbers_rows(name, v):
         return ColumnRole(
             col.name, "index", f"named {name!r} and holding whole numbers: an identifier"
         )
@@ -133,7 +148,7 @@ def _numeric_role(col: Column, facts: NoteFacts, n_rows: int) -> ColumnRole:
         return ColumnRole(
             col.name, "measurement", f"consecutive whole numbers named as a variable ({name!r})"
         )
-    if not col.unit and _INDEX_NAMES.search(name) and integral:
+    if not col.unit and _INDEX_NAMES.search(name) and integral and _numbers_rows(name, v):
         return ColumnRole(
             col.name, "index", f"named {name!r} and holding whole numbers: an identifier"
         )
