@@ -36,6 +36,7 @@ from labwright.analysis.analyses.quantal import QUANTAL
 from labwright.analysis.analyses.regression import REGRESSION
 from labwright.analysis.analyses.repeated import REPEATED
 from labwright.analysis.analyses.series import SERIES
+from labwright.analysis.analyses.spacing import SPACING
 from labwright.analysis.analyses.symmetry import SYMMETRY
 from labwright.analysis.analyses.timeseries import TIMESERIES
 from labwright.analysis.analyses.wide import WIDE
@@ -65,6 +66,7 @@ __all__ = [
 KINDS: tuple[AnalysisKind[Any, Any], ...] = (
     RUN_SERIES,
     QUANTAL,
+    SPACING,
     FIT,
     TITRATION,
     CALIBRATION,
@@ -84,7 +86,7 @@ KINDS: tuple[AnalysisKind[Any, Any], ...] = (
 )
 
 #: How the analyses of one table are presented, whatever order they were bound in.
-_PRESENTED = ("run_series", "quantal", "fit", "titration", "calibration", "periodogram", "factorial", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
+_PRESENTED = ("run_series", "quantal", "spacing", "fit", "titration", "calibration", "periodogram", "factorial", "series", "law", "peaks", "groups", "timeseries", "regression", "repeated",
               "wide", "symmetry", "xy")  # fmt: skip
 
 

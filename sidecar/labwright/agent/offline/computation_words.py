@@ -106,6 +106,16 @@ _SHAPES: tuple[tuple[str, str], ...] = (
         "{p_a}的相对标准不确定度（百分比）",
     ),
     (r"coefficient of determination of (?P<p_a>.+)", "{p_a}的决定系数"),
+    (r"(?P<k>maxima|minima) of (?P<y>.+) found", "{y} 曲线上找到的{k_zh}个数"),
+    (
+        r"position of (?P<k>maximum|minimum) (?P<i>\d+) of (?P<y>.+) \(Gaussian centre\)",
+        "{y} 第 {i} 个{k_zh}的位置（高斯峰中心）",
+    ),
+    (
+        r"spacing of successive (?P<k>maxima|minima) of (?P<y>.+) \(slope against order\)",
+        "{y} 相邻{k_zh}的间距（位置对序号的斜率）",
+    ),
+    (r"mean spacing of successive (?P<k>maxima|minima) of (?P<y>.+)", "{y} 相邻{k_zh}的平均间距"),
     (
         r"(?P<n>[LEI][CD]\d+) from the log-logistic fit of (?P<r>.+)/(?P<t>.+)",
         "由 {r}/{t} 的对数-logistic 拟合得到的 {n}",
@@ -273,6 +283,10 @@ _SHAPES: tuple[tuple[str, str], ...] = (
 
 #: Words inside a shape that are not phrases but have one Chinese form.
 _FIXED: dict[str, str] = {
+    "maxima": "极大值",
+    "minima": "极小值",
+    "maximum": "极大值",
+    "minimum": "极小值",
     "year": "年",
     "month": "月",
     " (OLS, HAC errors)": "（最小二乘，HAC 误差）",

@@ -31,6 +31,7 @@ from labwright.agent.offline.writers import (
     repeated,
     run_series,
     series,
+    spacing,
     symmetry,
     timeseries,
     titration,
@@ -56,6 +57,7 @@ from labwright.analysis.quantal import QuantalResult
 from labwright.analysis.regression import RegressionResult
 from labwright.analysis.repeated import Repeated
 from labwright.analysis.series_summary import SeriesSummary
+from labwright.analysis.spacing import SpacingResult
 from labwright.analysis.symmetry import SymmetryResult
 from labwright.analysis.wide import WideLayout
 
@@ -100,6 +102,7 @@ WRITERS: dict[str, KindWriter[Any]] = {
         RunSeriesResult, run_series.text, run_series.figures, run_series.script
     ),
     "quantal": KindWriter(QuantalResult, quantal.text, quantal.figures, quantal.script),
+    "spacing": KindWriter(SpacingResult, spacing.text, spacing.figures, spacing.script),
     "fit": KindWriter(FitOutcome, fit.text, fit.figures, fit.script, fit.drawing),
     "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
     "calibration": KindWriter(

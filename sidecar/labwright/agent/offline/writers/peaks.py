@@ -127,7 +127,7 @@ def figures(a: PeaksAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan]
     return [plan_figure(key, b, spec, cap, a)]
 
 
-_PEAKS = '''def gaussians(x, *p):
+FIND_PEAKS_CODE = '''def gaussians(x, *p):
     """Gaussian peaks (height, centre, sigma each) on a linear baseline."""
     out = p[0] + p[1] * x
     for k in range(2, len(p), 3):
@@ -222,4 +222,4 @@ def script(a: PeaksAnalysis) -> KindScript:
         "from scipy import signal",
         "from scipy.optimize import curve_fit",
     )
-    return KindScript(imports, "\n".join(lines) + "\n", {"find_and_fit_peaks": _PEAKS})
+    return KindScript(imports, "\n".join(lines) + "\n", {"find_and_fit_peaks": FIND_PEAKS_CODE})
