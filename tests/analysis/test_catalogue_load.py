@@ -5,6 +5,7 @@ and a broken overlay never removes a law."""
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -223,3 +224,52 @@ def test_lookup_by_name_and_alias() -> None:
     assert cat.find("米氏方程") is entry and cat.find("michaelis menten") is entry
     assert cat.find("阿伦尼乌斯方程") is cat.get("arrhenius")
     assert cat.find("no such law") is None
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+REFERENCE = """
+[[model.reference]]
+quantity = "k"
+value = 0.02
+unit = "1/s"
+source = "a textbook; at 25 °C"
+"""
+
+
+def test_every_builtin_reference_names_its_source_in_chinese() -> None:
+    # A Chinese report shows the zh text (results table, discussion,
+    # appendix); the English stays the record's key.
+    refs = [(e.key, r) for e in catalogue() for r in e.references]
+    assert len(refs) >= 50
+    for key, r in refs:
+        assert r.source and not _CJK.search(r.source), (key, r.source)
+        assert r.source_zh and _CJK.search(r.source_zh), (key, r.source)
+        assert r.source_in("en") == r.source and r.source_in("zh") == r.source_zh
+
+
+def test_a_builtin_reference_without_a_chinese_source_is_refused() -> None:
+    # A future built-in entry cannot omit it, even read without `check`.
+    text = GOOD + REFERENCE
+    for check in (True, False):
+        entries, problems = parse_text(text, "knowledge/models/x.toml", check=check, builtin=True)
+        assert entries == [] and len(problems) == 1, problems
+        assert "zh" in problems[0].message, problems[0].message
+    both = text.replace(
+        'source = "a textbook; at 25 °C"',
+        'source = { en = "a textbook; at 25 °C", zh = "某教材；25 °C" }',
+    )
+    entries, problems = parse_text(both, "knowledge/models/x.toml", builtin=True)
+    assert problems == [] and len(entries) == 1
+    ref = entries[0].references[0]
+    assert (ref.source, ref.source_zh) == ("a textbook; at 25 °C", "某教材；25 °C")
+    not_chinese = both.replace('zh = "某教材；25 °C"', 'zh = "a textbook"')
+    entries, problems = parse_text(not_chinese, "knowledge/models/x.toml", builtin=True)
+    assert entries == [] and "Chinese" in problems[0].message
+
+
+def test_a_users_reference_may_name_its_source_in_english_only() -> None:
+    entries, problems = parse_text(GOOD + REFERENCE, "overlay/models/mine.toml")
+    assert problems == [] and len(entries) == 1
+    ref = entries[0].references[0]
+    assert ref.source_zh is None and ref.source_in("zh") == "a textbook; at 25 °C"

@@ -337,7 +337,9 @@ def _reference(ref: Reference, unit: str | None) -> Comparison | None:
     if k is None:
         return None
     unc = None if ref.uncertainty is None else ref.uncertainty * k
-    return Comparison(value=ref.value * k, uncertainty=unc, unit=unit, source=ref.source)
+    return Comparison(
+        value=ref.value * k, uncertainty=unc, unit=unit, source=ref.source, source_zh=ref.source_zh
+    )
 
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")

@@ -28,8 +28,15 @@ class Comparison:
     value: float
     uncertainty: float | None
     unit: str | None
-    source: str  # "the notes" / the catalogue's reference source
+    source: str  # "the notes" / the catalogue's reference source, in English (a key)
     file: str | None = None  # the notes' file that gives the value, when known
+    source_zh: str | None = None  # the catalogue reference's source in Chinese
+
+    def source_in(self, lang: str) -> str:
+        """The source as the report's language says it (English when the
+        reference has no Chinese text, and for the notes' own values, which
+        the report's phrases name)."""
+        return self.source_zh if lang == "zh" and self.source_zh else self.source
 
     def z(self, value: float, se: float | None) -> float | None:
         """The difference in combined standard errors, or None without any."""

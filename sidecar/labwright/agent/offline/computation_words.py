@@ -262,15 +262,16 @@ _SHAPES: tuple[tuple[str, str], ...] = (
     ),
     (r"the period of (?P<c>.+) in (?P<f>.+)", "{f} 中 {c} 的周期分析"),
     # Comparisons with an expected value (results_table.py): the source is a
-    # name as written (the catalogue's or the notes').
-    (r"expected value of (?P<p_a>.+?\)) \((?P<s>.+)\)", "{p_a}的期望值（{s}）"),
+    # name (the catalogue's reference, in Chinese as the catalogue gives it,
+    # or the notes).
+    (r"expected value of (?P<p_a>.+?\)) \((?P<src>.+)\)", "{p_a}的期望值（{src}）"),
     (
-        r"difference of (?P<p_a>.+?\)) from (?P<s>.+) in combined standard errors",
-        "{p_a}与 {s} 之差（以合成标准误差计）",
+        r"difference of (?P<p_a>.+?\)) from (?P<src>.+) in combined standard errors",
+        "{p_a}与 {src} 之差（以合成标准误差计）",
     ),
     (
-        r"\|difference\| of (?P<p_a>.+?) from (?P<s>.+) in combined standard errors",
-        "{p_a}与 {s} 之差的绝对值（以合成标准误差计）",
+        r"\|difference\| of (?P<p_a>.+?) from (?P<src>.+) in combined standard errors",
+        "{p_a}与 {src} 之差的绝对值（以合成标准误差计）",
     ),
     # An answer's ledger text (agent/offline/results_table.py `answer_value`):
     # "<label> (<symbol>[, <model>]): <method>"; label and method are phrases,
@@ -342,6 +343,22 @@ def _method_words() -> dict[str, str]:
     return words
 
 
+@lru_cache(maxsize=1)
+def _source_words() -> dict[str, str]:
+    """Where an expected value comes from, by its English (the `src` group
+    of the comparison shapes): the notes, and each catalogue reference's source
+    as the catalogue writes it in Chinese."""
+    from labwright.analysis.catalogue.load import catalogue
+    from labwright.analysis.references import NOTES, NOTES_RC
+
+    words = {NOTES: "笔记", NOTES_RC: "笔记所给元件的 R C"}
+    for e in catalogue():
+        for r in e.references:
+            if r.source_zh:
+                words.setdefault(r.source, r.source_zh)
+    return words
+
+
 @lru_cache(maxsize=4096)
 def _zh(text: str) -> str | None:
     """The Chinese phrase, or None when some part of it has no shape."""
@@ -373,6 +390,8 @@ def _fill(template: str, values: dict[str, str]) -> str:
         value = values.get(m.group(1), "")
         if m.group(2):  # "{w_zh}": the word's fixed Chinese form
             return _FIXED.get(value, value)
+        if m.group(1) == "src":  # an expected value's source
+            return _source_words().get(value, value)
         # A linear/exponential kind and test names in a "{k}" slot are words too.
         return _FIXED.get(value, value) if m.group(1) in ("k", "t", "w") else value
 

@@ -94,7 +94,7 @@ def _comparison(a: Answer, ledger: Ledger, lang: str) -> str:
     unit = f"~{unit_tex(c.unit or a.unit)}" if unit_tex(c.unit or a.unit) else ""
     size = ledger.num(abs(z), a.sources[0] if a.sources else None, abs_z_what(a, c), sig=2)
     return phrase(
-        lang, f"disc_{v}", expected=nums.expected, unit=unit, source=source_text(c.source, lang),
+        lang, f"disc_{v}", expected=nums.expected, unit=unit, source=source_text(c, lang),
         z=size, two=_limit(ledger, CONSISTENT_Z), three=_limit(ledger, MARGINAL_Z),
     )  # fmt: skip
 

@@ -20,6 +20,7 @@ analysis' fixed words, set aside from the number check by `\\lwtext`.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from labwright.agent.offline.escape import escape_text
@@ -145,14 +146,23 @@ def answer_numbers(a: Answer, ledger: Ledger) -> AnswerNumbers:
     return AnswerNumbers(value, expected_value(a, c, ledger), z_text)
 
 
-def source_text(source: str, lang: str) -> str:
+#: Where a reference's source names itself (before its remarks: "standard
+#: gravity; g varies from ..."), in either language.
+_SOURCE_END = re.compile("[;；]")
+
+
+def source_text(c: Comparison, lang: str, *, short: bool = False) -> str:
     """Where an expected value comes from: the notes (said in the report's
-    language) or the catalogue reference's source, as written there."""
-    if source == NOTES:
+    language) or the catalogue reference's source, in the report's language
+    (`short`: its name only, up to its first semicolon). Empty when it has none."""
+    if c.source == NOTES:
         return phrase(lang, "src_notes")
-    if source == NOTES_RC:
+    if c.source == NOTES_RC:
         return phrase(lang, "src_notes_rc")
-    return fixed(escape_text(source))
+    text = c.source_in(lang)
+    if short:
+        text = _SOURCE_END.split(text, maxsplit=1)[0].strip()
+    return fixed(escape_text(text)) if text else ""
 
 
 def _expected_cell(a: Answer, nums: AnswerNumbers, lang: str) -> str:
@@ -163,8 +173,10 @@ def _expected_cell(a: Answer, nums: AnswerNumbers, lang: str) -> str:
     if c.unit and c.unit != a.unit:
         cell += f"~{unit_tex(c.unit)}"
     # The source's name only (up to its first ";"): the discussion quotes it whole.
-    short = c.source.split(";", 1)[0].strip()
-    return cell + f" ({source_text(short, lang)})" if short else cell
+    source = source_text(c, lang, short=True)
+    if not source:
+        return cell
+    return cell + (f"（{source}）" if lang == "zh" else f" ({source})")
 
 
 # Rows end with \\tabularnewline: a ragged cell redefines \\\\ (no array

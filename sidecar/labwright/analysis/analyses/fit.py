@@ -555,7 +555,7 @@ def _reference(entry: ModelEntry, quantity: str, unit: str | None, notes: str) -
         if f is None:
             continue
         unc = None if ref.uncertainty is None else ref.uncertainty * f
-        return Comparison(ref.value * f, unc, unit, ref.source)
+        return Comparison(ref.value * f, unc, unit, ref.source, source_zh=ref.source_zh)
     return None
 
 

@@ -272,16 +272,29 @@ def _linear_plot(raw: object) -> LinearPlot:
     )
 
 
-def _reference(raw: object, index: int) -> Reference:
+def _reference_source(value: object, what: str, require_zh: bool) -> Text | str:
+    """A reference's source: a string (English only) or `{ en = ..., zh = ... }`.
+    A built-in reference must give both: a Chinese report shows the zh text."""
+    if isinstance(value, dict):
+        return _text(value, what)
+    text = _string(value, what, optional=False) or ""
+    if require_zh:
+        raise _Invalid(f"{what} needs a zh text too: source = {{ en = ..., zh = ... }}")
+    return text
+
+
+def _reference(raw: object, index: int, require_zh: bool = False) -> Reference:
     what = f"reference[{index}]"
     t = _table(raw, what, _REFERENCE_KEYS)
+    source = _reference_source(t.get("source"), f"{what}.source", require_zh)
     return Reference(
         quantity=_string(t.get("quantity"), f"{what}.quantity", optional=False) or "",
         value=cast(float, _number(t.get("value"), f"{what}.value", optional=False)),
         unit=_string(t.get("unit"), f"{what}.unit", optional=False) or "",
-        source=_string(t.get("source"), f"{what}.source", optional=False) or "",
+        source=source.en if isinstance(source, Text) else source,
         uncertainty=_number(t.get("uncertainty"), f"{what}.uncertainty"),
         condition=_string(t.get("condition"), f"{what}.condition"),
+        source_zh=source.zh if isinstance(source, Text) else None,
     )
 
 
@@ -336,7 +349,7 @@ def _example(raw: object) -> Example:
     )
 
 
-def _entry(raw: object, source: str) -> ModelEntry:
+def _entry(raw: object, source: str, require_zh: bool = False) -> ModelEntry:
     t = _table(raw, "the entry", _ENTRY_KEYS)
     key = _string(t.get("key"), "key", optional=False) or ""
     if not _KEY.match(key):
@@ -383,7 +396,7 @@ def _entry(raw: object, source: str) -> ModelEntry:
         inputs=inputs,
         derived=tuple(_derived(d, i) for i, d in enumerate(derived_raw)),
         linear_plot=None if t.get("linear_plot") is None else _linear_plot(t["linear_plot"]),
-        references=tuple(_reference(r, i) for i, r in enumerate(references_raw)),
+        references=tuple(_reference(r, i, require_zh) for i, r in enumerate(references_raw)),
         procedure=procedure,
         composite=composite,
         example=None if t.get("example") is None else _example(t["example"]),
@@ -803,7 +816,7 @@ def _check_example(entry: ModelEntry, example: Example) -> None:
 
 
 def parse_text(
-    text: str, source: str, *, check: bool = True
+    text: str, source: str, *, check: bool = True, builtin: bool = False
 ) -> tuple[list[ModelEntry], list[CatalogueProblem]]:
     """The valid entries of one TOML text and the problems of the others.
 
@@ -811,7 +824,11 @@ def parse_text(
     (formula, units, dimensions, starts, derived quantities, the example):
     for the built-in files, which the test suite validates in full
     (`tests/analysis/test_catalogue_load.py`), so that a build does not
-    spend most of a second re-proving them in every process."""
+    spend most of a second re-proving them in every process.
+
+    `builtin=True` holds the entries to the built-in catalogue's rules,
+    checked whatever `check` says: every reference's source in both
+    languages (a user's overlay may give English only)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -830,7 +847,7 @@ def parse_text(
         key = raw.get("key") if isinstance(raw, dict) else None
         name = key if isinstance(key, str) else f"entry {index + 1}"
         try:
-            entry = _entry(raw, source)
+            entry = _entry(raw, source, require_zh=builtin)
             entries.append(_check(entry) if check else entry)
         except (_Invalid, FormulaError) as exc:
             problems.append(CatalogueProblem(source, name, str(exc)))
@@ -923,7 +940,10 @@ def load_files(
     builtin_entries: dict[str, ModelEntry] = {}
     for name, path in builtin.items():
         found, bad = parse_text(
-            path.read_text(encoding="utf-8"), f"knowledge/models/{name}", check=check_builtin
+            path.read_text(encoding="utf-8"),
+            f"knowledge/models/{name}",
+            check=check_builtin,
+            builtin=True,
         )
         problems.extend(bad)
         for entry in found:

@@ -126,9 +126,20 @@ class Reference:
     quantity: str  # a parameter name or a derived key
     value: float
     unit: str
+    # The source in English: the English report's text, and a key where the
+    # record names it (the ledger's computations in provenance.json, which the
+    # compendium's report() lines match exactly), so it never changes with the
+    # report's language.
     source: str
     uncertainty: float | None = None
     condition: str | None = None
+    # The source as a Chinese report says it (every built-in reference has
+    # one; a user's overlay entry may not, and then the English is shown).
+    source_zh: str | None = None
+
+    def source_in(self, lang: str) -> str:
+        """The source as the report's language says it."""
+        return self.source_zh if lang == "zh" and self.source_zh else self.source
 
 
 @dataclass(frozen=True)
