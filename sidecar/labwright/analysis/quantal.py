@@ -112,8 +112,10 @@ def fit_quantal(
 ) -> QuantalResult | None:
     """The log-logistic fit of the counts, or None when fewer than three
     positive doses are complete or the proportions do not vary."""
-    import statsmodels.api as sm
     from scipy import stats
+    from statsmodels.genmod.families import Binomial
+    from statsmodels.genmod.generalized_linear_model import GLM
+    from statsmodels.tools.tools import add_constant
 
     x = np.asarray(dose.values, dtype=float)
     r = np.asarray(responders.values, dtype=float)
@@ -128,8 +130,8 @@ def fit_quantal(
     share = r / n
     if float(np.ptp(share)) == 0.0:
         return None
-    design = sm.add_constant(np.log(x))
-    model = sm.GLM(np.column_stack([r, n - r]), design, family=sm.families.Binomial())
+    design = add_constant(np.log(x))
+    model = GLM(np.column_stack([r, n - r]), design, family=Binomial())
     try:
         res = model.fit()
     except (ValueError, np.linalg.LinAlgError):

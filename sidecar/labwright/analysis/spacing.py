@@ -78,7 +78,8 @@ def _symbol(col: Column) -> str:
 def find_spacing(x: Column, y: Column, *, minima: bool, energy: bool) -> SpacingResult | None:
     """The spacing of the curve's successive maxima (minima), or None when
     fewer than `MIN_PEAKS` are found."""
-    import statsmodels.api as sm
+    from statsmodels.regression.linear_model import WLS
+    from statsmodels.tools.tools import add_constant
 
     from labwright.analysis.peaks import find_peaks
 
@@ -91,9 +92,9 @@ def find_spacing(x: Column, y: Column, *, minima: bool, energy: bool) -> Spacing
     pos = np.array([p.centre for p in peaks])
     pse = np.array([p.centre_se for p in peaks])
     order = np.arange(1.0, pos.size + 1.0)
-    design = sm.add_constant(order)
+    design = add_constant(order)
     weights = 1.0 / pse**2 if np.all(np.isfinite(pse) & (pse > 0)) else np.ones_like(pos)
-    fit = sm.WLS(pos, design, weights=weights).fit()  # SE scaled by the residual scatter
+    fit = WLS(pos, design, weights=weights).fit()  # SE scaled by the residual scatter
     diffs = np.diff(pos)
     spacing = float(diffs.mean())
     se = float(diffs.std(ddof=1) / math.sqrt(diffs.size))

@@ -141,8 +141,7 @@ def script(a: QuantalAnalysis) -> KindScript:
 d = df[[{dose!r}, {resp!r}, {tested!r}]].astype(float).dropna()
 d = d[(d[{dose!r}] > 0) & (d[{tested!r}] > 0)]
 counts = np.column_stack([d[{resp!r}], d[{tested!r}] - d[{resp!r}]])
-glm = sm.GLM(counts, sm.add_constant(np.log(d[{dose!r}].to_numpy())),
-             family=sm.families.Binomial()).fit()
+glm = GLM(counts, add_constant(np.log(d[{dose!r}].to_numpy())), family=Binomial()).fit()
 cov = np.asarray(glm.cov_params())
 dof = len(d) - 2
 p_deviance = stats.chi2.sf(glm.deviance, dof)
@@ -167,6 +166,9 @@ dose_for = {{p: umath.exp((np.log(p / (100 - p)) - b0) / b1) for p in ({levels},
         r.name(p): AnswerCode(f"dose_for[{p}].nominal_value", f"dose_for[{p}].std_dev")
         for p in r.percents
     }
-    imports = ("import numpy as np", "import statsmodels.api as sm", "from scipy import stats",
+    imports = ("import numpy as np", "from scipy import stats",
+               "from statsmodels.genmod.families import Binomial",
+               "from statsmodels.genmod.generalized_linear_model import GLM",
+               "from statsmodels.tools.tools import add_constant",
                "from uncertainties import correlated_values, umath")  # fmt: skip
     return KindScript(imports, code, answers=answers)

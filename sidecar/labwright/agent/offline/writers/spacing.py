@@ -132,7 +132,7 @@ for i, p in enumerate(positions, start=1):
 # positions' SEs; the SE scaled by the scatter about the line).
 order = np.arange(1.0, positions.size + 1.0)
 weights = 1 / position_se**2 if np.all(position_se > 0) else np.ones_like(positions)
-line = sm.WLS(positions, sm.add_constant(order), weights=weights).fit()
+line = WLS(positions, add_constant(order), weights=weights).fit()
 report({_slope_what(r)!r}, line.params[1])
 report({"standard uncertainty of " + _slope_what(r)!r}, line.bse[1])
 differences = np.diff(positions)
@@ -143,7 +143,8 @@ report({"standard uncertainty of " + _spacing_what(r)!r}, spacing_se)
 """
     imports = (
         "import numpy as np",
-        "import statsmodels.api as sm",
+        "from statsmodels.regression.linear_model import WLS",
+        "from statsmodels.tools.tools import add_constant",
         "from scipy import signal",
         "from scipy.optimize import curve_fit",
     )
