@@ -10,8 +10,12 @@ and the pruned TeX tree's size (target: < 120 MB with the Chinese fonts),
 building the tree when --tex is given or taking build/tex-pruned.
 
 Runs interleave frozen and venv so machine load hits both alike; medians.
+The size row also gives the bundle's ratio to the 200 MB target and says
+whether it is met (or by how much it is missed). --size-only prints just that
+row and the largest parts (no runs, no TeX tree): the check after a freeze.
 
     python benchmarks/frozen.py [--repeat 3] [--example pendulum] [--tex] [--onefile]
+    python benchmarks/frozen.py --size-only
 """
 
 from __future__ import annotations
@@ -54,6 +58,15 @@ def breakdown(bundle: Path, top: int = 15) -> list[tuple[str, int]]:
             key = rel.parts[0] + ("/" if len(rel.parts) > 1 else "")
             sizes[key] = sizes.get(key, 0) + p.stat().st_size
     return sorted(sizes.items(), key=lambda kv: -kv[1])[:top]
+
+
+def size_verdict(bundle_bytes: int) -> str:
+    """The bundle against the size target: ratio, and met or missed by how much."""
+    mb = bundle_bytes / 1e6
+    ratio = mb / TARGET_MB
+    if mb <= TARGET_MB:
+        return f"ratio {ratio:.3f}: met, {TARGET_MB - mb:.1f} MB to spare"
+    return f"ratio {ratio:.3f}: MISSED by {mb - TARGET_MB:.1f} MB"
 
 
 def _start(cmd: list[str], home: Path) -> tuple[subprocess.Popen[bytes], str, int, float]:
@@ -142,9 +155,23 @@ def main() -> int:
     parser.add_argument(
         "--breakdown", action="store_true", help="also list the bundle's largest parts (MB)"
     )
+    parser.add_argument(
+        "--size-only",
+        action="store_true",
+        help="only the bundle's size against the target and its largest parts",
+    )
     args = parser.parse_args()
     if not Path(FROZEN[0]).is_file():
         subprocess.run(["bash", str(ROOT / "build_scripts" / "freeze.sh")], check=True)
+    if args.size_only:
+        bundle_bytes = du(BUNDLE)
+        print(
+            f"{'size (MB)':34} {bundle_bytes / 1e6:10.1f}  <= {TARGET_MB}  {size_verdict(bundle_bytes)}"
+        )
+        for name, size in breakdown(BUNDLE):
+            print(f"  {name:32} {size / 1e6:10.1f}")
+        print("size target met" if bundle_bytes / 1e6 <= TARGET_MB else "size target missed")
+        return 0
     folder = ROOT / "examples" / args.example
 
     import site
@@ -163,7 +190,7 @@ def main() -> int:
     ratio = pmed["frozen"] / pmed["venv"]
     print(f"{'measure':34} {'frozen':>10} {'venv':>10}  target")
     print(
-        f"{'size (MB; venv = site-packages)':34} {bundle_bytes / 1e6:10.1f} {venv_bytes / 1e6:10.1f}  <= {TARGET_MB}"
+        f"{'size (MB; venv = site-packages)':34} {bundle_bytes / 1e6:10.1f} {venv_bytes / 1e6:10.1f}  <= {TARGET_MB}  {size_verdict(bundle_bytes)}"
     )
     print(
         f"{'spawn -> handshake (s, median)':34} {med['frozen']:10.2f} {med['venv']:10.2f}  < {HANDSHAKE_S}"
