@@ -144,6 +144,22 @@ def test_the_good_entry_loads() -> None:
             "from_line.k",
         ),
         ('slope = "-k"', 'slope = "k"', "do not lie"),
+        # An inverse must be the same law solved for the independent variable.
+        (
+            'latex = "c = c_0 e^{-kt}"',
+            'latex = "c = c_0 e^{-kt}"\ninverse = { formula = "t = log(c0/c)/(2*k)", latex = "t" }',
+            "does not give back",
+        ),
+        (
+            'latex = "c = c_0 e^{-kt}"',
+            'latex = "c = c_0 e^{-kt}"\ninverse = { formula = "c = c0*exp(-k*t)", latex = "c" }',
+            "must read 't = expression'",
+        ),
+        (
+            'latex = "c = c_0 e^{-kt}"',
+            'latex = "c = c_0 e^{-kt}"\ninverse = { formula = "t = log(c0/c)/q", latex = "t" }',
+            "inverse",
+        ),
         ('y = "log(c)"', 'y = "log(q)"', "linear_plot.y"),
         (
             "ranges = { t = { min = 0, max = 100 } }",
@@ -158,6 +174,20 @@ def test_a_broken_entry_is_refused_with_its_reason(old: str, new: str, reason: s
     assert entries == []
     assert len(problems) == 1 and problems[0].key in ("first_order_test", "First Order")
     assert reason.lower() in problems[0].message.lower(), problems[0].message
+
+
+def test_an_inverse_solved_for_the_independent_variable_loads() -> None:
+    inverse = "inverse = { formula = \"t = log(c0/c)/k\", latex = 't = \\ln(c_0/c)/k' }"
+    entries, problems = parse_text(
+        GOOD.replace('latex = "c = c_0 e^{-kt}"', f'latex = "c = c_0 e^{{-kt}}"\n{inverse}', 1),
+        "test.toml",
+    )
+    assert problems == []
+    inverted = entries[0].inverted()
+    assert inverted.response.name == "t" and [v.name for v in inverted.independents] == ["c"]
+    assert inverted.is_inverted and not entries[0].is_inverted
+    assert inverted.quantity_keys() == entries[0].quantity_keys()
+    assert inverted.linear_plot is None
 
 
 def test_broken_toml_is_one_problem() -> None:

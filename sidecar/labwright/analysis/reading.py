@@ -13,7 +13,6 @@ tables, axes and fitted parameters agree.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -26,6 +25,7 @@ from labwright.analysis.question import Question, read_question
 from labwright.analysis.roles import TableRoles, infer_roles
 from labwright.analysis.series_files import FileSeries, find_series
 from labwright.analysis.wide import MonthlyWide, monthly_wide
+from labwright.ingest.tabular import is_generated_name
 from labwright.ingest.types import Column, Dataset, ReadResult
 
 #: What a table is, for the shape-based kinds, in the order they are tried:
@@ -92,9 +92,6 @@ def sorted_x(col: Column) -> bool:
     return bool(np.all(d >= 0) or np.all(d <= 0))
 
 
-_GENERATED = re.compile(r"col\d+")
-
-
 def _name_headerless(read: ReadResult, text: str) -> None:
     """A table without a header row (columns col1, col2, ...) takes its
     column names and units from a description file that lists exactly as
@@ -105,7 +102,7 @@ def _name_headerless(read: ReadResult, text: str) -> None:
     for ds in read.datasets:
         if ds.kind != "table" or not ds.columns:
             continue
-        if not all(_GENERATED.fullmatch(c.name) for c in ds.columns):
+        if not all(is_generated_name(c.name) for c in ds.columns):
             continue
         described = described_columns(text, len(ds.columns))
         if described is None:

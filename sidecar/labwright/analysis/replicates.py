@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from labwright.ingest.tabular import is_generated_name
+
 STEM = re.compile(
     r"^(.*?)[\s_\-]*(?:#|no\.?|rep|run|trial|repeat|第)?[\s_\-]*(\d+)\s*次?\s*$", re.I
 )
@@ -18,6 +20,8 @@ STEM = re.compile(
 
 def stem_of(name: str) -> str | None:
     """The stem of a numbered column name ("v" of "v2", "10T" of "10T trial 3")."""
+    if is_generated_name(name):
+        return None  # "col1", "col2" of a headerless table are positions, not repeats
     m = STEM.match(name)
     if m is None or not m.group(1).strip():
         return None

@@ -225,7 +225,7 @@ def _check_bindings(
             if b.variable not in custom:
                 dropped.append(Dropped(what, "the written formula has no such symbol"))
                 continue
-            variable = None
+            entry, variable = None, None
         else:
             entry = folder.entries.get(b.model)
             if entry is None:
@@ -267,7 +267,12 @@ def _check_bindings(
                 Dropped(what, f"the column is a {col.role} ({col.role_reason}), not a measurement")
             )
             continue
-        if variable is not None and variable.role == "response" and col.set_point:
+        if (
+            variable is not None
+            and variable.role == "response"
+            and col.set_point
+            and (entry is None or entry.inverse is None)
+        ):
             dropped.append(Dropped(what, f"a set-point is never the response ({col.set_point})"))
             continue
         unit = b.unit

@@ -253,6 +253,21 @@ def _unique(names: list[str]) -> list[str]:
     return out
 
 
+#: The name a column without a header gets: its position ("col3").
+_GENERATED = re.compile(r"col\d+")
+
+
+def generated_name(i: int) -> str:
+    """The name of the column at 0-based position `i` of a headerless table."""
+    return f"col{i + 1}"
+
+
+def is_generated_name(name: str) -> bool:
+    """A name that says only where the column is (`generated_name`): not a
+    symbol, a quantity or a repeat number."""
+    return bool(_GENERATED.fullmatch(name))
+
+
 def column_names(
     n: int, header: list[str] | None, units: list[str] | None
 ) -> tuple[list[str], list[str | None]]:
@@ -263,7 +278,7 @@ def column_names(
         name, unit = split_unit(raw)
         if units and i < len(units) and units[i] and not unit:
             unit = units[i].strip().strip("()[]（）") or None
-        names.append(name or f"col{i + 1}")
+        names.append(name or generated_name(i))
         unit_list.append(unit)
     # Headers such as "time_s" carry the unit as a suffix; only for columns
     # without a written unit.
@@ -333,7 +348,7 @@ def frame_to_columns(
     """
     columns: list[Column] = []
     for i in range(frame.shape[1]):
-        name = names[i] if i < len(names) else f"col{i + 1}"
+        name = names[i] if i < len(names) else generated_name(i)
         unit = units[i] if i < len(units) else None
         values = to_column_array(frame.iloc[:, i], decimal_comma)
         if values is None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
-from labwright.agent.offline.request_text import unanswered_item
+from labwright.agent.offline.request_text import unanswered_reasons
 from labwright.agent.offline.results_table import (
     answer_names,
     answer_numbers,
@@ -162,8 +162,7 @@ def _computed(analyses: list[Analysis[Any, Any]], lang: str) -> str:
 
 def _unanswered_names(sheet: AnswerSheet, lang: str) -> str:
     sep = "、" if lang == "zh" else ", "
-    names = dict.fromkeys(unanswered_item(u, lang)[0] for u in sheet.unanswered)
-    return sep.join(names)
+    return sep.join(unanswered_reasons(sheet.unanswered, lang))
 
 
 def discussion(fa: FolderAnalysis | None, ledger: Ledger, lang: str) -> str:

@@ -260,6 +260,16 @@ def request_text(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
 # the catalogue's names; any other wording is printed as recorded.
 _WHAT_KEY = re.compile(r"^.+ \((?P<key>[A-Za-z]\w*)\)$")
 _NEEDS = re.compile(r"^the notes do not give the .+ \((?P<sym>[A-Za-z]\w*)\), which it needs$")
+# The three sentences `plan.py` writes for an asked quantity nothing answered.
+_UNBOUND = re.compile(
+    r"^No table of the folder binds every variable of .+, so it was not computed\.$"
+)
+_PER_FILE = re.compile(
+    r"^It was computed for each of the (?P<n>\d+) files (?P<files>\S+) \(see the series table"
+)
+_NO_SINGLE = re.compile(
+    r"^.+ was computed \(see its table in the Results\) but gives no single value"
+)
 
 
 def _having(key: str, model: str | None) -> list[ModelEntry]:
@@ -294,7 +304,21 @@ def unanswered_item(u: Unanswered, lang: str) -> tuple[str, str]:
         if inputs:
             why = phrase(lang, "na_needs", label=fixed(escape_text(inputs[0].label.zh)),
                          sym=fixed(f"${symbol_tex(inputs[0].name)}$"))  # fmt: skip
-    return what, why
+    return what, _said_in_chinese(u.why, entry) or why
+
+
+def _said_in_chinese(why: str, entry: ModelEntry | None) -> str | None:
+    """`plan.py`'s sentences for an asked quantity nothing answered, in
+    Chinese; None for any other wording."""
+    law = fixed(escape_text(entry.name.zh)) if entry is not None else "定律"
+    if _UNBOUND.match(why):
+        return phrase("zh", "na_unbound", law=law)
+    if _NO_SINGLE.match(why):
+        return phrase("zh", "na_no_single", law=law)
+    m = _PER_FILE.match(why)
+    if m:
+        return phrase("zh", "na_per_file", n=m.group("n"), files=src_file(m.group("files")))
+    return None
 
 
 def symbol_tex(name: str) -> str:
@@ -308,16 +332,32 @@ def symbol_tex(name: str) -> str:
     return word(base) + ("_{" + word(sub) + "}" if sub else "")
 
 
+def unanswered_reasons(unanswered: Sequence[Unanswered], lang: str) -> dict[str, list[str]]:
+    """Each thing not answered (as LaTeX) with its reasons, in order. A law's
+    variable that no column holds is said under the quantity asked of that
+    law ("α --- no column holds the temperature (T); no column holds the
+    resistance (R)"), in place of the general "no table binds every
+    variable": one item per question, its real reasons together."""
+    asked_of = {u.model: u for u in unanswered if u.model and u.variable is None}
+    folded = {u.model for u in unanswered if u.variable is not None and u.model in asked_of}
+    reasons: dict[str, list[str]] = {}
+    for u in unanswered:
+        what, why = unanswered_item(u, lang)
+        if u.variable is not None and u.model in asked_of:
+            what = unanswered_item(asked_of[u.model], lang)[0]
+        elif u.variable is None and u.model in folded and _UNBOUND.match(u.why):
+            reasons.setdefault(what, [])
+            continue
+        if why not in reasons.setdefault(what, []):
+            reasons[what].append(why)
+    return reasons
+
+
 def unanswered_text(unanswered: list[Unanswered], lang: str) -> str:
     """ "Not answered: X --- why." for each request no result answers."""
     if not unanswered:
         return ""
-    # One item per thing not answered, its reasons together (two inputs missing).
-    reasons: dict[str, list[str]] = {}
-    for u in unanswered:
-        what, why = unanswered_item(u, lang)
-        if why not in reasons.setdefault(what, []):
-            reasons[what].append(why)
+    reasons = unanswered_reasons(unanswered, lang)
     sep = "；" if lang == "zh" else "; "
     items = "".join(
         f"\\item {phrase(lang, 'na_item', what=what, why=sep.join(whys))}\n"

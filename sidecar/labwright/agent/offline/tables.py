@@ -94,14 +94,43 @@ def _resolution(values: np.ndarray) -> int | None:
 #: its levels; more (times, observed sizes) is a variable like any other.
 MAX_SET_LEVELS = 12
 SET_LEVELS = "number of distinct values"
+#: Levels written with at most this many significant digits are dialled
+#: values (0.5, 2, 25, 1.5e-3), not readings (10.62, 0.2117).
+_DIALLED_DIGITS = 2
 
 
 def set_levels(values: np.ndarray) -> int | None:
     """The number of levels of a column the experiment set, or None when it
-    has too many to be settings."""
+    is not a setting. Few distinct values are not enough: eleven currents
+    read at eleven voltages are eleven readings. A setting repeats its
+    levels, steps through them evenly (0, 0.5, ..., 5 V) or by a constant
+    factor (1, 2, 4, 8 mM), or dials round values."""
     v = np.asarray(values, dtype=float).ravel()
-    k = int(np.unique(v[np.isfinite(v)]).size)
-    return k if 1 < k <= MAX_SET_LEVELS else None
+    v = v[np.isfinite(v)]
+    levels = np.unique(v)
+    k = int(levels.size)
+    if not 1 < k <= MAX_SET_LEVELS:
+        return None
+    if k < v.size or _stepped(levels) or all(_dialled(x) for x in levels):
+        return k
+    return None
+
+
+def _stepped(levels: np.ndarray) -> bool:
+    """Sorted levels in equal steps or equal ratios."""
+    if levels.size < 3:
+        return False
+    steps = np.diff(levels)
+    if np.allclose(steps, steps[0], rtol=1e-6, atol=0.0):
+        return True
+    if np.all(levels > 0):
+        ratios = levels[1:] / levels[:-1]
+        return bool(np.allclose(ratios, ratios[0], rtol=1e-6, atol=0.0))
+    return False
+
+
+def _dialled(x: float) -> bool:
+    return x == 0 or float(f"{x:.{_DIALLED_DIGITS}g}") == x
 
 
 def _row(

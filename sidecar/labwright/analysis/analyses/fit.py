@@ -53,6 +53,7 @@ from labwright.analysis.procedures.common import expected, figure_line
 from labwright.analysis.quantities import factor
 from labwright.analysis.replicates import replicate_stems
 from labwright.analysis.request import AnalysisRequest, Binding, Unanswered
+from labwright.analysis.request_rules.columns import set_point_of
 from labwright.analysis.results import Answer, Comparison, FitQuality, fit_quality
 from labwright.analysis.stacked_runs import is_stacked
 from labwright.ingest.types import Column, Dataset, Provenance, ReadResult
@@ -428,15 +429,30 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
             units = dict.fromkeys(units)
         if set(columns) != wanted:
             continue
-        prepared, extra = prepare(ctx, entry, ds, columns, repeats, per)
+        law = _fitted_way_round(ctx, entry, ds, columns)
+        prepared, extra = prepare(ctx, law, ds, columns, repeats, per)
         if is_stacked(ds):
             # The run files the stacked table is made of are this fit's too.
             extra = (*extra, *(d for d in ctx.read.datasets if d.source in run_files(ctx)))
         inputs, input_units = _inputs(req, entry)
         notes = ctx.reading.text if ctx.reading is not None else ""
-        out.append(FitBinding(entry, ds, columns, units, inputs, input_units, prepared,
+        out.append(FitBinding(law, ds, columns, units, inputs, input_units, prepared,
                               tuple(used), req, extra, notes, per))  # fmt: skip
     return out
+
+
+def _fitted_way_round(
+    ctx: BindContext, entry: ModelEntry, ds: Dataset, columns: Mapping[str, Column]
+) -> ModelEntry:
+    """The law as fitted: its inverse when the experimenter set the column
+    of its response (a voltage stepped through 0, 0.5 ... 5 V for "U = R I"),
+    so that the quantity read, with its scatter, is the fitted response."""
+    if entry.inverse is None:
+        return entry
+    notes = ctx.reading.text if ctx.reading is not None else ""
+    if set_point_of(ds, columns[entry.response.name].name, notes) is None:
+        return entry
+    return entry.inverted()
 
 
 def run_files(ctx: BindContext) -> set[str]:

@@ -49,6 +49,7 @@ from labwright.analysis.catalogue.schema import (
     Example,
     ExampleRange,
     Input,
+    Inverse,
     LinearPlot,
     ModelEntry,
     Parameter,
@@ -78,7 +79,7 @@ _TEMPLATE = re.compile(r"\{([A-Za-z][A-Za-z0-9_]*)\}")
 _ENTRY_KEYS = {
     "key", "area", "name", "aliases", "asks", "formula", "latex", "variables", "parameters",
     "constants", "inputs", "derived", "linear_plot", "reference", "procedure", "composite",
-    "example",
+    "inverse", "example",
 }  # fmt: skip
 _VARIABLE_KEYS = {"role", "name", "symbols", "words", "dimension", "unit", "absolute"}
 _PARAMETER_KEYS = {"name", "latex", "unit", "min", "max", "start", "asks", "display_unit"}
@@ -272,6 +273,14 @@ def _linear_plot(raw: object) -> LinearPlot:
     )
 
 
+def _inverse(raw: object) -> Inverse:
+    t = _table(raw, "inverse", {"formula", "latex"})
+    return Inverse(
+        formula=_string(t.get("formula"), "inverse.formula", optional=False) or "",
+        latex=_string(t.get("latex"), "inverse.latex", optional=False) or "",
+    )
+
+
 def _reference_source(value: object, what: str, require_zh: bool) -> Text | str:
     """A reference's source: a string (English only) or `{ en = ..., zh = ... }`.
     A built-in reference must give both: a Chinese report shows the zh text."""
@@ -399,6 +408,7 @@ def _entry(raw: object, source: str, require_zh: bool = False) -> ModelEntry:
         references=tuple(_reference(r, i, require_zh) for i, r in enumerate(references_raw)),
         procedure=procedure,
         composite=composite,
+        inverse=None if t.get("inverse") is None else _inverse(t["inverse"]),
         example=None if t.get("example") is None else _example(t["example"]),
         source_file=source,
     )
@@ -584,7 +594,38 @@ def _check(entry: ModelEntry) -> ModelEntry:
             raise _Invalid(f"composite.baselines: {', '.join(sorted(bad))} unknown")
     if entry.example is not None:
         _check_example(entry, entry.example)
+    if entry.inverse is not None:
+        _check_inverse(entry)
     return entry
+
+
+def _check_inverse(entry: ModelEntry) -> None:
+    """The inverse is the same law solved for the one independent variable:
+    checked as an entry of its own, then on the example's points (each
+    independent value recovered from its response)."""
+    if len(entry.independents) != 1 or entry.composite is not None:
+        raise _Invalid("inverse: only a law of one independent variable can be inverted")
+    try:
+        equation = parse_equation(entry.inverse.formula if entry.inverse else "")
+    except FormulaError as exc:
+        raise _Invalid(f"inverse.formula: {exc}") from exc
+    (x,) = entry.independents
+    if not equation.explicit or equation.response != x.name:
+        raise _Invalid(f"inverse.formula must read '{x.name} = expression'")
+    inverted = entry.inverted()
+    try:
+        _check(inverted)
+    except _Invalid as exc:
+        raise _Invalid(f"inverse: {exc}") from exc
+    if entry.example is None:
+        raise _Invalid("inverse: the entry needs an example to check its inverse on")
+    example = entry.example
+    grid = example_grid(entry, example)
+    env: dict[str, Any] = {**example_inputs(entry, example), **example.truth_dict(), **grid}
+    env[entry.response.name] = evaluate_in_typical_units(entry, env)
+    back = evaluate_in_typical_units(inverted, env)
+    if not np.allclose(back, grid[x.name], rtol=1e-9, atol=0.0):
+        raise _Invalid("inverse: the formula does not give back the example's own points")
 
 
 def _check_starts(entry: ModelEntry) -> None:

@@ -9,7 +9,7 @@ never the TOML.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 Lang = Literal["en", "zh"]
@@ -151,6 +151,17 @@ class Composite:
 
 
 @dataclass(frozen=True)
+class Inverse:
+    """The law solved for its one independent variable ("I = U/R" of
+    "U = R*I"): fitted instead when the experimenter set the response's
+    quantity and read the other (a voltage stepped, the current read), so
+    that the scatter is in the fitted response, as least squares assumes."""
+
+    formula: str
+    latex: str
+
+
+@dataclass(frozen=True)
 class ExampleRange:
     """How an independent variable is sampled in the entry's own example data."""
 
@@ -203,6 +214,7 @@ class ModelEntry:
     references: tuple[Reference, ...] = ()
     procedure: str | None = None
     composite: Composite | None = None
+    inverse: Inverse | None = None
     example: Example | None = None
     source_file: str = ""  # the TOML file it came from (for error messages)
     extra: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
@@ -214,6 +226,36 @@ class ModelEntry:
     @property
     def independents(self) -> tuple[Variable, ...]:
         return tuple(v for v in self.variables if v.role == "independent")
+
+    def inverted(self) -> ModelEntry:
+        """The entry fitted the other way round: its inverse's formula, the
+        one independent variable as the response and the response as the
+        independent variable; parameters, derived quantities and references
+        are the same. No linearised plot (it is the original's) and no
+        example (the original's checks it)."""
+        if self.inverse is None:
+            raise ValueError(f"{self.key} has no inverse")
+        (x,) = self.independents
+        swapped = tuple(
+            replace(v, role="response" if v.name == x.name else "independent")
+            for v in self.variables
+        )
+        return replace(
+            self,
+            formula=self.inverse.formula,
+            latex=self.inverse.latex,
+            variables=swapped,
+            linear_plot=None,
+            inverse=None,
+            example=None,
+            extra={**self.extra, "inverted": True},
+        )
+
+    @property
+    def is_inverted(self) -> bool:
+        """True for `inverted()`'s entry: its response is the original's
+        independent variable (set by key, the catalogue's own entry differs)."""
+        return self.extra.get("inverted") is True
 
     def quantity_keys(self) -> tuple[str, ...]:
         """Everything a request may ask of this model: parameters and derived."""

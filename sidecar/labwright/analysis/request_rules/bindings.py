@@ -92,8 +92,8 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
     is still Michaelis–Menten. A length in kg or a period in °C never is."""
     if not col.numeric or col.role in _NEVER - {"index"}:
         return None
-    if v.role == "response" and col.set_point:
-        return None
+    if v.role == "response" and col.set_point and (entry is None or entry.inverse is None):
+        return None  # a law with an inverse is fitted the other way round
     reasons: list[str] = []
     total = 0.0
     symbols = (v.name, *v.symbols)

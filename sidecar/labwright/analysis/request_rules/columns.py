@@ -15,6 +15,7 @@ the notes give for each position ("the first column is the time in s").
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -23,13 +24,14 @@ from labwright.analysis.cycles import cycles_in, cycles_timed_in_notes, is_time_
 from labwright.analysis.notes import NoteFacts, described_columns
 from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.replicates import replicate_stems
-from labwright.analysis.request_rules.text import Notes
+from labwright.analysis.request_rules.steps import stated_steps, stepped_by
+from labwright.analysis.request_rules.text import Notes, clauses_of
 from labwright.analysis.request_rules.words import stem
 from labwright.analysis.roles import Role, infer_roles
+from labwright.ingest.tabular import is_generated_name
 from labwright.ingest.types import Column, Dataset, ReadResult
 from labwright.ingest.units import split_unit
 
-_GENERATED = re.compile(r"col\d+")
 _SET_POINT = re.compile(
     r"\b(?:set[- ]?points?|set|setting|nominal|target|bath|applied|dial|programmed|"
     r"commanded|requested|controller|thermostat|thermostatted|setpoint)\b|"
@@ -87,7 +89,7 @@ class FolderColumn:
 
     @property
     def generated_name(self) -> bool:
-        return bool(_GENERATED.fullmatch(self.name))
+        return is_generated_name(self.name)
 
     @property
     def symbol(self) -> str | None:
@@ -108,7 +110,7 @@ class FolderColumn:
 def _mentions(notes: Notes, name: str) -> list[str]:
     """What the notes say right after naming the column: "S: substrate
     concentration (mM)", "conc is the substrate concentration in mM"."""
-    if not name or _GENERATED.fullmatch(name):
+    if not name or is_generated_name(name):
         return []
     flags = 0 if len(name) <= 2 else re.I
     pattern = re.compile(
@@ -210,13 +212,18 @@ def _unit_in(words: str) -> str | None:
     return None
 
 
-def _set_point(col: Column, described: str) -> str | None:
+def _set_point(
+    col: Column, described: str, unit: str | None, steps: Sequence[tuple[float, str]]
+) -> str | None:
     m = _SET_POINT.search(re.sub(r"[_.]+", " ", col.name))
     if m:
         return f"its name ({col.name!r}) says it was set, not measured"
     m = _SET_POINT.search(described)
     if m:
         return f"the notes say it was set ('{m.group(0)}'), not measured"
+    step = stepped_by(col, unit, steps)
+    if step is not None:
+        return f"the notes say it was stepped by {step}, and it climbs by that step"
     return None
 
 
@@ -235,18 +242,24 @@ def _defined(col: Column) -> bool:
     return said.startswith(col.name) and said.endswith(")") and " (from " in said
 
 
+def set_point_of(ds: Dataset, name: str, notes_text: str) -> str | None:
+    """Why column `name` of `ds` is a controlled variable, or None: the same
+    reading the request's bindings made, for a kind that has only the notes'
+    text."""
+    notes = Notes(tuple(clauses_of("notes", notes_text)))
+    return next((c.set_point for c in table_columns(ds, notes) if c.name == name), None)
+
+
 def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
     """The columns of one table."""
-    by_position = (
-        _positional(notes) if any(_GENERATED.fullmatch(c.name) for c in ds.columns) else {}
-    )
+    by_position = _positional(notes) if any(is_generated_name(c.name) for c in ds.columns) else {}
     listed = described_columns(notes.text, len(ds.columns)) if by_position == {} else None
     described_of: dict[str, str] = {}
     units: dict[str, tuple[str | None, str]] = {}
     for i, col in enumerate(ds.columns, start=1):
         said = _mentions(notes, col.name)
         described = said[0] if said else ""
-        if not described and _GENERATED.fullmatch(col.name):
+        if not described and is_generated_name(col.name):
             if i in by_position:
                 described = by_position[i]
             elif listed is not None:
@@ -264,6 +277,7 @@ def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
     stems = replicate_stems([c.name for c in ds.columns if c.is_numeric])
     timed = cycles_timed_in_notes(notes.text)
     seconds = dimension("s")
+    steps = stated_steps(notes.text)
     out: list[FolderColumn] = []
     for i, col in enumerate(ds.columns, start=1):
         described = described_of[col.name]
@@ -289,7 +303,7 @@ def table_columns(ds: Dataset, notes: Notes) -> list[FolderColumn]:
                 dimension=dimension(unit),
                 role=role.role if role else "empty",
                 role_reason=role.reason if role else "",
-                set_point=_set_point(col, described),
+                set_point=_set_point(col, described, unit, steps),
                 described=described,
                 numeric=col.is_numeric,
                 increasing=_increasing(col),

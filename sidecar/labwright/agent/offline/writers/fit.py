@@ -43,6 +43,7 @@ _FRAMES: dict[str, dict[str, str]] = {
         "intro": "The {law} ${latex}$ was fitted to {file} by least squares ({n} points): {binds}.",
         "bind": "${sym}$ is {col}",
         "prep": "Before the fit, {what}.",
+        "inverted": "{x} was set and {y} read, so the law is fitted solved for {y}.",
         "peaks": "The sum of {n} {shape} peaks on a {baseline} baseline was fitted ({chosen}); "
                  "the law above is one of its peaks.",
         "by_aicc_both": "the number of peaks and the baseline chosen by the corrected Akaike criterion",
@@ -71,6 +72,7 @@ _FRAMES: dict[str, dict[str, str]] = {
         "intro": "用最小二乘法将{law} ${latex}$ 拟合到 {file}（{n} 个数据点）：{binds}。",
         "bind": "${sym}$ 取 {col}",
         "prep": "拟合之前，{what}。",
+        "inverted": "{x} 是设定的量、{y} 是读数，因此按解出 {y} 的形式拟合。",
         "peaks": "拟合了 {n} 个{shape}峰叠加在{baseline}基线上的模型（{chosen}）；上式为其中一个峰。",
         "by_aicc_both": "峰数与基线由修正的赤池信息准则选定",
         "by_notes_both": "峰数与基线按实验说明的要求",
@@ -135,6 +137,10 @@ def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
     )  # fmt: skip
     parts = [_f(lang, "intro", law=law, latex=f"\\lwtext{{{latex}}}", file=src_file(a.source), binds=binds,
                 n=ledger.count(res.n, prov, f"points in the {what}"))]  # fmt: skip
+    if e.is_inverted:
+        # The catalogue writes the law the other way round (U = R I).
+        parts.append(_f(lang, "inverted", x=src_text(b.independents[0].name),
+                        y=src_text(b.response.name)))  # fmt: skip
     if b.prepared.notes:
         done = sep.join(t.zh if lang == "zh" else t.en for t in b.prepared.notes)
         parts.append(_f(lang, "prep", what=src_text(done)))
