@@ -28,9 +28,9 @@ from tests.labset.score import TruthScore
 
 # Measured 2026-12-05 on main 36e4c64 (offline, with and without TeX alike;
 # analyst_eval printed 25/48 within, 33/50 answered, 2 harmful).
-WITHIN_FLOOR = 33  # informative asked quantities within 3 SE of the truth, of 48
-ANSWERED_FLOOR = 42  # requests answered (or said to be unanswerable), of 50
-HARMFUL_CEILING = 1  # fits whose response is a set-point column
+WITHIN_FLOOR = 35  # informative asked quantities within 3 SE of the truth, of 48
+ANSWERED_FLOOR = 43  # requests answered (or said to be unanswerable), of 50
+HARMFUL_CEILING = 0  # fits whose response is a set-point column
 
 
 def _build(folder_dir: Path, out_dir: Path) -> dict[str, object]:

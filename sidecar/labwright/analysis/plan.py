@@ -187,15 +187,17 @@ def _named_as_asked(answers: list[Answer], request: AnalysisRequest) -> list[Ans
     acetic acid", not the catalogue's "concentration of the acid"), when the
     notes describe it in words of their own and one answer alone answers
     that ask (peaks answer one ask several times: each keeps its own name)."""
-    from labwright.analysis.request_rules.words import SPECIES_SYMBOL
+    from labwright.analysis.request_rules.words import SPECIES_SYMBOL, SYMBOL_IN_TEXT, same_symbol
 
     named = {(q.model, q.quantity): q.name for q in request.asked if q.name}
-    # Asked by a chemist's symbol ("c(HAc)" for the analyte's concentration):
-    # the answer carries it, so the reader finds what was asked.
+    # Asked by a symbol of the notes' own ("c(HAc)" for the analyte's
+    # concentration, "c_x" for the unknown's x_0): the answer carries it, so
+    # the reader finds what was asked.
     symbols = {
         (q.model, q.quantity): q.evidence.phrase
         for q in request.asked
         if SPECIES_SYMBOL.fullmatch(q.evidence.phrase.strip())
+        or SYMBOL_IN_TEXT.fullmatch(q.evidence.phrase.strip())
     }
     count: dict[tuple[str | None, str], int] = {}
     for a in answers:
@@ -206,7 +208,13 @@ def _named_as_asked(answers: list[Answer], request: AnalysisRequest) -> list[Ans
         if name and a.asked and count[(a.model, a.asks)] == 1 and name != a.label.en:
             a = replace(a, label=Text(name, name))
         symbol = symbols.get((a.model, a.asks))
-        if symbol and a.symbol is None and count[(a.model, a.asks)] == 1:
+        if (
+            symbol
+            and a.symbol is None
+            and count[(a.model, a.asks)] == 1
+            and not same_symbol(symbol.strip(), a.latex)
+            and not same_symbol(symbol.strip(), a.quantity)
+        ):
             a = replace(a, symbol=symbol.strip())
         out.append(a)
     return out

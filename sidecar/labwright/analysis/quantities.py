@@ -240,6 +240,13 @@ def _is_offset(unit: Unit) -> bool:
     return not registry().Quantity(1.0, unit)._is_multiplicative
 
 
+def is_offset_scale(text: str | None) -> bool:
+    """A unit whose zero is not the quantity's (°C, °F): ratios of its
+    values mean nothing."""
+    unit = parse_unit(text)
+    return unit is not None and _is_offset(unit)
+
+
 def is_temperature(text: str | None) -> bool:
     unit = parse_unit(text)
     return unit is not None and unit.dimensionality == registry().kelvin.dimensionality

@@ -102,6 +102,41 @@ def test_unknowns_are_grouped_by_their_label_never_fitted() -> None:
     ds, y = _table({"replicate": [1, 2, 3], "F": [0.1, 0.11, 0.12]})
     [(label, readings)] = unknown_groups(ds, y)
     assert label.en == "sample concentration" and readings.size == 3
+    # Row numbers (编号 1, 2, 3) number the readings of one sample only when
+    # the notes say it was measured repeatedly.
+    ds, y = _table({"编号": [1, 2, 3], "吸光度 A": [0.23, 0.22, 0.23]})
+    assert len(unknown_groups(ds, y)) == 3
+    [(label, readings)] = unknown_groups(ds, y, replicated=True)
+    assert readings.size == 3
+
+
+def test_standards_beside_a_sample_file_measured_in_parallel_give_one_concentration() -> None:
+    from labwright.analysis.catalogue.load import catalogue
+    from labwright.analysis.plan import analyse_folder
+    from labwright.analysis.request_rules import read_request
+    from labwright.ingest.types import DocumentText, ReadResult
+    from tests.analysis.request.tables import table
+
+    rng = np.random.default_rng(4)
+    c = np.array([0.0, 0.4, 0.8, 1.2, 1.6, 2.0])
+    std = table(
+        "标准系列.csv",
+        {"铁含量 c/(μg·mL⁻¹)": c, "吸光度 A": 0.004 + 0.197 * c + rng.normal(0, 0.003, c.size)},
+    )
+    sample = table(
+        "试样.csv",
+        {"编号": [1.0, 2.0, 3.0], "吸光度 A": 0.004 + 0.197 * 1.137 + rng.normal(0, 0.003, 3)},
+    )
+    notes = ("邻二氮菲分光光度法测定水样中的微量铁\n标准系列见 标准系列.csv。\n"
+             "水样平行测定三次，见 试样.csv（吸光度），显色、定容与标准相同。\n"
+             "求：水样中铁的含量 c_x（μg/mL）\n")  # fmt: skip
+    read = ReadResult(datasets=[std, sample], documents=[DocumentText("要求.txt", notes)])
+    req = read_request(read, catalogue())
+    assert {(f.file, f.role) for f in req.files} >= {("试样.csv", "unknowns")}
+    fa = analyse_folder(read, req)
+    (x0,) = [a for a in fa.sheet.answers if a.quantity == "x0"]
+    assert x0.model == "calibration_line" and x0.symbol == "c_x"
+    assert x0.se is not None and abs(x0.value - 1.137) <= 3 * x0.se
 
 
 def _lab(make: object) -> object:

@@ -8,8 +8,11 @@ import math
 import numpy as np
 import pytest
 
+from labwright.analysis.catalogue.load import catalogue
+from labwright.analysis.request_rules import read_request
 from labwright.analysis.request_rules.text import clauses_of
 from labwright.analysis.request_rules.values import statements, values_before_nouns
+from labwright.ingest.types import DocumentText, ReadResult
 
 from .conftest import Read
 from .tables import table
@@ -51,6 +54,7 @@ def test_values_with_units_and_their_subject(
         "Room 4, Tuesday.",
         "Plot ln k ~ 1/T and read the slope.",  # against 1/T: no value, no tesla
         "Filled ~300 mL of water into the beaker.",  # ~ means about: "Filled" is no symbol
+        "thermal voltage kT/e = 25.42 mV",  # the value of kT/e, not of e
     ],
 )
 def test_file_names_and_algebra_are_not_values(text: str) -> None:
@@ -61,6 +65,24 @@ def test_an_input_of_the_law_is_a_given_constant(read: Read) -> None:
     req = read("Mass on a spring: find the spring constant. The spring's mass is 12 g.")
     (c,) = req.constants
     assert (c.symbol, c.value, c.unit) == ("m_s", 12.0, "g")
+
+
+@pytest.mark.parametrize(
+    "notes",
+    [
+        "Forward I-V curve of a silicon diode at 295 K. Fit the Shockley equation.",
+        "在 295 K 下测量硅二极管的正向伏安特性，用肖克利方程拟合。",
+    ],
+)
+def test_the_one_value_in_an_inputs_dimension_is_that_input(notes: str) -> None:
+    # The junction temperature has a default (room temperature): the notes'
+    # one temperature replaces it.
+    v = np.linspace(0.3, 0.6, 8)
+    iv = table("iv.csv", {"V (V)": v, "I (A)": 1e-9 * np.exp(v / 0.048)})
+    req = read_request(
+        ReadResult(datasets=[iv], documents=[DocumentText("n.md", notes)]), catalogue()
+    )
+    assert [(c.symbol, c.value, c.unit) for c in req.constants] == [("T", 295.0, "K")]
 
 
 def test_a_parameter_with_a_value_is_an_expected_value_and_asked(read: Read) -> None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -50,12 +50,14 @@ from labwright.analysis.catalogue.schema import ModelEntry, Text
 from labwright.analysis.engine import FitData, FitResult, fit
 from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.procedures.common import expected, figure_line
-from labwright.analysis.quantities import factor
+from labwright.analysis.quantities import factor, is_offset_scale
 from labwright.analysis.replicates import replicate_stems
 from labwright.analysis.request import AnalysisRequest, Binding, Unanswered
 from labwright.analysis.request_rules.columns import set_point_of
 from labwright.analysis.results import Answer, Comparison, FitQuality, fit_quality
+from labwright.analysis.scatter import relative_scatter
 from labwright.analysis.stacked_runs import is_stacked
+from labwright.analysis.transient import before_start, transient_time
 from labwright.ingest.types import Column, Dataset, Provenance, ReadResult
 
 #: Procedures whose entries this kind fits (None: a plain law; "peaks": a
@@ -114,6 +116,9 @@ class FitOutcome:
     result: FitResult
     data: FitData  # what the engine was given (the rows kept)
     quality: FitQuality | None = None
+    # The relative scatter the fit was weighted by, when it grows with the
+    # value (`scatter.py`); None for a fit unweighted or weighted as stated.
+    relative: float | None = None
     _answers: list[Answer] = field(default_factory=list)
 
     @property
@@ -269,6 +274,7 @@ def prepare(
     variables whose column holds the time of several periods ("10T"), by
     that count: the variable is the column divided by it."""
     prepared, extra = _prepare(ctx, entry, ds, columns, repeats)
+    prepared = _from_the_start(entry, columns, prepared)
     spans = {k: n for k, n in (per or {}).items() if n > 1 and k in prepared.variables}
     if not spans:
         return prepared, extra
@@ -283,6 +289,29 @@ def prepare(
         notes.append(Text(f"{col} is the time of {n} periods, divided by {n}",
                           f"{col} 为 {n} 个周期的时间，已除以 {n}"))  # fmt: skip
     return Prepared(variables, sigma, tuple(notes)), extra
+
+
+def _from_the_start(
+    entry: ModelEntry, columns: Mapping[str, Column], prepared: Prepared
+) -> Prepared:
+    """A law that starts at t = 0 fitted from t = 0 on: the samples before
+    (an oscilloscope's pre-trigger part) are left out (`transient.py`)."""
+    t = transient_time(entry)
+    if t is None or t not in prepared.variables:
+        return prepared
+    y = prepared.variables[entry.response.name]
+    times = prepared.variables[t]
+    if times.shape != y.shape:
+        return prepared
+    early = before_start(times, MIN_POINTS)
+    if early is None:
+        return prepared
+    variables = dict(prepared.variables)
+    variables[entry.response.name] = np.where(early, np.nan, y)
+    n, col = int(early.sum()), columns[t].name
+    note = Text(f"the {n} samples before {col} = 0 (before the start) left out",
+                f"{col} = 0 之前的 {n} 个采样点（开始之前）不参与拟合")  # fmt: skip
+    return Prepared(variables, prepared.sigma, (*prepared.notes, note))
 
 
 def _prepare(
@@ -502,11 +531,29 @@ class FitKind:
         if entry.key == CUSTOM_KEY:
             entry = _started(entry, data)
         result = fit(entry, data)
-        out = FitOutcome(b, result, data)
+        relative = None
+        if (
+            result.ok
+            and data.sigma is None
+            and entry.composite is None
+            and not is_offset_scale(b.units.get(entry.response.name))
+        ):
+            # The scatter grows with the value (a meter's % of reading, a
+            # current over decades): refitted with relative weights.
+            used = result.used if result.used.shape == result.fitted.shape else slice(None)
+            k = len(result.parameters)
+            relative = relative_scatter(
+                result.fitted[used], result.residuals[used], k,
+                runs_p=fit_quality(result.residuals, k).runs_p,
+            )  # fmt: skip
+            if relative is not None:
+                result, data, relative = _reweighted(entry, data, result)
+        out = FitOutcome(b, result, data, relative=relative)
         if result.ok:
             out.quality = fit_quality(
                 result.residuals, len(result.parameters),
-                sigma=data.sigma if result.weighted else None,
+                # Weights from the scatter itself leave no χ² to test.
+                sigma=data.sigma if result.weighted and relative is None else None,
                 r2=result.r2 if math.isfinite(result.r2) else None,
             )  # fmt: skip
         return out
@@ -520,6 +567,30 @@ class FitKind:
 
 
 FIT = FitKind()
+
+
+#: Refits with relative weights: the weights follow the fitted values and
+#: the relative scatter is re-estimated from each refit's residuals (the
+#: first, unweighted fit overstates it where the largest values ruled).
+REWEIGHTINGS = 3
+
+
+def _reweighted(
+    entry: ModelEntry, data: FitData, first: FitResult
+) -> tuple[FitResult, FitData, float | None]:
+    """The fit weighted by a relative scatter (iteratively reweighted least
+    squares); the unweighted fit when a refit fails."""
+    result, weighted = first, data
+    k = len(first.parameters)
+    for _ in range(REWEIGHTINGS):
+        size = np.abs(result.fitted)
+        relative = float(np.sqrt(np.nansum((result.residuals / size) ** 2) / (result.n - k)))
+        weighted = replace(data, sigma=relative * size)
+        refit = fit(entry, weighted)
+        if not refit.ok:
+            return first, data, None
+        result = refit
+    return result, weighted, relative
 
 
 def _started(entry: ModelEntry, data: FitData) -> ModelEntry:
@@ -584,7 +655,13 @@ def method_text(outcome: FitOutcome) -> Text:
     y = b.response.name
     x = ", ".join(c.name for c in b.independents)
     se = (
-        Text("weighted by the stated uncertainties", "按给定不确定度加权")
+        Text(
+            "weighted by a relative uncertainty estimated from the scatter, which grows with "
+            "the value",
+            "残差随数值增大，按由残差估计的相对不确定度加权",
+        )
+        if outcome.relative is not None
+        else Text("weighted by the stated uncertainties", "按给定不确定度加权")
         if res.weighted
         else Text(
             "SE from the covariance scaled by the residual scatter",

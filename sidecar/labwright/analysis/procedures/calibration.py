@@ -45,6 +45,15 @@ from labwright.ingest.types import Column, Dataset, Provenance
 
 MIN_STANDARDS = 3
 REPLICATE = re.compile(r"replicat|\brep\b|repeat|reading|trial|重复|平行|次数", re.I)
+# The notes say the unknown was measured several times: its file's row
+# numbers (编号 1, 2, 3) then number the readings of one sample.
+REPLICATED_IN_NOTES = re.compile(
+    r"平行测定|平行测量|平行测|重复测定|重复测量|\bin\s+(?:duplicate|triplicate|quadruplicate)\b"
+    r"|\bmeasured\s+(?:twice|(?:two|three|four|five|\d+)\s+times)\b"
+    r"|\b(?:two|three|four|five|\d+)\s+(?:parallel|replicate|repeated?)\s+"
+    r"(?:readings|measurements|determinations)\b",
+    re.I,
+)
 _ADDITION = "standard_addition"
 
 
@@ -80,6 +89,9 @@ class CalibrationResult:
     unknown_table: Dataset | None = None
     unknown_y: Column | None = None
     unknown_ids: Column | None = None
+    # The unknowns' rows are readings of one sample (a replicate label, or
+    # row numbers of readings the notes say were repeated).
+    one_sample: bool = False
     c_sample: float | None = None  # standard addition: the x-intercept's magnitude
     c_sample_se: float | None = None
     request: AnalysisRequest | None = None
@@ -230,9 +242,27 @@ def _ids(table: Dataset, y: Column) -> Column | None:
     return next((c for c in table.columns if c is not y), None)
 
 
-def unknown_groups(table: Dataset, y: Column) -> list[tuple[Text, np.ndarray]]:
+def one_sample(table: Dataset, y: Column, replicated: bool = False) -> bool:
+    """The unknowns' rows are readings of one sample: their labelling column
+    names replicates, or numbers the rows (1, 2, 3) of readings the notes
+    say were repeated (`replicated`)."""
+    ids = _ids(table, y)
+    if ids is None:
+        return False
+    if REPLICATE.search(ids.name):
+        return True
+    if not replicated or not ids.is_numeric:
+        return False
+    v = np.asarray(ids.values, dtype=float)
+    return bool(np.array_equal(v, np.arange(1, v.size + 1)))
+
+
+def unknown_groups(
+    table: Dataset, y: Column, replicated: bool = False
+) -> list[tuple[Text, np.ndarray]]:
     """The unknowns' readings: grouped by the labelling column (one sample
-    when it numbers replicates), one unknown per row without one."""
+    when its rows are readings of one: `one_sample`), one unknown per row
+    without one."""
     values = np.asarray(y.values, dtype=float)
     if (named := table.metadata.get(_NOTED)) is not None:
         # One named sample (readings the notes write out, or one column of
@@ -240,7 +270,7 @@ def unknown_groups(table: Dataset, y: Column) -> list[tuple[Text, np.ndarray]]:
         ok = np.isfinite(values)
         return [(Text(named, named), values[ok])] if ok.any() else []
     ids = _ids(table, y)
-    if ids is not None and REPLICATE.search(ids.name):
+    if one_sample(table, y, replicated):
         ok = np.isfinite(values)
         return [(Text("sample concentration", "样品浓度"), values[ok])] if ok.any() else []
     out: list[tuple[Text, np.ndarray]] = []
@@ -273,6 +303,7 @@ def calibrate(
     y: Column,
     unknowns: Sequence[tuple[Dataset, Column]] = (),
     request: AnalysisRequest | None = None,
+    replicated: bool = False,
 ) -> CalibrationResult | None:
     xs, ys = np.asarray(x.values, dtype=float), np.asarray(y.values, dtype=float)
     ok = np.isfinite(xs) & np.isfinite(ys)
@@ -294,10 +325,11 @@ def calibrate(
         entries = {e.key: e for e in catalogue()}
         res.slope_laws = slope_answers(request, x, y, res.b, res.se_b, entries)
     for ds, ucol in unknowns:
-        for label, readings in unknown_groups(ds, ucol):
+        for label, readings in unknown_groups(ds, ucol, replicated):
             x0, se = inverse(line, readings)
             res.unknowns.append(Unknown(label, readings, x0, se))
         res.unknown_table, res.unknown_y, res.unknown_ids = ds, ucol, _ids(ds, ucol)
+        res.one_sample = one_sample(ds, ucol, replicated)
     return res
 
 
@@ -311,6 +343,7 @@ class CalibrationBinding:
     y: Column
     unknowns: tuple[tuple[Dataset, Column], ...]
     request: AnalysisRequest
+    replicated: bool = False  # the notes say the unknown was measured several times
 
 
 def _same(a: str, b: str) -> bool:
@@ -423,7 +456,9 @@ class CalibrationKind:
                 why = f"the notes ask for {what}; {table.reason}"
                 if unknowns:
                     why += "; unknowns: " + ", ".join(f"{ds.name} ({c.name})" for ds, c in unknowns)
-                b = CalibrationBinding(table, x, y, tuple(unknowns), req)
+                notes = ctx.reading.text if ctx.reading is not None else ""
+                replicated = bool(REPLICATED_IN_NOTES.search(notes))
+                b = CalibrationBinding(table, x, y, tuple(unknowns), req, replicated)
                 parts = {ds.metadata.get(_PART_OF) for ds, _ in unknowns}
                 wholes = [d for d in ctx.read.datasets if str(id(d)) in parts]
                 datasets = (table.dataset, *(ds for ds, _ in unknowns), *wholes)
@@ -433,7 +468,7 @@ class CalibrationKind:
 
     def compute(self, job: Job[CalibrationBinding]) -> CalibrationResult | None:
         b = job.binding
-        return calibrate(b.table, b.x, b.y, b.unknowns, b.request)
+        return calibrate(b.table, b.x, b.y, b.unknowns, b.request, b.replicated)
 
     def goals(self, job: Job[CalibrationBinding], result: CalibrationResult) -> list[str]:
         return ["calibration"]

@@ -132,7 +132,15 @@ def _data_score(
     for tb in _bind_tables(entry, tables, roles):
         if tb.complete and not tb.fallback:
             best = max(best, 1.0 + tb.evidence_score / 10.0)
+    if best and _reads_unknowns(entry) and any(r.role == "unknowns" for r in roles.values()):
+        # Standards beside a file of unknowns: the law that reads the
+        # unknowns' responses back (a calibration line), not one that needs none.
+        best += 0.5
     return best
+
+
+def _reads_unknowns(entry: ModelEntry) -> bool:
+    return any("unknown" in i.label.en.lower() for i in entry.inputs)
 
 
 _LAST_NUMBER = re.compile(r"\d+(?:[.p]\d+)?(?=\D*$)")
@@ -224,6 +232,17 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
             augmented.setdefault(key, with_written_symbols(f.match.entry, f.match))
             if all(n.key != key for n in named):
                 named.append(named_by_formula(f))
+            else:
+                # Named in words and written out too ("NTC 热敏电阻" and
+                # "R_T = R_25·exp[B(1/T − 1/T_25)]"): the answers keep the
+                # notes' symbols (R_25 for the catalogue's R0).
+                written_symbols = named_by_formula(f).symbols
+                named = [
+                    n.model_copy(update={"symbols": written_symbols})
+                    if n.key == key and not n.symbols and written_symbols
+                    else n
+                    for n in named
+                ]
             own_q, taken = written_asked(f, notes, excluded)
             custom_q += own_q
             for index, spans in taken.items():

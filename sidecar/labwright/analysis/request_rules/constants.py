@@ -266,17 +266,20 @@ def _by_dimension(
     given: set[str],
 ) -> list[GivenConstant]:
     """A value the notes give in words no input of the law is known by
-    ("25.00 mL of diluted vinegar was titrated") is the input it must be
-    when nothing else can be: the one input of the request's laws of that
-    dimension still missing (no default), and the one such value of that
-    dimension in the notes. Two candidates either way: nothing is guessed."""
+    ("25.00 mL of diluted vinegar was titrated", "at 295 K") is the input it
+    must be when nothing else can be: the one input of the request's laws of
+    that dimension still missing (or left at its default), and the one such
+    value of that dimension in the notes. Two candidates either way: nothing
+    is guessed."""
     missing: dict[str, list[tuple[str, str, str]]] = {}
     for key in models:
         entry = vocab.entry(key)
         if entry is None:
             continue
         for i in entry.inputs:
-            if i.default is not None or i.name in given or not i.unit:
+            # An input with a default (a room temperature) takes the notes'
+            # one value of its dimension ("a diode at 295 K") before it.
+            if i.name in given or not i.unit:
                 continue
             dim = dimension(i.unit)
             if dim is not None:

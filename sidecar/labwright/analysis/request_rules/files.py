@@ -27,7 +27,7 @@ _ROLE_WORDS: tuple[tuple[FileRoleName, re.Pattern[str]], ...] = (
     ("background", re.compile(r"(?:^|[^a-z])(?:background|backgr|bkgd?|bg|bgd)(?:[^a-z]|$)|本底|背景", re.I)),
     ("blank", re.compile(r"(?:^|[^a-z])blanks?(?:[^a-z]|$)|空白", re.I)),
     ("standards", re.compile(r"(?:^|[^a-z])(?:standards?|stds?|calibration|calib|cal)(?:[^a-z]|$)|标准|标样|标液|校准", re.I)),
-    ("unknowns", re.compile(r"(?:^|[^a-z])(?:unknowns?|unk|samples?)(?:[^a-z]|$)|未知|待测|样品", re.I)),
+    ("unknowns", re.compile(r"(?:^|[^a-z])(?:unknowns?|unk|samples?)(?:[^a-z]|$)|未知|待测|样品|试样|水样", re.I)),
     ("reference", re.compile(r"(?:^|[^a-z])(?:reference|literature)(?:[^a-z]|$)|文献|参考", re.I)),
 )  # fmt: skip
 _REPEAT_NAME = re.compile(
@@ -143,7 +143,10 @@ def file_roles(datasets: Sequence[Dataset], notes: Notes) -> list[FileRole]:
     roles: list[FileRole] = []
     decided: dict[tuple[str, str | None], FileRole] = {}
     for u in units:
-        said = _role_in_notes(u, notes)
+        # A name that says its role ("试样.csv", "background.txt") is kept
+        # before the notes' words near it: "见 试样.csv，显色与标准相同"
+        # compares the sample with the standards, it does not make it one.
+        said = None if _role_by_name(u) is not None else _role_in_notes(u, notes)
         if said is not None:
             role, source, phrase = said
             decided[(u.file, u.sheet)] = FileRole(

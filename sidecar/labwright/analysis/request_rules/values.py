@@ -225,6 +225,10 @@ _SUBJECT_EN = re.compile(
     r"has a value of|reported to be)\s+)?(?=[-+(]?\.?\d)",
     re.I,
 )
+# An operator right before a symbol: it ends an expression ("kT/e"), whose
+# value is not the symbol's.
+_OPERATOR_BEFORE = re.compile(r"[/*·×^÷]\s*$")
+_AT = re.compile(r"\b(?:at|in)\s+(?=[-+]?\d)|在\s*(?=[-+]?\d)", re.I)
 # 取 alone is "take as" (取 g = 9.8); 移取, 吸取, 量取, 抽取, 称取 measure an
 # amount out ("移取 20.00 mL 待测盐酸"), which `values_before_nouns` reads.
 _ZH_TAKE_AS = r"(?<![移吸量抽称])取"
@@ -269,6 +273,8 @@ def statements(clause: Clause) -> list[Statement]:
         a = _ASSIGN.match(text, m.end(1))
         if a is None or _approximately(a.group(0)):
             continue
+        if _OPERATOR_BEFORE.search(text, 0, m.start(1)):
+            continue  # "kT/e = 25.42 mV" gives kT/e, not e
         value = measured_at(text, a.end())
         if value is None or not _ends_value(text, value.end):
             continue
@@ -290,6 +296,14 @@ def statements(clause: Clause) -> list[Statement]:
             continue
         out.append(Statement(clause, m.group(1), m.start(1), m.end(1), False, value, expected))
         used.append((m.start(1), value.end))
+    # "a diode at 295 K", "measured at 20.5 °C": a condition with no name.
+    for m in _AT.finditer(text):
+        value = measured_at(text, m.end())
+        if value is None or value.unit is None or not free(m.start(), value.end):
+            continue
+        said = text[m.start() : value.end].strip()
+        out.append(Statement(clause, said, m.start(), m.end(), False, value, False))
+        used.append((m.start(), value.end))
     # A line of readings under the line that says what they are ("直径用
     # 千分尺测了 5 次：" then "0.498, 0.501, 0.500, 0.502, 0.499 mm").
     if not out and clause.heading and _NUMBER.match(text.lstrip()):

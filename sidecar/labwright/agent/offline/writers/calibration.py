@@ -28,7 +28,6 @@ from labwright.agent.offline.writers.script import KindScript, read_table
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
 from labwright.analysis.procedures.calibration import (
-    REPLICATE,
     CalibrationBinding,
     CalibrationResult,
 )
@@ -220,7 +219,7 @@ report(f"standard uncertainty of sample concentration, {what}", np.sqrt(cov[0, 0
 """
     elif r.unknowns and r.unknown_table is not None and r.unknown_y is not None:
         ids = r.unknown_ids.name if r.unknown_ids is not None else None
-        replicates = ids is not None and bool(REPLICATE.search(ids))
+        replicates = r.one_sample
         code += f"""{read_table(r.unknown_table, "udf")}
 yy = udf[{r.unknown_y.name!r}].astype(float)
 ids = {ids!r}  # the column that labels the unknowns (never fitted)

@@ -30,11 +30,12 @@ from labwright.agent.offline.writers.script import (
     read_table,
     source_of,
 )
-from labwright.analysis.analyses.fit import FitBinding, FitOutcome
+from labwright.analysis.analyses.fit import MIN_POINTS, REWEIGHTINGS, FitBinding, FitOutcome
 from labwright.analysis.catalogue.custom import formula_latex
 from labwright.analysis.catalogue.schema import Text
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import asks_log_axes, axis_label, unit_mathtext
+from labwright.analysis.transient import before_start, transient_time
 
 FitAnalysis = Analysis[FitBinding, FitOutcome]
 
@@ -54,6 +55,7 @@ _FRAMES: dict[str, dict[str, str]] = {
                          "corrected Akaike criterion",
         "gives": "The fit gives {values}{quality}.",
         "weighted": " (weighted by the stated uncertainties)",
+        "relative": " (weighted by a relative uncertainty of ${rel}$~\\%, the scatter growing with the value)",
         "r2": "; $R^2 = {r2}$",
         "failed": "The {law} could not be fitted to {file}: {why}",
         "cap": "{law} fitted to {file}: {y} against {x} with the fitted curve (left) and the "
@@ -80,6 +82,7 @@ _FRAMES: dict[str, dict[str, str]] = {
         "by_notes_base": "基线按实验说明的要求，峰数由修正的赤池信息准则选定",
         "gives": "拟合得到 {values}{quality}。",
         "weighted": "（按给定不确定度加权）",
+        "relative": "（残差随数值增大，按 ${rel}$~\\% 的相对不确定度加权）",
         "r2": "；$R^2 = {r2}$",
         "failed": "{law}无法拟合到 {file}：{why}",
         "cap": "{file} 的{law}拟合：{y} 对 {x}，含拟合曲线（左）与残差（右）。",
@@ -158,7 +161,11 @@ def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
         # The symbol's digits (t_{1/2}) are not measurements, and the answer's
         # unit is pint's display form (s⁻¹), which needs math, not text.
         values.append(f"$\\lwtext{{{ans.latex}}} = {num}$ {unit_tex(ans.unit)}".rstrip())
-    quality = _f(lang, "weighted") if res.weighted else ""
+    if out_.relative is not None:
+        rel = ledger.num(100 * out_.relative, prov, f"relative scatter (%) of the {what}", sig=2)
+        quality = _f(lang, "relative", rel=rel)
+    else:
+        quality = _f(lang, "weighted") if res.weighted else ""
     if math.isfinite(res.r2):
         quality += _f(lang, "r2", r2=ledger.num(res.r2, prov, f"R^2 of the {what}", sig=4))
     if values:
@@ -398,6 +405,13 @@ def script(a: FitAnalysis) -> KindScript:
         lines.append(f"y, sigma = data['__y'].to_numpy(), {sigma}")
     else:
         lines.append(f"data = df[{[*cols, *reps]!r}].astype(float).dropna()")
+    start = transient_time(e)
+    if (
+        start is not None
+        and before_start(np.asarray(b.columns[start].values, dtype=float), MIN_POINTS) is not None
+    ):
+        col = b.columns[start].name
+        lines.append(f"data = data[data[{col!r}] >= 0]  # the law starts at {col} = 0")
     for var, n in b.per.items():  # a column timed over n periods ("10T"): one period
         spans = reps if var == e.response.name else [b.columns[var].name]
         lines.append(f"data[{spans!r}] = data[{spans!r}] / {n}  # the time of {n} periods")
@@ -417,12 +431,12 @@ def script(a: FitAnalysis) -> KindScript:
     for ds in b.extra:
         role = b.request.role_of(ds.source)
         if role is not None and role.role == "background":
-            col = next(
+            level = next(
                 (c for c in ds.numeric_columns if c.name == b.response.name),
                 ds.numeric_columns[-1],
             )
             lines.append(
-                f"y = y - {read_table(ds, 'bg').split(' = ', 1)[1]}[{col.name!r}].mean()  # background"
+                f"y = y - {read_table(ds, 'bg').split(' = ', 1)[1]}[{level.name!r}].mean()  # background"
             )
     if res.peaks:
         lines += _peak_lines(a, xs[e.independents[0].name])
@@ -431,10 +445,24 @@ def script(a: FitAnalysis) -> KindScript:
     if law is None:
         return KindScript((), f"# The {e.name.en} on this temperature scale is not written out.\n")
     lines += law
+    if out_.relative is not None:
+        names = ", ".join(_py(v.name) for v in e.independents)
+        lines += [
+            "# The scatter grows with the value: refitted with weights from the relative",
+            "# scatter, re-estimated from each refit, as the report was.",
+            f"for _ in range({REWEIGHTINGS}):",
+            "    size = np.abs(fit.best_fit)",
+            "    residual = (y - fit.best_fit) / size",
+            f"    relative = np.sqrt(np.sum(residual**2) / (len(y) - {len(res.parameters)}))",
+            f"    fit = model.fit(y, fit.params, x=({names},), weights=1 / (relative * size),",
+            "                    scale_covar=False)",
+        ]
     lines.append(f"what = {what!r}")
     # The report's numbers of this fit carry the response column as their source.
     lines.append(f"source = {source_of(b.response.provenance)!r}")
     lines.append('report(f"points in the {what}", len(y), source)')
+    if out_.relative is not None:
+        lines.append('report(f"relative scatter (%) of the {what}", 100 * relative, source)')
     named = _answer_lines(a)
     if named is None:
         return KindScript((), f"# The {e.name.en}'s quantities are not written out here.\n")
