@@ -307,7 +307,9 @@ def test_rc_time_constants_match_rc(built: dict[str, tuple[Done, Path]]) -> None
     taus = {
         (e.get("sheet"), e["file"]): e["value"]
         for e in record["numbers"]
-        if e["computation"].startswith("time constant (tau, rc_discharge)")
+        # "time constant (R10k) (tau, rc_discharge): ...": each answer names its sheet.
+        if e["computation"].startswith("time constant")
+        and "(tau, rc_discharge):" in e["computation"]
     }
     assert taus[("R10k", "discharge.xlsx")] == pytest.approx(1.0, rel=0.05)
     assert taus[("R22k", "discharge.xlsx")] == pytest.approx(2.2, rel=0.05)

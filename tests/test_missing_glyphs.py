@@ -125,3 +125,22 @@ def test_an_english_report_without_cjk_loads_no_cjk_font(tmp_path: Path) -> None
     ).stdout
     assert "\\lwcjk" not in tex.read_text(encoding="utf-8")
     assert "Fandol" not in fonts
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_units_with_greek_letters_print(lang: str, tmp_path: Path) -> None:
+    """A resistance in Ω and a concentration in µmol/L: unicode-math's
+    \\mathrm asks the text font for the math letter, which it lacks."""
+    folder = tmp_path / "ohm"
+    folder.mkdir()
+    (folder / "notes.txt").write_text(
+        "Ohm's law U = R I. The current was read in µA. Find the resistance R.\n", encoding="utf-8"
+    )
+    rows = [
+        f"{i / 1000 * 47.3 + 0.01 * (-1) ** k:.3f},{i:.1f}"
+        for k, i in enumerate(range(10, 110, 10))
+    ]
+    (folder / "iv.csv").write_text("U (V),I (µA)\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    tex, pdf = _build(folder, tmp_path / "build", lang)
+    assert "upOmega" in tex.read_text(encoding="utf-8")  # not vacuous: a unit in Ω is printed
+    assert _glyph_problems(tex, pdf) == []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
 from typing import Any
 
 from labwright.analysis.catalogue.schema import Text
@@ -157,7 +158,7 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
     answers = [answer for a in fa.analyses for answer in a.answers()]
     answers += defined_answers([a.result for a in fa.analyses if a.kind == "fit"], fa.request)
     answers = with_free_references(with_rc_expected(answers, fa.rc), fa.request.expected)
-    answers = _named_as_asked(answers, fa.request)
+    answers = _told_apart_by_table(_named_as_asked(answers, fa.request))
     computed = _computed_models(fa.analyses, answers)
     fa.sheet = AnswerSheet(
         answers=answers,
@@ -217,6 +218,34 @@ def _named_as_asked(answers: list[Answer], request: AnalysisRequest) -> list[Ans
         ):
             a = replace(a, symbol=symbol.strip())
         out.append(a)
+    return out
+
+
+def _told_apart_by_table(answers: list[Answer]) -> list[Answer]:
+    """Answers of one quantity of one law from several tables (a workbook's
+    two sheets, one per herbicide; two files, one per spring) name their
+    table: two rows "EC50" in the results table cannot be told apart. A
+    sheet names its answer when its file has others, else the file does."""
+    groups: dict[tuple[str | None, str], list[int]] = {}
+    for i, a in enumerate(answers):
+        if a.sources:
+            groups.setdefault((a.model, a.quantity), []).append(i)
+    out = list(answers)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        tables = [(answers[i].sources[0].file, answers[i].sources[0].sheet) for i in members]
+        if len(set(tables)) != len(members):
+            continue  # several answers of one table (peaks, unknowns) keep their own names
+        files = [file for file, _ in tables]
+        for i, (file, sheet) in zip(members, tables, strict=True):
+            # A file's own name when it is the only one of its file, else its sheet.
+            stem = PurePosixPath(file).stem
+            part = stem if files.count(file) == 1 or not sheet else sheet
+            label = answers[i].label
+            out[i] = replace(
+                answers[i], label=Text(f"{label.en} ({part})", f"{label.zh}（{part}）")
+            )
     return out
 
 

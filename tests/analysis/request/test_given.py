@@ -192,3 +192,29 @@ def test_a_written_laws_variable_held_at_a_value_is_a_given_constant() -> None:
     said = "Standards were measured at 510 nm in a 1.00 cm cuvette. "
     assert constants(said + "Fit the calibration line A = ε l c and give ε.") == [("l", 1.0, "cm")]
     assert constants(said + "Give the molar absorptivity from the calibration line.") == []
+
+
+def test_the_ideal_value_is_no_value_to_compare_with() -> None:
+    notes = (
+        "Diode I-V. Shockley: I = I_s [exp(eV / (n k_B T)) − 1]\n"
+        "Q: what are the ideality factor n and the saturation current I_s?\n"
+        "(an ideal diode has n = 1; small-signal silicon diodes are usually 1.5–2)\n"
+    )
+    v = np.linspace(0.3, 0.6, 8)
+    iv = table("iv.csv", {"V (V)": v, "I (A)": 1e-9 * np.exp(v / 0.048)})
+    req = read_request(
+        ReadResult(datasets=[iv], documents=[DocumentText("n.md", notes)]), catalogue()
+    )
+    assert all(e.quantity != "n" for e in req.expected)
+    assert all(c.symbol != "n" for c in req.constants)
+    # The ideal gas's constant is still a constant.
+    gas = read_request(
+        ReadResult(
+            datasets=[],
+            documents=[
+                DocumentText("n.md", "Arrhenius; the ideal gas constant R = 8.314 J/(mol K).")
+            ],
+        ),
+        catalogue(),
+    )
+    assert [(c.symbol, c.value) for c in gas.constants] == [("R", 8.314)]

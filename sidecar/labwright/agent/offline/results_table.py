@@ -55,9 +55,10 @@ def unit_tex(unit: str | None) -> str:
     """The unit as upright math, or "" for a dimensionless result."""
     if not unit:
         return ""
-    # \mu inside \mathrm comes out empty with unicode-math's fonts; \upmu
-    # is the upright micro the class's math font has.
-    tex = quantities.latex(unit).replace("\\mu ", "\\upmu{}")
+    # \mu and \Omega inside \mathrm come out empty with unicode-math's
+    # fonts (\mathrm asks the text font for the math italic letter); \upmu
+    # and \upOmega are the upright ones the class's math font has.
+    tex = quantities.latex(unit).replace("\\mu ", "\\upmu{}").replace("\\Omega", "\\upOmega{}")
     return fixed(f"${tex}$") if tex else ""
 
 

@@ -227,7 +227,9 @@ def given_values(
                         )
                     )
             elif kind == "quantity":
-                if f"{key}.{name}" in seen:
+                if f"{key}.{name}" in seen or _IDEAL.search(clause.text):
+                    # "an ideal diode has n = 1": the limit of the theory, no
+                    # value this sample is expected to give.
                     continue
                 seen.add(f"{key}.{name}")
                 reason = (
@@ -257,6 +259,10 @@ def given_values(
                 )
     constants += _by_dimension(unplaced, vocab, models, {c.symbol for c in constants})
     return Given(constants, expected, asked)
+
+
+# A value the notes call the ideal one (not the ideal gas's constants).
+_IDEAL = re.compile(r"\bideal(?:ly)?\b(?!\s+gas)|理想(?!气体)", re.I)
 
 
 def _by_dimension(
