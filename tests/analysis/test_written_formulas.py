@@ -106,3 +106,14 @@ def test_the_mapping_names_the_entry_symbols_even_with_other_names() -> None:
 
 def test_a_formula_of_no_entry_matches_nothing() -> None:
     assert match_formula("y = a*sin(x)**3 + b*cosh(x)", catalogue()) == []
+
+
+def test_a_law_with_a_difference_in_a_denominator_holds_in_its_units() -> None:
+    """The Stormer viscometer's T = β v/(w − θ): the dimension check must not
+    divide by w − θ = 0 (every symbol once evaluated at magnitude 1)."""
+    from labwright.analysis.catalogue.custom import custom_entry
+    from labwright.analysis.catalogue.load import holds_in
+
+    found = custom_entry("T = beta * v / (w - theta)", ["T", "v", "w"], {})
+    assert found is not None
+    assert holds_in(found.entry, {"T": "s", "v": "poise", "w": "g"})

@@ -493,9 +493,14 @@ def _absolute_units(entry: ModelEntry, units: Mapping[str, str | None]) -> dict[
 
 
 def quantity_env(entry: ModelEntry, units: Mapping[str, Any]) -> dict[str, Any]:
-    """Symbols as pint quantities of magnitude 1 (the UNITS backend's input)."""
+    """Symbols as pint quantities (the UNITS backend's input). Their
+    magnitudes differ, so that a difference of two of one unit ("w − θ" of
+    the Stormer viscometer's T = β v/(w − θ)) is not zero and a quotient
+    by it stays defined; only the dimensions are compared."""
     reg = quantities.registry()
-    return {name: reg.Quantity(1.0, unit) for name, unit in units.items()}
+    return {
+        name: reg.Quantity(1.0 + 0.37 * i, unit) for i, (name, unit) in enumerate(units.items())
+    }
 
 
 def _check_dimensions(entry: ModelEntry, lhs_names: Iterable[str]) -> None:
