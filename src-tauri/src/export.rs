@@ -15,8 +15,6 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// The dialog's title; the window test finds the dialog by it.
-pub const SAVE_TITLE: &str = "Save the report";
 /// The request header carrying the suggested name, percent-encoded (an HTTP
 /// header value is ASCII only; a Chinese title is not).
 pub const NAME_HEADER: &str = "x-labwright-name";

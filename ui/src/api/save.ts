@@ -26,6 +26,8 @@ export type Invoke = (
 
 /** The header the shell reads the suggested name from (export.rs NAME_HEADER). */
 export const NAME_HEADER = "x-labwright-name";
+/** The header the shell reads the dialog's title from (dialog_title.rs TITLE_HEADER). */
+export const TITLE_HEADER = "x-labwright-title";
 
 async function tauriInvoke(cmd: string, body: Uint8Array, options: { headers: Record<string, string> }) {
   const { invoke } = await import("@tauri-apps/api/core");
@@ -53,20 +55,24 @@ export function asSaveResult(reply: unknown, name: string): SaveResult {
 
 /**
  * Saves `blob` under `name`: the native dialog in the desktop app, a download
- * in a browser. Never throws for the save itself: a refused write or a shell
- * that did not answer is a "failed" result the screen says in one sentence.
+ * in a browser. `title` is the dialog's title in the window's language (the
+ * catalogue's `dialogSave`). Never throws for the save itself: a refused
+ * write or a shell that did not answer is a "failed" result the screen says
+ * in one sentence.
  */
 export async function saveExport(
   blob: Blob,
   name: string,
+  title: string,
   shell: boolean = inShell(),
   invoke: Invoke = tauriInvoke,
 ): Promise<SaveResult> {
   if (!shell) return download(blob, name);
   try {
     const bytes = new Uint8Array(await blob.arrayBuffer());
-    // Header values are ASCII only; a Chinese title is percent-encoded.
-    const reply = await invoke("save_export", bytes, { headers: { [NAME_HEADER]: encodeURIComponent(name) } });
+    // Header values are ASCII only; a Chinese name or title is percent-encoded.
+    const headers = { [NAME_HEADER]: encodeURIComponent(name), [TITLE_HEADER]: encodeURIComponent(title) };
+    const reply = await invoke("save_export", bytes, { headers });
     return asSaveResult(reply, name);
   } catch {
     return { outcome: "failed", reason: "other", name };
