@@ -11,6 +11,7 @@
 //! line is read in main.rs before anything here runs (args.rs).
 
 pub mod args;
+pub mod console;
 pub mod dialog_title;
 pub mod export;
 pub mod handshake;
