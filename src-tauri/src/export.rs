@@ -92,7 +92,8 @@ pub fn suggested_name(header: Option<&str>) -> String {
     }
 }
 
-/// The dialog's file type filter for a name: its label and extension.
+/// The dialog's file type filter for a name: its English label (the page
+/// sends the label in the window's language, dialog_text.rs) and extension.
 pub fn filter_for(name: &str) -> Option<(&'static str, &'static str)> {
     match Path::new(name)
         .extension()?

@@ -45,7 +45,7 @@ pytestmark = [
 ARTIFACTS = ROOT / "ui" / "artifacts" / "screenshots"
 # The native dialogs' titles, in the interface's language: the page sends them
 # from its catalogue (ui/src/i18n.ts) and the shell shows them
-# (src-tauri/src/dialog_title.rs). Spelled out here, as a person reads them.
+# (src-tauri/src/dialog_text.rs). Spelled out here, as a person reads them.
 DIALOG_TITLE = {"en": "Open a data folder", "zh": "打开数据文件夹"}
 SAVE_TITLE = {"en": "Save the report", "zh": "保存报告"}
 STATE = "return window.__TAURI_INTERNALS__.invoke('sidecar_info').then(arguments[0], e => arguments[0]({error: String(e)}));"
