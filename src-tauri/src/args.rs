@@ -20,6 +20,16 @@ pub enum Invocation {
     Unknown(String),
 }
 
+impl Invocation {
+    /// Whether the command line asks for something to be printed: help, the
+    /// version, or the sentence about what it does not take; not a normal
+    /// start. On Windows the binary attaches to its parent's console only
+    /// then (console.rs), so a window started from a terminal leaves it be.
+    pub fn prints(&self) -> bool {
+        !matches!(self, Invocation::Window)
+    }
+}
+
 /// Reads the arguments after the program's name. The first that decides
 /// wins (`--help --bogus` is help, `--bogus --help` is an error, as with
 /// most tools).
@@ -155,6 +165,14 @@ mod tests {
             Invocation::Unknown("--bogus".into())
         );
         assert_eq!(parse(args(&["build"])), Invocation::Unknown("build".into()));
+    }
+
+    #[test]
+    fn only_a_normal_start_prints_nothing() {
+        assert!(!Invocation::Window.prints());
+        assert!(Invocation::Help.prints());
+        assert!(Invocation::Version.prints());
+        assert!(Invocation::Unknown("--bogus".into()).prints());
     }
 
     #[test]

@@ -15,8 +15,6 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// The dialog's title; the window test finds the dialog by it.
-pub const SAVE_TITLE: &str = "Save the report";
 /// The request header carrying the suggested name, percent-encoded (an HTTP
 /// header value is ASCII only; a Chinese title is not).
 pub const NAME_HEADER: &str = "x-labwright-name";
@@ -94,7 +92,8 @@ pub fn suggested_name(header: Option<&str>) -> String {
     }
 }
 
-/// The dialog's file type filter for a name: its label and extension.
+/// The dialog's file type filter for a name: its English label (the page
+/// sends the label in the window's language, dialog_text.rs) and extension.
 pub fn filter_for(name: &str) -> Option<(&'static str, &'static str)> {
     match Path::new(name)
         .extension()?

@@ -6,10 +6,13 @@
 //! (docs/window-contract.md). Dropped folders become a `folder-dropped` event.
 //! With `LABWRIGHT_WEBVIEW_RELAY` set (tests), the address given to the UI is
 //! that relay's (relay.rs). Exports are saved through the native "Save as…"
-//! dialog (`save_export`, export.rs); the command line is read in main.rs
-//! before anything here runs (args.rs).
+//! dialog (`save_export`, export.rs); both native dialogs take their texts
+//! from the page, in the window's language (dialog_text.rs). The command
+//! line is read in main.rs before anything here runs (args.rs).
 
 pub mod args;
+pub mod console;
+pub mod dialog_text;
 pub mod export;
 pub mod handshake;
 #[cfg(windows)]
@@ -70,13 +73,14 @@ fn sidecar_info(shared: tauri::State<'_, Arc<Shared>>) -> SidecarState {
         .unwrap_or(SidecarState::Starting)
 }
 
-/// The picker's title; the window test finds the dialog by it.
-const PICK_FOLDER_TITLE: &str = "Open a data folder";
-
+/// The native folder picker; `title` is the page's, in the window's language
+/// (dialog_text.rs; English when absent). The window test finds the dialog
+/// by it.
 #[tauri::command]
-async fn pick_folder(app: AppHandle) -> Option<String> {
+async fn pick_folder(app: AppHandle, title: Option<String>) -> Option<String> {
     use tauri_plugin_dialog::DialogExt;
-    let mut dialog = app.dialog().file().set_title(PICK_FOLDER_TITLE);
+    let title = dialog_text::one_line(title.as_deref(), dialog_text::PICK_FOLDER_TITLE);
+    let mut dialog = app.dialog().file().set_title(title);
     // GTK's chooser otherwise opens on "Recent", which lists files, not
     // folders, and keeps its Open button greyed until the user navigates.
     if cfg!(target_os = "linux") {
@@ -93,7 +97,9 @@ async fn pick_folder(app: AppHandle) -> Option<String> {
 
 /// Saves an export where the person chooses (export.rs). The page sends the
 /// bytes as the raw body and the suggested name, percent-encoded, in the
-/// `x-labwright-name` header; the dialog decides the path, so the page can
+/// `x-labwright-name` header, and the dialog's title and file type label
+/// (the window's language) in `x-labwright-title` and
+/// `x-labwright-file-type`; the dialog decides the path, so the page can
 /// write nowhere else. Errors of the request itself (no bytes) are the
 /// page's bug and come back as a rejected promise.
 #[tauri::command]
@@ -112,6 +118,12 @@ async fn save_export(
             .get(export::NAME_HEADER)
             .and_then(|v| v.to_str().ok()),
     );
+    // The dialog's texts, in the window's language (dialog_text.rs).
+    let text = |header: &str, fallback: &str| {
+        let value = request.headers().get(header).and_then(|v| v.to_str().ok());
+        dialog_text::from_header(value, fallback)
+    };
+    let title = text(dialog_text::TITLE_HEADER, dialog_text::SAVE_TITLE);
     let shared = app.state::<Arc<Shared>>().inner().clone();
     let last = shared.last_save_dir.lock().unwrap().clone();
     let start = export::start_dir(&[
@@ -123,10 +135,11 @@ async fn save_export(
     let mut dialog = app
         .dialog()
         .file()
-        .set_title(export::SAVE_TITLE)
+        .set_title(title)
         .set_file_name(&name)
         .set_can_create_directories(true);
     if let Some((label, ext)) = filter {
+        let label = text(dialog_text::FILE_TYPE_HEADER, label);
         dialog = dialog.add_filter(label, &[ext]);
     }
     if let Some(dir) = start {

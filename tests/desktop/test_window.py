@@ -43,10 +43,11 @@ pytestmark = [
 
 # Git-ignored, beside the UI tests' screenshots, so a reviewer finds them all.
 ARTIFACTS = ROOT / "ui" / "artifacts" / "screenshots"
-# The chooser's title, set by the shell (src-tauri/src/lib.rs, PICK_FOLDER_TITLE).
-DIALOG_TITLE = "Open a data folder"
-# The "Save as…" dialog's title (src-tauri/src/export.rs, SAVE_TITLE).
-SAVE_TITLE = "Save the report"
+# The native dialogs' titles, in the interface's language: the page sends them
+# from its catalogue (ui/src/i18n.ts) and the shell shows them
+# (src-tauri/src/dialog_text.rs). Spelled out here, as a person reads them.
+DIALOG_TITLE = {"en": "Open a data folder", "zh": "打开数据文件夹"}
+SAVE_TITLE = {"en": "Save the report", "zh": "保存报告"}
 STATE = "return window.__TAURI_INTERNALS__.invoke('sidecar_info').then(arguments[0], e => arguments[0]({error: String(e)}));"
 
 
@@ -185,8 +186,10 @@ def test_window_opens_a_folder_and_shows_the_first_page(
     folder = tmp_path / "pendulum"
     shutil.copytree(examples_dir / "pendulum", folder)
     with _installed_app(app_build["deb"], tmp_path, _isolated_home) as app:
+        app.session.wait_for('[data-testid="lang-switch"]', 60)
+        assert app.session.script(SET_SELECT, '[data-testid="lang-switch"]', "en")
         assert _open_folder(app.session), "the page offers no way to open a folder"
-        _choose_in_native_dialog(app.display, folder, _app_processes(app.binary))
+        _choose_in_native_dialog(app.display, folder, _app_processes(app.binary), "en")
         _assert_one_session_for(app.state, folder)
         _show_first_page(app.session, 400)
         assert (ARTIFACTS / "window-first-page.png").stat().st_size > 10_000
@@ -232,15 +235,16 @@ def _open_folder(session: Session) -> bool:
     return True
 
 
-def _choose_in_native_dialog(display: str, folder: Path, app_pids: list[int]) -> None:
-    """Type `folder` into the GTK folder chooser the click opened and accept it:
-    Ctrl+L opens the location entry, the path is typed, Return presses the
-    default button (Open)."""
-    dialog = _native_dialog(display, DIALOG_TITLE, app_pids, "clicking Open folder")
+def _choose_in_native_dialog(display: str, folder: Path, app_pids: list[int], lang: str) -> None:
+    """Type `folder` into the GTK folder chooser the click opened, titled in
+    the interface's language `lang`, and accept it: Ctrl+L opens the location
+    entry, the path is typed, Return presses the default button (Open)."""
+    title = DIALOG_TITLE[lang]
+    dialog = _native_dialog(display, title, app_pids, "clicking Open folder")
     xdisplay.focus_and_type(display, dialog, ("key", "ctrl+l"), ("type", str(folder)))
-    xdisplay.screenshot(display, ARTIFACTS / "window-folder-dialog.png")
+    xdisplay.screenshot(display, ARTIFACTS / f"window-folder-dialog-{lang}.png")
     xdisplay.focus_and_type(display, dialog, ("key", "Return"))
-    if not xdisplay.wait_gone(display, dialog, DIALOG_TITLE, 30):
+    if not xdisplay.wait_gone(display, dialog, title, 30):
         shot = ARTIFACTS / "window-folder-dialog-stuck.png"
         xdisplay.screenshot(display, shot)
         raise AssertionError(f"the folder chooser stayed open after Return; screen saved to {shot}")
@@ -254,8 +258,12 @@ def _native_dialog(display: str, title: str, app_pids: list[int], after: str) ->
     if dialog is None:
         shot = ARTIFACTS / "window-no-dialog.png"
         saved = xdisplay.screenshot(display, shot)
+        # A dialog in the other language says what went wrong more plainly.
+        others = {t for titles in (DIALOG_TITLE, SAVE_TITLE) for t in titles.values()} - {title}
+        shown = [t for t in sorted(others) if xdisplay.visible_windows(display, t)]
         raise AssertionError(
-            f"the native dialog {title!r} did not appear within 60 s of {after};"
+            f"the native dialog {title!r} did not appear within 60 s of {after}"
+            f" (on screen instead: {shown or 'none of the app dialogs'});"
             f" {'screen saved to ' + str(shot) if saved else 'no screenshot could be taken'}"
         )
     assert xdisplay.window_pid(display, dialog) in app_pids, (
@@ -603,7 +611,8 @@ def test_daily_use_in_the_real_window(
         )
         _photograph(s, app.display, "1-start")
         assert _open_folder(s)
-        _choose_in_native_dialog(app.display, folder, _app_processes(app.binary))
+        # The interface is in 中文: the chooser that appears is titled in Chinese.
+        _choose_in_native_dialog(app.display, folder, _app_processes(app.binary), "zh")
         session_id = _assert_one_session_for(app.state, folder)
         _show_first_page(s, 400)
         _glyphs_of_the_shown_pdf(app.state, session_id, folder, tmp_path)
@@ -663,9 +672,13 @@ def _export_through_the_save_dialog(app: App, session_id: int) -> None:
     saved silently, somewhere that depended on the working folder): the
     button opens the native GTK "Save as…" dialog in Documents with the name
     from the report's title; Return saves. The file lands there whole (the
-    export's bytes, no temporary file left) and the page says where. Then a
-    dialog closed with Escape saves nothing and says nothing."""
+    export's bytes, no temporary file left) and the page says where. The
+    interface is in 中文, so the dialog that appears is titled in Chinese.
+    Then, the interface switched to English, the next dialog is titled in
+    English (the title follows the language of the moment, not of the start);
+    closed with Escape, it saves nothing and says nothing."""
     s = app.session
+    assert s.script(SET_SELECT, '[data-testid="lang-switch"]', "zh")
     content = _api(app.state, f"/sessions/{session_id}/versions/1").json()["content"]
     title = re.search(r"\\title\{([^{}\\$]+)\}", content)
     # A plain title is the name as it is (ui/src/state/exportName.ts has the
@@ -675,10 +688,10 @@ def _export_through_the_save_dialog(app: App, session_id: int) -> None:
     before = set(os.listdir(app.documents))
     s.click(s.wait_for('[data-testid="export-pdf"]', 30))
     pids = _app_processes(app.binary)
-    dialog = _native_dialog(app.display, SAVE_TITLE, pids, "clicking Save PDF")
-    xdisplay.screenshot(app.display, ARTIFACTS / "window-save-dialog.png")
+    dialog = _native_dialog(app.display, SAVE_TITLE["zh"], pids, "clicking Save PDF in 中文")
+    xdisplay.screenshot(app.display, ARTIFACTS / "window-save-dialog-zh.png")
     xdisplay.focus_and_type(app.display, dialog, ("key", "Return"))
-    if not xdisplay.wait_gone(app.display, dialog, SAVE_TITLE, 30):
+    if not xdisplay.wait_gone(app.display, dialog, SAVE_TITLE["zh"], 30):
         shot = ARTIFACTS / "window-save-dialog-stuck.png"
         xdisplay.screenshot(app.display, shot)
         raise AssertionError(f"the Save dialog stayed open after Return; see {shot}")
@@ -699,16 +712,21 @@ def _export_through_the_save_dialog(app: App, session_id: int) -> None:
     assert note and not note["failed"] and str(saved) in note["text"], note
     _photograph(s, app.display, "2b-saved")
 
-    # Cancelled: nothing written, nothing said.
+    # In English now; cancelled: nothing written, nothing said.
+    assert s.script(SET_SELECT, '[data-testid="lang-switch"]', "en")
     s.click(s.wait_for('[data-testid="export-zip"]', 30))
-    dialog = _native_dialog(app.display, SAVE_TITLE, pids, "clicking Save Overleaf zip")
+    dialog = _native_dialog(
+        app.display, SAVE_TITLE["en"], pids, "clicking Save Overleaf zip in English"
+    )
+    xdisplay.screenshot(app.display, ARTIFACTS / "window-save-dialog-en.png")
     xdisplay.focus_and_type(app.display, dialog, ("key", "Escape"))
-    assert xdisplay.wait_gone(app.display, dialog, SAVE_TITLE, 30), (
+    assert xdisplay.wait_gone(app.display, dialog, SAVE_TITLE["en"], 30), (
         "Escape did not close the dialog"
     )
     time.sleep(1.0)
     assert set(os.listdir(app.documents)) == before | {expected}, sorted(os.listdir(app.documents))
     assert s.script(SAVE_NOTE) is None, "a cancelled save said something"
+    assert s.script(SET_SELECT, '[data-testid="lang-switch"]', "zh")
 
 
 # What the page shows of a run, for a failure message.

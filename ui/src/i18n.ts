@@ -191,6 +191,12 @@ const en = {
   saveFailed_denied: "{name} could not be saved because that folder cannot be written to; choose another folder.",
   saveFailed_full: "{name} could not be saved because the disk is full; free some space or choose another disk.",
   saveFailed_other: "{name} could not be saved there; try another folder (the log says why).",
+  // The native dialogs' texts: the shell shows what the page sends
+  // (src-tauri/src/dialog_text.rs); the window test finds dialogs by title.
+  dialogPickFolder: "Open a data folder",
+  dialogSave: "Save the report",
+  fileType_pdf: "PDF document",
+  fileType_zip: "Zip archive",
   identical: "The two versions are identical.",
   uploadedCopy: "uploaded folder",
 } as const;
@@ -382,6 +388,10 @@ const zh: Record<Key, string> = {
   saveFailed_denied: "无法保存 {name}：该文件夹不允许写入；请选择其他文件夹。",
   saveFailed_full: "无法保存 {name}：磁盘已满；请腾出空间或选择其他磁盘。",
   saveFailed_other: "无法在该位置保存 {name}；请换一个文件夹再试（日志中写有原因）。",
+  dialogPickFolder: "打开数据文件夹",
+  dialogSave: "保存报告",
+  fileType_pdf: "PDF 文档",
+  fileType_zip: "Zip 压缩包",
   identical: "两个版本完全相同。",
   uploadedCopy: "上传的文件夹",
 };

@@ -21,7 +21,7 @@ function shell(reply: unknown, reject = false) {
 describe("saving an export in the desktop app", () => {
   it("sends the bytes and the title's name (percent-encoded) to the shell's Save dialog", async () => {
     const { calls, invoke } = shell({ outcome: "saved", path: "/home/u/Documents/" + name, name });
-    const result = await saveExport(blob, name, true, invoke);
+    const result = await saveExport(blob, name, zh, true, invoke);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.cmd).toBe("save_export");
     expect([...calls[0]!.body]).toEqual([37, 80, 68, 70]);
@@ -35,7 +35,7 @@ describe("saving an export in the desktop app", () => {
 
   it("says nothing when the dialog is cancelled", async () => {
     const { invoke } = shell({ outcome: "cancelled" });
-    const result = await saveExport(blob, name, true, invoke);
+    const result = await saveExport(blob, name, zh, true, invoke);
     expect(result).toEqual({ outcome: "cancelled" });
     expect(saveNote(result, en)).toBeNull();
     expect(saveNote(result, zh)).toBeNull();
@@ -44,7 +44,7 @@ describe("saving an export in the desktop app", () => {
   it("says a failed write in one sentence with what to do, in both languages", async () => {
     for (const reason of ["denied", "full", "other"] as const) {
       const { invoke } = shell({ outcome: "failed", reason, name });
-      const result = await saveExport(blob, name, true, invoke);
+      const result = await saveExport(blob, name, zh, true, invoke);
       expect(result).toEqual({ outcome: "failed", reason, name });
       for (const [t, end] of [[en, "."], [zh, "。"]] as const) {
         const text = saveNote(result, t)!;
@@ -59,7 +59,7 @@ describe("saving an export in the desktop app", () => {
 
   it("treats a shell that fails or answers nonsense as a failed save, never a throw", async () => {
     const broken = shell(new Error("ipc gone"), true);
-    expect(await saveExport(blob, name, true, broken.invoke)).toEqual({ outcome: "failed", reason: "other", name });
+    expect(await saveExport(blob, name, zh, true, broken.invoke)).toEqual({ outcome: "failed", reason: "other", name });
     expect(asSaveResult(undefined, name)).toEqual({ outcome: "failed", reason: "other", name });
     expect(asSaveResult({ outcome: "saved" }, name)).toEqual({ outcome: "failed", reason: "other", name });
     expect(asSaveResult({ outcome: "failed", reason: "weird" }, name)).toEqual({ outcome: "failed", reason: "other", name });
@@ -73,7 +73,7 @@ describe("saving an export in the desktop app", () => {
     const before = g.document;
     g.document = { createElement: () => ({ click() { clicked.push(this.download); }, href: "", download: "" }) };
     try {
-      const result = await saveExport(blob, name, false, invoke);
+      const result = await saveExport(blob, name, zh, false, invoke);
       expect(result).toEqual({ outcome: "downloaded" });
       expect(saveNote(result, en)).toBeNull();
     } finally {

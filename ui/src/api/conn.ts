@@ -86,10 +86,22 @@ export function connect(onChange: (s: ConnState) => void): () => void {
   };
 }
 
-/** Desktop only: the shell's folder picker; null when cancelled. */
-export async function pickFolder(): Promise<string | null> {
+/** Tauri's `invoke` with JSON arguments, injectable for tests. */
+export type InvokeArgs = (cmd: string, args: Record<string, unknown>) => Promise<unknown>;
+
+async function tauriInvoke(cmd: string, args: Record<string, unknown>): Promise<unknown> {
   const { invoke } = await import("@tauri-apps/api/core");
-  return invoke<string | null>("pick_folder");
+  return invoke(cmd, args);
+}
+
+/**
+ * Desktop only: the shell's folder picker; null when cancelled. `title` is
+ * the picker's title in the window's language (the catalogue's
+ * `dialogPickFolder`): the shell keeps no interface text of its own.
+ */
+export async function pickFolder(title: string, invoke: InvokeArgs = tauriInvoke): Promise<string | null> {
+  const picked = await invoke("pick_folder", { title });
+  return typeof picked === "string" && picked ? picked : null;
 }
 
 /** Desktop only: folders dropped on the window, as absolute paths. */

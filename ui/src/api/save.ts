@@ -26,6 +26,17 @@ export type Invoke = (
 
 /** The header the shell reads the suggested name from (export.rs NAME_HEADER). */
 export const NAME_HEADER = "x-labwright-name";
+/** The headers the shell reads the dialog's title and file type label from
+ * (src-tauri/src/dialog_text.rs): the dialog speaks the window's language. */
+export const TITLE_HEADER = "x-labwright-title";
+export const FILE_TYPE_HEADER = "x-labwright-file-type";
+
+/** The label of the dialog's file type for `name`, for the types the shell
+ * filters by (export.rs filter_for); null for any other. */
+export function fileTypeKey(name: string): Key | null {
+  const ext = /\.([^.]+)$/.exec(name)?.[1]?.toLowerCase();
+  return ext === "pdf" ? "fileType_pdf" : ext === "zip" ? "fileType_zip" : null;
+}
 
 async function tauriInvoke(cmd: string, body: Uint8Array, options: { headers: Record<string, string> }) {
   const { invoke } = await import("@tauri-apps/api/core");
@@ -53,20 +64,29 @@ export function asSaveResult(reply: unknown, name: string): SaveResult {
 
 /**
  * Saves `blob` under `name`: the native dialog in the desktop app, a download
- * in a browser. Never throws for the save itself: a refused write or a shell
- * that did not answer is a "failed" result the screen says in one sentence.
+ * in a browser. `t` is the window's language: the dialog's title and file
+ * type are said in it. Never throws for the save itself: a refused write or
+ * a shell that did not answer is a "failed" result the screen says in one
+ * sentence.
  */
 export async function saveExport(
   blob: Blob,
   name: string,
+  t: T,
   shell: boolean = inShell(),
   invoke: Invoke = tauriInvoke,
 ): Promise<SaveResult> {
   if (!shell) return download(blob, name);
   try {
     const bytes = new Uint8Array(await blob.arrayBuffer());
-    // Header values are ASCII only; a Chinese title is percent-encoded.
-    const reply = await invoke("save_export", bytes, { headers: { [NAME_HEADER]: encodeURIComponent(name) } });
+    // Header values are ASCII only; Chinese names and texts are percent-encoded.
+    const headers: Record<string, string> = {
+      [NAME_HEADER]: encodeURIComponent(name),
+      [TITLE_HEADER]: encodeURIComponent(t("dialogSave")),
+    };
+    const fileType = fileTypeKey(name);
+    if (fileType) headers[FILE_TYPE_HEADER] = encodeURIComponent(t(fileType));
+    const reply = await invoke("save_export", bytes, { headers });
     return asSaveResult(reply, name);
   } catch {
     return { outcome: "failed", reason: "other", name };

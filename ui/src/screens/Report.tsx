@@ -84,7 +84,7 @@ export function Report({
     try {
       const res = await api.raw(`/sessions/${sessionId}/versions/${shown.version_no}/export/${kind}`);
       // Desktop: the native "Save as…" dialog; a cancelled one says nothing.
-      setSaved({ result: await saveExport(await res.blob(), name) });
+      setSaved({ result: await saveExport(await res.blob(), name, t) });
     } catch (err) {
       setSaved({ error: err instanceof Error && err.message ? err.message : t("error") });
     }

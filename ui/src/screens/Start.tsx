@@ -105,7 +105,7 @@ export function StartScreen({ api }: { api: Api }) {
 
   const open = async () => {
     if (shell) {
-      const path = await pickFolder();
+      const path = await pickFolder(t("dialogPickFolder"));
       if (path) await byPath(path);
     } else input.current?.click();
   };
