@@ -106,10 +106,18 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "fit": KindWriter(FitOutcome, fit.text, fit.figures, fit.script, fit.drawing),
     "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
     "calibration": KindWriter(
-        CalibrationResult, calibration.text, calibration.figures, calibration.script
+        CalibrationResult,
+        calibration.text,
+        calibration.figures,
+        calibration.script,
+        calibration.drawing,
     ),
     "periodogram": KindWriter(
-        PeriodResult, periodogram.text, periodogram.figures, periodogram.script
+        PeriodResult,
+        periodogram.text,
+        periodogram.figures,
+        periodogram.script,
+        periodogram.drawing,
     ),
     "factorial": KindWriter(FactorialResult, factorial.text, factorial.figures, factorial.script),
     "series": KindWriter(SeriesSummary, series.text, series.figures, series.script, series.drawing),
@@ -121,7 +129,11 @@ WRITERS: dict[str, KindWriter[Any]] = {
     ),
     "groups": KindWriter(GroupsFound, groups.text, groups.figures, groups.script, groups.drawing),
     "timeseries": KindWriter(
-        TimeSeriesFound, timeseries.text, timeseries.figures, timeseries.script
+        TimeSeriesFound,
+        timeseries.text,
+        timeseries.figures,
+        timeseries.script,
+        timeseries.drawing,
     ),
     "repeated": KindWriter(
         Repeated, repeated.text, repeated.figures, repeated.script, repeated.drawing

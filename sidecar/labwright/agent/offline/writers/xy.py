@@ -116,6 +116,7 @@ def script(a: XYAnalysis) -> KindScript:
         groups.setdefault(c.unit or "", []).append(c.name)
     ys = [name for names in groups.values() for name in names[:4]]
     code = f"""{read_table(a.binding.dataset)}
+{_coefficient_table(a)}
 xname = {x!r}
 x = df[xname].to_numpy(dtype=float)
 for name in {ys!r}:
@@ -131,4 +132,41 @@ for name in {ys!r}:
         report(f"parameter {{sym}} of the {{what}}", value)
         report(f"standard uncertainty of parameter {{sym}} of the {{what}}", error)
 """
+    if "COEFFICIENTS" in code:
+        code += f"""    if key == "linear":  # a straight line: the coefficients the notes ask for
+        slope, slope_se = params[0], errors[0]
+        for coefficient, factor, reciprocal in COEFFICIENTS.get(name, []):
+            what = f"{{coefficient}} from the slope of {{name}} against {{xname}} in {a.source}"
+            if reciprocal:  # the coefficient's unit is the slope's reciprocal
+                report(what, factor / slope)
+                report(f"standard uncertainty of {{what}}", abs(factor) * slope_se / slope**2)
+            else:
+                report(what, factor * slope)
+                report(f"standard uncertainty of {{what}}", abs(factor) * slope_se)
+"""
     return KindScript(IMPORTS, code, {"fit_model": FIT_MODEL, "choose_model": CHOOSE_MODEL})
+
+
+def _coefficient_table(a: XYAnalysis) -> str:
+    """The coefficients the notes ask for that a straight line of a column
+    against x gives (`labwright.analysis.coefficient`): per column, the
+    factor from the slope's unit to the coefficient's, and whether the
+    coefficient is the slope's reciprocal (decided by the units alone)."""
+    from labwright.analysis.coefficient import slope_relation
+
+    if not a.result.coefficients or not a.uses.x:
+        return ""
+    x = a.uses.x[0]
+    table: dict[str, list[tuple[str, float, bool]]] = {}
+    notes: list[str] = []
+    for c in a.uses.y:
+        for ask in a.result.coefficients:
+            relation = slope_relation(ask, x.unit, c.unit)
+            if relation is not None:
+                table.setdefault(c.name, []).append((ask.name, *relation))
+                notes.append(
+                    f"# {ask.name} ({ask.unit}) from the slope of {c.name} ({c.unit}) against {x.name} ({x.unit})"
+                )
+    if not table:
+        return ""
+    return "\n".join([*dict.fromkeys(notes), f"COEFFICIENTS = {table!r}"])
