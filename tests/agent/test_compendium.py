@@ -123,6 +123,31 @@ def test_the_command_line_writes_the_compendium(tmp_path: Path) -> None:
     assert main(["export", str(missing), "--compendium", str(out)]) == EXIT_BAD_INPUT
 
 
+def test_a_dose_response_is_recomputed_and_its_curve_redrawn(tmp_path: Path) -> None:
+    """No example is a bioassay: Finney's rotenone assay (Martin 1942, drc's
+    finney71) with notes asking for LC50 and LC90. Every number recomputed,
+    fig01 (the proportions, the log-logistic curve, the LC50 lines) redrawn
+    with the report's plotted data, the script exits 0."""
+    folder = tmp_path / "bioassay"
+    folder.mkdir()
+    rows = [(0.0, 49, 0), (2.6, 50, 6), (3.8, 48, 16), (5.1, 46, 24), (7.7, 49, 42), (10.2, 50, 44)]
+    text = "concentration (mg/L),n tested,affected\n" + "".join(
+        f"{d},{n},{k}\n" for d, n, k in rows
+    )
+    (folder / "bioassay.csv").write_text(text, "utf-8")
+    (folder / "notes.md").write_text(
+        "Fit a log-logistic dose-response curve to the proportion affected. Report LC50 and LC90.\n",
+        "utf-8",
+    )
+    out = tmp_path / "compendium"
+    comp, _ = export_compendium(folder, out)
+    assert comp.lines and not comp.not_recomputed
+    assert comp.figures == {"fig01": []} and not comp.not_redrawn
+    done = _run(out)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "DIFFERS" not in done.stdout and "fig01  plotted data   ok" in done.stdout
+
+
 def test_a_symmetry_check_is_recomputed_and_its_map_redrawn(tmp_path: Path) -> None:
     """No example asks for symmetry: a map in an .npz whose notes ask."""
     import numpy as np

@@ -101,7 +101,9 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "run_series": KindWriter(
         RunSeriesResult, run_series.text, run_series.figures, run_series.script
     ),
-    "quantal": KindWriter(QuantalResult, quantal.text, quantal.figures, quantal.script),
+    "quantal": KindWriter(
+        QuantalResult, quantal.text, quantal.figures, quantal.script, quantal.drawing
+    ),
     "spacing": KindWriter(SpacingResult, spacing.text, spacing.figures, spacing.script),
     "fit": KindWriter(FitOutcome, fit.text, fit.figures, fit.script, fit.drawing),
     "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
@@ -143,7 +145,7 @@ WRITERS: dict[str, KindWriter[Any]] = {
         SymmetryResult, symmetry.text, symmetry.figures, symmetry.script, symmetry.drawing
     ),
     # The x-y path writes and draws its own (offline/text.py, offline/figures.py).
-    "xy": KindWriter(XYTable, no_text, no_figures, xy.script),
+    "xy": KindWriter(XYTable, no_text, no_figures, xy.script, xy.drawing),
 }
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from labwright.agent.offline.compendium_figures import call, caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
@@ -172,3 +173,24 @@ dose_for = {{p: umath.exp((np.log(p / (100 - p)) - b0) / b1) for p in ({levels},
                "from statsmodels.tools.tools import add_constant",
                "from uncertainties import correlated_values, umath")  # fmt: skip
     return KindScript(imports, code, answers=answers)
+
+
+def drawing(a: QuantalAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """The proportion responding at each dose with the fitted log-logistic
+    curve (200 points, from a third below the lowest dose to half above the
+    highest), the 50 % line and the dose that gives it."""
+    r = a.result
+    dose, resp, tested = r.dose.name, r.responders.name, r.tested.name
+    lines: list[str] = []
+    for plan in plans:
+        lines += [
+            caption_comment(plan.key, plan.caption),
+            f"x, share = d[{dose!r}].to_numpy(), (d[{resp!r}] / d[{tested!r}]).to_numpy()",
+            "grid = np.geomspace(x.min() / 1.5, x.max() * 1.5, 200)",
+            "b0_, b1_ = b0.nominal_value, b1.nominal_value",
+            "curve = 1 / (1 + np.exp(-(b0_ + b1_ * np.log(grid))))",
+            "middle = np.exp(-b0_ / b1_)  # the dose that half respond to",
+            call(plan.key, [['("scatter", x, share)', '("line", grid, curve)', '("hline", 0.5)',
+                             '("vline", middle)']]),
+        ]  # fmt: skip
+    return KindScript(("import numpy as np",), "\n".join(lines) + "\n")
