@@ -123,6 +123,37 @@ def test_the_command_line_writes_the_compendium(tmp_path: Path) -> None:
     assert main(["export", str(missing), "--compendium", str(out)]) == EXIT_BAD_INPUT
 
 
+@pytest.mark.parametrize("case", ["weak acid", "strong acid (zh)", "no constants"])
+def test_a_titration_is_recomputed_and_its_curve_redrawn(case: str, tmp_path: Path) -> None:
+    """No example is a titration: the labset's acetic acid (charge-balance
+    fit of a weak acid), its strong acid in Chinese, and the acetic acid
+    without the notes' constants (a logistic over the jump, pKa by
+    Henderson-Hasselbalch). Every number recomputed (the answers, the
+    buffer region's edges, the pH at half-equivalence, the notes' constants)
+    and the curve redrawn."""
+    import zlib
+
+    import numpy as np
+
+    from tests.labset import chemistry
+
+    make = chemistry.titration_strong_zh if "strong" in case else chemistry.titration_weak_acid
+    rng = np.random.default_rng(zlib.crc32(make.__name__.encode()))
+    folder = make(rng).write(tmp_path)
+    if case == "no constants":
+        for notes in folder.glob("*.md"):
+            notes.write_text("Find the equivalence volume and the pKa of the acid.\n", "utf-8")
+    out = tmp_path / "compendium"
+    comp, _ = export_compendium(folder, out, lang="zh" if "zh" in case else "en")
+    assert comp.lines and not comp.not_recomputed, comp.not_recomputed
+    assert comp.figures == {"fig01": []} and not comp.not_redrawn
+    done = _run(out)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "DIFFERS" not in done.stdout
+    if case == "no constants":
+        assert "(Henderson-Hasselbalch)" in done.stdout
+
+
 def test_a_dose_response_is_recomputed_and_its_curve_redrawn(tmp_path: Path) -> None:
     """No example is a bioassay: Finney's rotenone assay (Martin 1942, drc's
     finney71) with notes asking for LC50 and LC90. Every number recomputed,

@@ -106,7 +106,9 @@ WRITERS: dict[str, KindWriter[Any]] = {
     ),
     "spacing": KindWriter(SpacingResult, spacing.text, spacing.figures, spacing.script),
     "fit": KindWriter(FitOutcome, fit.text, fit.figures, fit.script, fit.drawing),
-    "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
+    "titration": KindWriter(
+        TitrationResult, titration.text, titration.figures, titration.script, titration.drawing
+    ),
     "calibration": KindWriter(
         CalibrationResult,
         calibration.text,
