@@ -301,13 +301,16 @@ _DECIMAL_YEARS = '''def decimal_years(dates):
 _QUARTER_YEARS = '''def quarter_years(labels):
     """Quarterly periods written as text (1974Q1, Q1 1974, 1974年第1季度) as
     decimal years at the middle of the quarter."""
+    year_first = r"^(\\d{4})\\s*[-_/ ]?\\s*[Qq]([1-4])$"
+    year_first_zh = r"^(\\d{4})\\s*年?\\s*第?\\s*([1-4一二三四])\\s*季度?$"
+    quarter_first = r"^[Qq]([1-4])\\s*[-_/ ]?\\s*(\\d{4})$"
     out = []
     for text in labels.astype(str).str.strip():
-        m = (re.match(r"^(\\d{4})\\s*[-_/ ]?\\s*[Qq]([1-4])$", text)
-             or re.match(r"^(\\d{4})\\s*年?\\s*第?\\s*([1-4一二三四])\\s*季度?$", text))
-        q = re.match(r"^[Qq]([1-4])\\s*[-_/ ]?\\s*(\\d{4})$", text)
+        m = re.match(year_first, text) or re.match(year_first_zh, text)
+        q = re.match(quarter_first, text)
         if m:
-            year, quarter = int(m.group(1)), "一二三四".find(m.group(2)) + 1 or int(m.group(2))
+            year = int(m.group(1))
+            quarter = "一二三四".find(m.group(2)) + 1 or int(m.group(2))
         elif q:
             year, quarter = int(q.group(2)), int(q.group(1))
         else:
@@ -388,15 +391,57 @@ _RATE_AT = '''def rate_at(fit, t, at):
     return g @ fit.params, np.sqrt(g @ fit.cov_params() @ g)
 '''
 
+_SPLIT = '''def best_split(y, shortest):
+    """Index of the first value after the split of `y` into two constant
+    levels with the least squared error, each at least `shortest` long
+    (exact search with cumulative sums)."""
+    n, c1, c2 = y.size, np.cumsum(y), np.cumsum(y * y)
+    k = np.arange(shortest, n - shortest + 1)
+    s1, q1 = c1[k - 1], c2[k - 1]
+    s2, q2 = c1[-1] - s1, c2[-1] - q1
+    return int(k[np.argmin((q1 - s1 * s1 / k) + (q2 - s2 * s2 / (n - k)))])
+'''
+
 _CHANGE = '''def change_point(t, y, at=None):
     """Index of the first value after the change: the one at the time the
-    notes name, or the split into two constant levels with the least squared
-    error (each level at least a tenth of the values, and 3)."""
+    notes name, or the best split into two constant levels (each at least a
+    tenth of the values, and 3)."""
     if at is not None:
         return int(np.searchsorted(t, at))
-    n, shortest = y.size, max(3, y.size // 10)
-    sse = [np.var(y[:k]) * k + np.var(y[k:]) * (n - k) for k in range(shortest, n - shortest + 1)]
-    return shortest + int(np.argmin(sse))
+    return best_split(y, max(3, y.size // 10))
+'''
+
+_LEVELS = '''def level_bounds(y, cuts=None):
+    """Where the series' constant levels begin and end: at `cuts` (the
+    indexes the notes name), or found by binary segmentation: the best
+    split of any level (each part at least a twentieth of the values, and 3)
+    is kept while it lowers the BIC of the piecewise-constant model (a level
+    and a break position per level), five splits at most."""
+    n, shortest = y.size, max(3, y.size // 20)
+
+    def sse(part):
+        return np.sum((part - part.mean()) ** 2) if part.size else 0.0
+
+    def bic(total, levels):
+        return n * np.log(max(total, 1e-300) / n) + (2 * levels - 1) * np.log(n)
+
+    if cuts is None:
+        cuts = []
+        while len(cuts) < 5:
+            bounds = [0, *cuts, n]
+            now = sum(sse(y[a:b]) for a, b in zip(bounds, bounds[1:], strict=False))
+            best = None
+            for a, b in zip(bounds, bounds[1:], strict=False):
+                if b - a < 2 * shortest:
+                    continue
+                k = a + best_split(y[a:b], shortest)
+                gain = sse(y[a:b]) - sse(y[a:k]) - sse(y[k:b])
+                if best is None or gain > best[1]:
+                    best = (k, gain)
+            if best is None or bic(now - best[1], len(cuts) + 2) >= bic(now, len(cuts) + 1):
+                break
+            cuts = sorted([*cuts, best[0]])
+    return [0, *cuts, n]
 '''
 
 
@@ -439,6 +484,39 @@ def _when(what: str, at: str, monthly: bool | str) -> list[str]:
     return lines
 
 
+def _level_lines(sg: Segments, name: str, monthly: bool | str) -> list[str]:
+    """Several constant levels (at the points the notes name, or found),
+    each level's span, mean and count, Welch's test between neighbours;
+    the report's table row by row."""
+    out = ["# The levels between change points, compared by Welch's t-test."]
+    if sg.named:
+        starts = [seg.start for seg in sg.segments[1:]]
+        out.append(f"bounds = level_bounds(ys, list(np.searchsorted(ts, {starts!r})))")
+    else:
+        out.append("bounds = level_bounds(ys)")
+    out += [
+        f"splits[{name!r}] = bounds  # for the figure",
+        f"report({'levels of ' + name!r}, len(bounds) - 1)",
+    ]
+    for i in range(1, len(sg.segments) + 1):
+        mean = f"mean of {name} in level {i}"
+        out += [
+            f"level = ys[bounds[{i - 1}] : bounds[{i}]]",
+            *_when(f"start of level {i}", f"ts[bounds[{i - 1}]]", monthly),
+            *_when(f"end of level {i}", f"ts[bounds[{i}] - 1]", monthly),
+            f"report({mean!r}, level.mean())",
+            f"report({'standard uncertainty of ' + mean!r}, level.std(ddof=1) / np.sqrt(level.size))",
+            f"report({f'values in level {i}'!r}, level.size)",
+        ]  # fmt: skip
+    for i in range(1, len(sg.segments)):
+        what = f"Welch p-value between levels {i} and {i + 1} of {name}"
+        out += [
+            f"welch = stats.ttest_ind(ys[bounds[{i - 1}] : bounds[{i}]], ys[bounds[{i}] : bounds[{i + 1}]], equal_var=False)",
+            f"report({what!r}, welch.pvalue)",
+        ]  # fmt: skip
+    return out
+
+
 def _part_lines(a: TimeSeriesAnalysis, r: SeriesResult, name: str, values: str) -> list[str]:
     """One series: its span, the trend (and the rate in the unit the notes
     ask), acceleration, the change, the annual cycle and the anomalies, as
@@ -472,6 +550,8 @@ def _part_lines(a: TimeSeriesAnalysis, r: SeriesResult, name: str, values: str) 
             f"report({what!r}, 2 * quad.params[2])",
             f"report({'standard uncertainty of ' + what!r}, 2 * quad.bse[2])",
             f"report({'p-value of the quadratic term of ' + name!r}, quad.pvalues[2])",
+            "# Accelerating when that p-value is below 5 %.",
+            'report("significance level in per cent (constant)", 5)',
         ]
         for end, at in (("start", "ts[0]"), ("end", "ts[-1]")):
             what = f"rate of {name} at the {end} (quadratic trend)"
@@ -499,7 +579,7 @@ def _part_lines(a: TimeSeriesAnalysis, r: SeriesResult, name: str, values: str) 
             'report("Welch t-test p-value", welch.pvalue)',
         ]  # fmt: skip
     if r.segments is not None:
-        out.append("# The levels between change points: stated in the report, not recomputed here.")
+        out += _level_lines(r.segments, name, monthly)
     if r.seasonal is not None:
         out += [
             "climatology, climatology_se, amp, amp_se = annual_cycle(ts, ys, fit)",
@@ -537,6 +617,8 @@ def script(a: TimeSeriesAnalysis) -> KindScript:
     }
     helpers = {"trend_fit": _TREND, "calendar_months": _MONTHS}
     lines = [read_table(b.dataset), "fitted = {}  # series name -> (times, values, trend fit)"]
+    if any(p.result.segments is not None for p in found.parts):
+        lines.append("splits = {}  # series name -> where its levels begin and end")
     series: list[tuple[str, str]] = []  # (expression of the values, the name the report uses)
     if b.wide is not None:
         # A year x month table read as one monthly series: rows by year, the
@@ -590,9 +672,13 @@ def script(a: TimeSeriesAnalysis) -> KindScript:
         imports |= {"import warnings", "from statsmodels.tsa.seasonal import STL"}
     if "rate_at(" in code:
         helpers["rate_at"] = _RATE_AT
+    if "change_point(" in code or "level_bounds(" in code:
+        helpers["best_split"] = _SPLIT
+        imports.add("from scipy import stats")
     if "change_point(" in code:
         helpers["change_point"] = _CHANGE
-        imports.add("from scipy import stats")
+    if "level_bounds(" in code:
+        helpers["level_bounds"] = _LEVELS
     if "quarter_years" in helpers:
         imports.add("import re")
     return KindScript(tuple(sorted(imports)), code, helpers, answers=answers)
@@ -602,8 +688,7 @@ def drawing(a: TimeSeriesAnalysis, plans: list[FigurePlan]) -> KindScript:
     """Each series on a date axis with its trend (and the quadratic trend,
     the two levels of a change, the anomalies circled) and its climatology;
     a year x month table as a map. The layers `figures` draws, from the
-    fits the block left in `fitted`. A series split into several levels is
-    not redrawn (the block does not recompute the levels)."""
+    fits the block left in `fitted` (and the levels in `splits`)."""
     found = a.result
     if "fitted[" not in script(a).code:
         return KindScript()
@@ -634,8 +719,6 @@ def drawing(a: TimeSeriesAnalysis, plans: list[FigurePlan]) -> KindScript:
                 call(plan.key, [['("errorbar", slot, mean, se)', '("hline", 0.0)']]),
             ]  # fmt: skip
             continue
-        if r.segments is not None:
-            continue
         body = [
             "dates = (ts - 1970.0) * 365.2425  # matplotlib's date numbers: days since 1970",
             f"step = -(-ts.size // {MAX_POINTS})  # at most {MAX_POINTS} points drawn",
@@ -651,6 +734,13 @@ def drawing(a: TimeSeriesAnalysis, plans: list[FigurePlan]) -> KindScript:
                 "curve = quad.params[0] + quad.params[1] * dt + quad.params[2] * dt**2",
             ]
             layers.append('("line", dates, curve)')
+        if r.segments is not None:
+            body.append(f"bounds = splits[{name!r}]")
+            for i in range(len(r.segments.segments)):
+                a_, b_ = f"bounds[{i}]", f"bounds[{i + 1}]"
+                layers.append(f'("line", dates[[{a_}, {b_} - 1]], [ys[{a_} : {b_}].mean()] * 2)')
+                if i:
+                    layers.append(f'("vline", dates[{a_}])')
         if r.change is not None:
             at = repr(r.change.at) if r.change.named else "None"
             body.append(f"k = change_point(ts, ys, at={at})")
