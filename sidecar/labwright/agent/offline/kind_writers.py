@@ -34,6 +34,7 @@ from labwright.agent.offline.writers import (
     spacing,
     symmetry,
     timeseries,
+    timeseries_script,
     titration,
     wide,
     xy,
@@ -136,8 +137,8 @@ WRITERS: dict[str, KindWriter[Any]] = {
         TimeSeriesFound,
         timeseries.text,
         timeseries.figures,
-        timeseries.script,
-        timeseries.drawing,
+        timeseries_script.script,
+        timeseries_script.drawing,
     ),
     "repeated": KindWriter(
         Repeated, repeated.text, repeated.figures, repeated.script, repeated.drawing
