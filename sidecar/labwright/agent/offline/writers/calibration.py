@@ -234,6 +234,7 @@ else:
     name = udf[ids].map(lambda v: str(int(v)) if isinstance(v, float) and v.is_integer() else str(v).strip())
     unknowns = [(f"concentration of sample {{k}}", list(yy[name == k].dropna())) for k in dict.fromkeys(name)]
 x0s, y0s = [], []  # the unknowns on the line, for the figure
+read_back = {{}}  # label -> (x0, its SE)
 for label, readings in unknowns:
     y0, m = np.mean(readings), len(readings)
     x0 = (y0 - a) / b
@@ -247,21 +248,32 @@ for label, readings in unknowns:
     report(f"mean response of {{label}}, {{what}}", y0)
     report(f"{{label}}, {{what}} (inverse prediction)", x0)
     report(f"standard uncertainty of {{label}}, {{what}} (inverse prediction)", se)
+    read_back[label] = x0, se
 """
-    for sl in r.slope_laws:
+    laws: dict[str, AnswerCode] = {}
+    for i, sl in enumerate(r.slope_laws, start=1):
         # The law's slope per unit of its parameter, in SI base units, with
         # the notes' values put in (ε l per ε: l), as one factor.
         name = _slope_law_what(sl, what)
-        code += f"""q = b * {sl.per_slope!r}  # {sl.entry.formula}: {sl.parameter.name} from the slope
-report({name!r}, q)
-report({"standard uncertainty of " + name!r}, np.hypot(np.sqrt(cov[1, 1]) * {abs(sl.per_slope)!r}, q * {sl.given_rel!r}))
+        code += f"""q{i} = b * {sl.per_slope!r}  # {sl.entry.formula}: {sl.parameter.name} from the slope
+q{i}_se = np.hypot(np.sqrt(cov[1, 1]) * {abs(sl.per_slope)!r}, q{i} * {sl.given_rel!r})
+report({name!r}, q{i})
+report({"standard uncertainty of " + name!r}, q{i}_se)
 """
+        laws[sl.parameter.name] = AnswerCode(f"q{i}", f"q{i}_se")
     # The answers the results table and the discussion restate
     # (compendium_answers.py): where this block leaves each one.
     answers = {
         "b": AnswerCode("b", "np.sqrt(cov[1, 1])"),
         "a": AnswerCode("a", "np.sqrt(cov[0, 0])"),
     }
+    answers |= laws
+    if "read_back[label]" in code:  # the unknowns, one answer each
+        for u in r.unknowns:
+            label = u.label.en
+            answers[f"x0/{label}"] = AnswerCode(
+                f"read_back[{label!r}][0]", f"read_back[{label!r}][1]"
+            )
     if r.addition:
         answers["c_sample"] = AnswerCode("c", "c_se")
     else:
