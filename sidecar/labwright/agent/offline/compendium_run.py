@@ -28,7 +28,10 @@ from labwright.ingest.types import Dataset, ReadResult
 
 #: A figure's arrays agree with the report's within this share of the
 #: largest value the figure plots under that name (the script's FIGURE_RTOL).
-FIGURE_RTOL = 1e-6
+#: 1e-6 failed a noisy sinusoid fit whose curve lmfit and the engine put
+#: 1.7e-6 apart while every printed number agreed; 1e-5 of an axis is a
+#: hundredth of a pixel on a 600-pixel panel.
+FIGURE_RTOL = 1e-5
 
 
 def dataset_named(read: ReadResult, file: str, part: str | None) -> Dataset:

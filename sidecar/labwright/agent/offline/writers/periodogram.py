@@ -117,6 +117,24 @@ def _scale_line(a: PeriodAnalysis) -> str:
     return f"t = t / {b.t_scale!r}  # seconds since {b.since} -> {b.t.unit}s\n"
 
 
+def _spectrum_lines(uneven: bool) -> str:
+    """The periodogram the report chose: Lomb-Scargle for uneven sampling
+    (10x oversampled up to the Nyquist frequency of the median step), else
+    the plain periodogram of the linearly detrended series (zero frequency dropped)."""
+    if uneven:
+        return (
+            "# Uneven sampling: Lomb-Scargle, 10x oversampled up to the Nyquist frequency.\n"
+            "span, nyquist = t[-1] - t[0], 0.5 / np.median(steps)\n"
+            "freqs = np.linspace(1 / span, nyquist, max(int(10 * span * nyquist) + 1, 100))\n"
+            "power = signal.lombscargle(t, signal.detrend(y), 2 * np.pi * freqs)\n"
+        )
+    return (
+        "# Even sampling: the periodogram of the linearly detrended series.\n"
+        'freqs, power = signal.periodogram(y, fs=1 / steps.mean(), detrend="linear")\n'
+        "freqs, power = freqs[1:], power[1:]  # without the zero frequency\n"
+    )
+
+
 def script(a: PeriodAnalysis) -> KindScript:
     r = a.result
     what = _what(a)
@@ -128,14 +146,7 @@ t, y = data[{t!r}].to_numpy(), data[{y!r}].to_numpy()
 {_scale_line(a)}assert t.size >= {MIN_POINTS}
 report(f"points in the {{what}}", t.size)
 steps = np.diff(t)
-if {r.method == "Lomb-Scargle"!r}:  # uneven sampling: Lomb-Scargle, 10x oversampled to Nyquist
-    span, nyquist = t[-1] - t[0], 0.5 / np.median(steps)
-    freqs = np.linspace(1 / span, nyquist, max(int(10 * span * nyquist) + 1, 100))
-    power = signal.lombscargle(t, signal.detrend(y), 2 * np.pi * freqs)
-else:
-    freqs, power = signal.periodogram(y, fs=1 / steps.mean(), detrend="linear")
-    freqs, power = freqs[1:], power[1:]
-k = int(np.argmax(power))
+{_spectrum_lines(r.method == "Lomb-Scargle")}k = int(np.argmax(power))
 f_peak = freqs[k]
 if 0 < k < freqs.size - 1:  # parabola through the highest bin and its neighbours
     qa, qb, _ = np.polyfit(freqs[k - 1 : k + 2] - f_peak, power[k - 1 : k + 2], 2)
