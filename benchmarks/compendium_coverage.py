@@ -15,12 +15,15 @@ when it prints them "ok" (a DIFFERS is listed under --missing).
 With --floor FILE (with --run), the counts reached are written to FILE as
 the floor tests/agent/test_compendium_coverage.py holds every example to.
 
+With --labset, the folders of tests/labset (generated from their seeds
+into a temporary folder) instead of examples/: kinds no example uses.
+
 With --missing, the computations of the numbers not recomputed and the keys
 of the figures not redrawn, one line each. In-process (no fresh venv): the
 round trip (tests/test_compendium_roundtrip.py) checks that the stated
 numbers print "ok"; this counts what is stated.
 
-Run: .venv/bin/python benchmarks/compendium_coverage.py [--run] [--missing] [--floor FILE] [--lang en|zh] [folder ...]
+Run: .venv/bin/python benchmarks/compendium_coverage.py [--run] [--missing] [--floor FILE] [--labset] [--lang en|zh] [folder ...]
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 sys.path.insert(0, str(ROOT / "sidecar"))
+sys.path.insert(0, str(ROOT))  # tests.labset, for --labset
 #: A line of the script's comparison: "<printed>  <value> ok  <computation> [<id>]".
 _SAID = re.compile(r"\s(ok|DIFFERS)\s\s.*\[([0-9a-f]{10}(?:-[0-9]+)?)\]\s*$")
 
@@ -65,11 +69,21 @@ def main() -> int:
     ap.add_argument("--missing", action="store_true")
     ap.add_argument("--run", action="store_true")
     ap.add_argument("--floor", type=Path)
+    ap.add_argument("--labset", action="store_true")
     ap.add_argument("--lang", choices=["en", "zh"], action="append")
     args = ap.parse_args()
-    names = args.folders or sorted(
-        p.name for p in EXAMPLES.iterdir() if p.is_dir() and not p.name.startswith("_")
-    )
+    labset = tempfile.TemporaryDirectory() if args.labset else None
+    if labset is not None:
+        from tests.labset import all_folders
+
+        folders = {f.name: f.write(Path(labset.name)) for f in all_folders()}
+    else:
+        folders = {
+            p.name: p
+            for p in sorted(EXAMPLES.iterdir())
+            if p.is_dir() and not p.name.startswith("_")
+        }
+    names = args.folders or list(folders)
     langs = args.lang or ["en", "zh"]
     floor: dict[str, dict[str, dict[str, object]]] = {}
     print("| example | lang | numbers recomputed | figures redrawn |")
@@ -77,7 +91,7 @@ def main() -> int:
     for name in names:
         for lang in langs:
             with tempfile.TemporaryDirectory() as tmp:
-                comp, _ = export_compendium(EXAMPLES / name, Path(tmp) / "c", lang=lang)
+                comp, _ = export_compendium(folders[name], Path(tmp) / "c", lang=lang)
                 said = _run(Path(tmp) / "c") if args.run else None
             done, missing = len(comp.lines), len(comp.not_recomputed)
             wrong = [i for i in comp.lines if said is not None and said.get(i) != "ok"]
