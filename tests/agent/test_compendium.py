@@ -123,6 +123,119 @@ def test_the_command_line_writes_the_compendium(tmp_path: Path) -> None:
     assert main(["export", str(missing), "--compendium", str(out)]) == EXIT_BAD_INPUT
 
 
+@pytest.mark.parametrize("case", ["weak acid", "strong acid (zh)", "no constants"])
+def test_a_titration_is_recomputed_and_its_curve_redrawn(case: str, tmp_path: Path) -> None:
+    """No example is a titration: the labset's acetic acid (charge-balance
+    fit of a weak acid), its strong acid in Chinese, and the acetic acid
+    without the notes' constants (a logistic over the jump, pKa by
+    Henderson-Hasselbalch). Every number recomputed (the answers, the
+    buffer region's edges, the pH at half-equivalence, the notes' constants)
+    and the curve redrawn."""
+    import zlib
+
+    import numpy as np
+
+    from tests.labset import chemistry
+
+    make = chemistry.titration_strong_zh if "strong" in case else chemistry.titration_weak_acid
+    rng = np.random.default_rng(zlib.crc32(make.__name__.encode()))
+    folder = make(rng).write(tmp_path)
+    if case == "no constants":
+        for notes in folder.glob("*.md"):
+            notes.write_text("Find the equivalence volume and the pKa of the acid.\n", "utf-8")
+    out = tmp_path / "compendium"
+    comp, _ = export_compendium(folder, out, lang="zh" if "zh" in case else "en")
+    assert comp.lines and not comp.not_recomputed, comp.not_recomputed
+    assert comp.figures == {"fig01": []} and not comp.not_redrawn
+    done = _run(out)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "DIFFERS" not in done.stdout
+    if case == "no constants":
+        assert "(Henderson-Hasselbalch)" in done.stdout
+
+
+#: (notes, quarterly, a step in the level): the time-series kind's parts.
+_SERIES = {
+    "acceleration, cycle, anomalies": (
+        "Monthly level. Find the trend, whether the rise is accelerating, "
+        "the seasonal cycle and any anomalies (outliers).", False, False),
+    "change point": ("Monthly level. Find the change point: when did the level shift?",
+                     False, True),
+    "quarterly cycle": ("Quarterly gdp. Find the trend per year and the seasonal cycle.",
+                        True, False),
+    "levels": ("Monthly level. Find the change points (regimes) in the level.", False, True),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("case", list(_SERIES))
+def test_every_part_of_a_time_series_is_recomputed_and_drawn(
+    case: str, lang: str, tmp_path: Path
+) -> None:
+    """No example asks for these: a synthetic monthly (or quarterly) series
+    whose notes ask for acceleration, anomalies, a change point, levels or
+    the quarterly cycle. Every number recomputed (a zh report prints months
+    and quarters as numbers), every figure redrawn, the script ruff-clean."""
+    import numpy as np
+
+    notes, quarterly, step = _SERIES[case]
+    n = 48 if quarterly else 120
+    i = np.arange(n)
+    rng = np.random.default_rng(5)
+    y = 10 + 0.02 * i + 0.0004 * i**2 + 2 * np.sin(2 * np.pi * i / (4 if quarterly else 12))
+    y = (10 + 3 * (i >= 0.6 * n) if step else y) + rng.normal(0, 0.5 if step else 0.3, n)
+    y[17] += 6
+    y[n - 7] -= 5
+    folder = tmp_path / "series"
+    folder.mkdir()
+    if quarterly:
+        rows = [f"{1974 + k // 4}Q{k % 4 + 1},{y[k]:.3f}" for k in range(n)]
+        text = "period,gdp\n" + "\n".join(rows)
+    else:
+        rows = [f"{1990 + k // 12}-{k % 12 + 1:02d}-01,{y[k]:.3f}" for k in range(n)]
+        text = "Date,level\n" + "\n".join(rows)
+    (folder / "series.csv").write_text(text + "\n", "utf-8")
+    (folder / "notes.md").write_text(notes + "\n", "utf-8")
+    out = tmp_path / "compendium"
+    comp, _ = export_compendium(folder, out, lang=lang)
+    assert comp.lines and not comp.not_recomputed, comp.not_recomputed
+    assert comp.figures and all(not v for v in comp.figures.values()), comp.figures
+    assert not comp.not_redrawn
+    done = _run(out)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "DIFFERS" not in done.stdout and "(not printed)" not in done.stdout
+    ruff = [sys.executable, "-m", "ruff"]
+    for args in (["check", "--select", RUFF_RULES], ["format", "--check"]):
+        lint = subprocess.run([*ruff, *args, "--isolated", str(out / SCRIPT)],
+                              capture_output=True, text=True)  # fmt: skip
+        assert lint.returncode == 0, lint.stdout
+
+
+def test_a_dose_response_is_recomputed_and_its_curve_redrawn(tmp_path: Path) -> None:
+    """No example is a bioassay: Finney's rotenone assay (Martin 1942, drc's
+    finney71) with notes asking for LC50 and LC90. Every number recomputed,
+    fig01 (the proportions, the log-logistic curve, the LC50 lines) redrawn
+    with the report's plotted data, the script exits 0."""
+    folder = tmp_path / "bioassay"
+    folder.mkdir()
+    rows = [(0.0, 49, 0), (2.6, 50, 6), (3.8, 48, 16), (5.1, 46, 24), (7.7, 49, 42), (10.2, 50, 44)]
+    text = "concentration (mg/L),n tested,affected\n" + "".join(
+        f"{d},{n},{k}\n" for d, n, k in rows
+    )
+    (folder / "bioassay.csv").write_text(text, "utf-8")
+    (folder / "notes.md").write_text(
+        "Fit a log-logistic dose-response curve to the proportion affected. Report LC50 and LC90.\n",
+        "utf-8",
+    )
+    out = tmp_path / "compendium"
+    comp, _ = export_compendium(folder, out)
+    assert comp.lines and not comp.not_recomputed
+    assert comp.figures == {"fig01": []} and not comp.not_redrawn
+    done = _run(out)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "DIFFERS" not in done.stdout and "fig01  plotted data   ok" in done.stdout
+
+
 def test_a_symmetry_check_is_recomputed_and_its_map_redrawn(tmp_path: Path) -> None:
     """No example asks for symmetry: a map in an .npz whose notes ask."""
     import numpy as np

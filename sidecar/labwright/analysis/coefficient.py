@@ -86,6 +86,14 @@ def _relation(
     return None
 
 
+def slope_relation(
+    ask: CoefficientAsk, x_unit: str | None, y_unit: str | None
+) -> tuple[float, bool] | None:
+    """(factor, reciprocal?) of `_relation`, for the compendium's script,
+    which states the same conversion as a literal."""
+    return _relation(ask, x_unit, y_unit)
+
+
 def answers(ask: CoefficientAsk, x_unit: str | None, y_unit: str | None) -> bool:
     """Whether a straight line of y against x can give the coefficient."""
     return _relation(ask, x_unit, y_unit) is not None

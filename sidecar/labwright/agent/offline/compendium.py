@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
@@ -232,7 +232,33 @@ def _parts(
     loose = loose_figures(rest, printed)
     if loose.code.strip():
         parts.append(_Part("the figures of the data as they are", loose))
-    return [_Part(p.heading, replace(p.block, code=format_code(p.block.code))) for p in parts]
+    return [
+        _Part(p.heading, replace(p.block, code=format_code(_printed_only(p.block.code, printed))))
+        for p in parts
+    ]
+
+
+_REPORT_LITERAL = re.compile(r"""^report\((["'])(?P<what>[^"'\\]*)\1[,)]""")
+
+
+def _printed_only(code: str, printed: Collection[tuple[str, str]]) -> str:
+    """The block without its top-level report() lines of numbers this report
+    does not print: a block states what its analysis computes in either
+    language (a Chinese report prints the month of a date as a number, an
+    English one names it), the script only what its report prints."""
+    said = {c for c, _s in printed}
+    kept = []
+    for line in code.splitlines():
+        m = _REPORT_LITERAL.match(line)
+        what = m.group("what") if m else None
+        if (
+            what is not None
+            and what not in said
+            and f"reporting floor of {what} (constant)" not in said
+        ):
+            continue
+        kept.append(line)
+    return "\n".join(kept) + "\n"
 
 
 def build_compendium(

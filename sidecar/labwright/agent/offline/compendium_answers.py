@@ -157,7 +157,9 @@ def answers_code(
     imports: set[str] = set()
     quality_done = False
     for a in answers:
-        code = block.answers.get(a.quantity)
+        # Several answers of one quantity (a calibration's unknowns) are
+        # keyed by quantity and label.
+        code = block.answers.get(f"{a.quantity}/{a.label.en}") or block.answers.get(a.quantity)
         if code is None:
             continue
         source = source_of(a.sources[0] if a.sources else None)

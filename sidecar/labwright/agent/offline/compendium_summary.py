@@ -26,6 +26,7 @@ COLUMN_STATISTICS: dict[str, str] = {
     "number of distinct values": "np.unique(values).size",
 }
 _TABLE = {"number of rows": "len(df)"}
+_FIGURE_LINES = "lines in the figure"
 _MATRIX = {"matrix rows": "m.shape[0]", "matrix columns": "m.shape[1] if m.ndim > 1 else 1"}
 
 _HELPER = '''STATISTICS = {
@@ -68,18 +69,28 @@ def summary_script(
     # (file, part) -> (column, source) -> the statistics the report prints of it
     tables: dict[tuple[str, str | None], dict[tuple[str, str], list[str]]] = {}
     counted: dict[tuple[str, str | None], str] = {}
+    figures: dict[tuple[str, str | None], str] = {}
     for e in record.get("numbers", []):
         what = e.get("computation")
         if not e.get("file") or e.get("file") == ".":
             continue
-        if what not in COLUMN_STATISTICS and what not in _MATRIX and what not in _TABLE:
+        if (
+            what not in COLUMN_STATISTICS
+            and what not in _MATRIX
+            and what not in _TABLE
+            and what != _FIGURE_LINES
+        ):
             continue
         found = locate.get((e["file"], e.get("sheet"), e.get("variable"), e.get("column")))
         if found is None:
             continue
         file, part, column = found
         columns = tables.setdefault((file, part), {})
-        if column is not None and what in COLUMN_STATISTICS:
+        if what == _FIGURE_LINES:
+            # A saved figure the data section only counts the lines of (a
+            # fit kind analyses its data): read here for that count alone.
+            figures.setdefault((file, part), _where(e))
+        elif column is not None and what in COLUMN_STATISTICS:
             wanted = columns.setdefault((column, _where(e)), [])
             if what not in wanted:
                 wanted.append(what)
@@ -104,7 +115,7 @@ def summary_script(
         lines.append(f"df = table({args})")
         if (file, part) in counted:
             lines.append(f"report('number of rows', len(df), {where!r})")
-        figure_lines = _figure_lines(record, read, file, part, where)
+        figure_lines = _figure_lines(record, read, file, part, figures.get((file, part), where))
         lines += figure_lines
         if columns:
             order = list(COLUMN_STATISTICS)
@@ -155,7 +166,7 @@ def _figure_lines(
 ) -> list[str]:
     """A saved MATLAB figure's line count, from its table of x/y columns."""
     said = {(e.get("computation"), e.get("file")) for e in record.get("numbers", [])}
-    if ("lines in the figure", file) not in said or read is None:
+    if (_FIGURE_LINES, file) not in said or read is None:
         return []
     for ds in read.datasets:
         if (

@@ -34,6 +34,7 @@ from labwright.agent.offline.writers import (
     spacing,
     symmetry,
     timeseries,
+    timeseries_script,
     titration,
     wide,
     xy,
@@ -101,15 +102,27 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "run_series": KindWriter(
         RunSeriesResult, run_series.text, run_series.figures, run_series.script
     ),
-    "quantal": KindWriter(QuantalResult, quantal.text, quantal.figures, quantal.script),
+    "quantal": KindWriter(
+        QuantalResult, quantal.text, quantal.figures, quantal.script, quantal.drawing
+    ),
     "spacing": KindWriter(SpacingResult, spacing.text, spacing.figures, spacing.script),
     "fit": KindWriter(FitOutcome, fit.text, fit.figures, fit.script, fit.drawing),
-    "titration": KindWriter(TitrationResult, titration.text, titration.figures, titration.script),
+    "titration": KindWriter(
+        TitrationResult, titration.text, titration.figures, titration.script, titration.drawing
+    ),
     "calibration": KindWriter(
-        CalibrationResult, calibration.text, calibration.figures, calibration.script
+        CalibrationResult,
+        calibration.text,
+        calibration.figures,
+        calibration.script,
+        calibration.drawing,
     ),
     "periodogram": KindWriter(
-        PeriodResult, periodogram.text, periodogram.figures, periodogram.script
+        PeriodResult,
+        periodogram.text,
+        periodogram.figures,
+        periodogram.script,
+        periodogram.drawing,
     ),
     "factorial": KindWriter(FactorialResult, factorial.text, factorial.figures, factorial.script),
     "series": KindWriter(SeriesSummary, series.text, series.figures, series.script, series.drawing),
@@ -121,7 +134,11 @@ WRITERS: dict[str, KindWriter[Any]] = {
     ),
     "groups": KindWriter(GroupsFound, groups.text, groups.figures, groups.script, groups.drawing),
     "timeseries": KindWriter(
-        TimeSeriesFound, timeseries.text, timeseries.figures, timeseries.script
+        TimeSeriesFound,
+        timeseries.text,
+        timeseries.figures,
+        timeseries_script.script,
+        timeseries_script.drawing,
     ),
     "repeated": KindWriter(
         Repeated, repeated.text, repeated.figures, repeated.script, repeated.drawing
@@ -131,7 +148,7 @@ WRITERS: dict[str, KindWriter[Any]] = {
         SymmetryResult, symmetry.text, symmetry.figures, symmetry.script, symmetry.drawing
     ),
     # The x-y path writes and draws its own (offline/text.py, offline/figures.py).
-    "xy": KindWriter(XYTable, no_text, no_figures, xy.script),
+    "xy": KindWriter(XYTable, no_text, no_figures, xy.script, xy.drawing),
 }
 
 

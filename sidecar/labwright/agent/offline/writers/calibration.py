@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from labwright.agent.offline.compendium_figures import call, caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.results_table import unit_tex
@@ -24,7 +25,7 @@ from labwright.agent.offline.writers.common import (
     plan_figure,
     unit_text,
 )
-from labwright.agent.offline.writers.script import KindScript, read_table
+from labwright.agent.offline.writers.script import AnswerCode, KindScript, read_table
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
 from labwright.analysis.procedures.calibration import (
@@ -214,8 +215,9 @@ report(f"R^2, {{what}}", fit.rsquared)
 """
     if r.addition:
         code += """c = a / b  # the x-intercept's magnitude
+c_se = np.sqrt(cov[0, 0] + c**2 * cov[1, 1] - 2 * c * cov[0, 1]) / abs(b)
 report(f"sample concentration, {what}", c)
-report(f"standard uncertainty of sample concentration, {what}", np.sqrt(cov[0, 0] + c**2 * cov[1, 1] - 2 * c * cov[0, 1]) / abs(b))
+report(f"standard uncertainty of sample concentration, {what}", c_se)
 """
     elif r.unknowns and r.unknown_table is not None and r.unknown_y is not None:
         ids = r.unknown_ids.name if r.unknown_ids is not None else None
@@ -230,9 +232,13 @@ elif {replicates!r}:  # it numbers replicate readings of one sample
 else:
     name = udf[ids].map(lambda v: str(int(v)) if isinstance(v, float) and v.is_integer() else str(v).strip())
     unknowns = [(f"concentration of sample {{k}}", list(yy[name == k].dropna())) for k in dict.fromkeys(name)]
+x0s, y0s = [], []  # the unknowns on the line, for the figure
+read_back = {{}}  # label -> (x0, its SE)
 for label, readings in unknowns:
     y0, m = np.mean(readings), len(readings)
     x0 = (y0 - a) / b
+    x0s.append(x0)
+    y0s.append(y0)
     var_y0 = s_y**2 / m  # WLS: the variance of the nearest standard's replicates
     if {r.weighted!r}:
         var_y0 = var.iloc[np.argmin(np.abs(var.index.to_numpy() - x0))] / m
@@ -241,21 +247,49 @@ for label, readings in unknowns:
     report(f"mean response of {{label}}, {{what}}", y0)
     report(f"{{label}}, {{what}} (inverse prediction)", x0)
     report(f"standard uncertainty of {{label}}, {{what}} (inverse prediction)", se)
+    read_back[label] = x0, se
 """
-    for sl in r.slope_laws:
+    laws: dict[str, AnswerCode] = {}
+    for i, sl in enumerate(r.slope_laws, start=1):
         # The law's slope per unit of its parameter, in SI base units, with
         # the notes' values put in (ε l per ε: l), as one factor.
         name = _slope_law_what(sl, what)
-        code += f"""q = b * {sl.per_slope!r}  # {sl.entry.formula}: {sl.parameter.name} from the slope
-report({name!r}, q)
-report({"standard uncertainty of " + name!r}, np.hypot(np.sqrt(cov[1, 1]) * {abs(sl.per_slope)!r}, q * {sl.given_rel!r}))
+        code += f"""q{i} = b * {sl.per_slope!r}  # {sl.entry.formula}: {sl.parameter.name} from the slope
+q{i}_se = np.hypot(np.sqrt(cov[1, 1]) * {abs(sl.per_slope)!r}, q{i} * {sl.given_rel!r})
+report({name!r}, q{i})
+report({"standard uncertainty of " + name!r}, q{i}_se)
 """
-    if not r.addition:
-        code += """rel = np.hypot(1 / np.sqrt(2 * max(x.size - 2, 1)), np.sqrt(cov[1, 1]) / abs(b))
-for name, k in (("limit of detection", 3.3), ("limit of quantification", 10.0)):
-    report(f"{name}, {what}", k * s_y / abs(b))
-    report(f"standard uncertainty of {name}, {what}", k * s_y / abs(b) * rel)
+        laws[sl.parameter.name] = AnswerCode(f"q{i}", f"q{i}_se")
+    # The answers the results table and the discussion restate
+    # (compendium_answers.py): where this block leaves each one.
+    answers = {
+        "b": AnswerCode("b", "np.sqrt(cov[1, 1])"),
+        "a": AnswerCode("a", "np.sqrt(cov[0, 0])"),
+    }
+    answers |= laws
+    if "read_back[label]" in code:  # the unknowns, one answer each
+        for u in r.unknowns:
+            label = u.label.en
+            answers[f"x0/{label}"] = AnswerCode(
+                f"read_back[{label!r}][0]", f"read_back[{label!r}][1]"
+            )
+    if r.addition:
+        answers["c_sample"] = AnswerCode("c", "c_se")
+    else:
+        # LOD and LOQ: k s_y / b; their relative SE combines that of s_y
+        # (1/sqrt(2 (n - 2)) for a normal sample) and that of b.
+        code += """lod_factor, loq_factor = 3.3, 10
+report("factor of s_y/b in the limit of detection (constant)", lod_factor)
+report("factor of s_y/b in the limit of quantification (constant)", loq_factor)
+rel = np.hypot(1 / np.sqrt(2 * max(x.size - 2, 1)), np.sqrt(cov[1, 1]) / abs(b))
+lod, loq = lod_factor * s_y / abs(b), loq_factor * s_y / abs(b)
+lod_se, loq_se = lod * rel, loq * rel
+report(f"limit of detection, {what}", lod)
+report(f"standard uncertainty of limit of detection, {what}", lod_se)
+report(f"limit of quantification, {what}", loq)
+report(f"standard uncertainty of limit of quantification, {what}", loq_se)
 """
+        answers |= {"LOD": AnswerCode("lod", "lod_se"), "LOQ": AnswerCode("loq", "loq_se")}
     return KindScript(
         (
             "import numpy as np",
@@ -263,4 +297,29 @@ for name, k in (("limit of detection", 3.3), ("limit of quantification", 10.0)):
             "from statsmodels.tools.tools import add_constant",
         ),
         code,
+        answers=answers,
     )
+
+
+def drawing(a: CalibrationAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """The standards with the line (and the unknowns on it), and the
+    standards' residuals; the line drawn from 0 (or the x-intercept of a
+    standard addition, or the lowest unknown) to 5 % past the last standard."""
+    r = a.result
+    # The unknowns are on the line when the block read them back (`script`).
+    unknowns = bool(r.unknowns) and not r.addition and r.unknown_table is not None
+    unknowns = unknowns and r.unknown_y is not None
+    low = ["0.0", "x.min()"] + (["*x0s"] if unknowns else [])
+    if r.addition:
+        low.append("-1.1 * c")
+    line = ['("scatter", x, y)', '("line", grid, a + b * grid)']
+    if unknowns:
+        line.append('("scatter", x0s, y0s)')
+    lines: list[str] = []
+    for plan in plans:
+        lines += [
+            caption_comment(plan.key, plan.caption),
+            f"grid = np.linspace(min({', '.join(low)}), x.max() * 1.05, 100)",
+            call(plan.key, [line, ['("scatter", x, y - (a + b * x))', '("hline", 0.0)']]),
+        ]
+    return KindScript(("import numpy as np",), "\n".join(lines) + "\n")

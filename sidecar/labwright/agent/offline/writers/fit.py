@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import keyword
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -365,6 +366,18 @@ _NUMPY_NAMES = ("exp", "log", "log10", "log2", "sqrt", "sin", "cos", "tan", "arc
                 "arctan", "arctan2", "sinh", "cosh", "tanh", "pi")  # fmt: skip
 
 
+#: The catalogue's functions numpy has not under that name (`catalogue/expr.py`).
+_SINC = '''def sinc(x):
+    """sin(x)/x, 1 at 0: the catalogue's sinc (numpy's is sin(pi x)/(pi x))."""
+    return np.sinc(np.asarray(x, dtype=float) / np.pi)
+'''
+
+
+def _special(text: str) -> dict[str, str]:
+    """The helpers a law's formula needs beyond numpy's bare names."""
+    return {"sinc": _SINC} if re.search(r"\bsinc\(", text) else {}
+
+
 def _imports(text: str) -> tuple[str, ...]:
     """lmfit and numpy, and of the bare numpy names only those the block's
     code uses: importing all ten left nine unused (ruff F401) in pendulum's
@@ -376,7 +389,9 @@ def _imports(text: str) -> tuple[str, ...]:
     except SyntaxError:  # never expected; then every name, as before
         used = set(_NUMPY_NAMES)
     names = sorted(n for n in _NUMPY_NAMES if n in used)
-    bare = (f"from numpy import {', '.join(names)}",) if names else ()
+    bare: tuple[str, ...] = (f"from numpy import {', '.join(names)}",) if names else ()
+    special = sorted(n for n in ("erf", "erfc") if n in used)
+    bare += (f"from scipy.special import {', '.join(special)}",) if special else ()
     return ("import numpy as np", "import lmfit", *bare)
 
 
@@ -476,7 +491,7 @@ def script(a: FitAnalysis) -> KindScript:
     n_params = len(res.parameters)
     fit = FitCode("residuals", "r2", n_params, "sigma" if res.weighted else None)
     text = "\n".join(lines) + "\n"
-    return KindScript(_imports(text), text, helpers, answers, fit)
+    return KindScript(_imports(text), text, {**_special(text), **helpers}, answers, fit)
 
 
 #: Variable names an answer may not take in the script (its own names).
@@ -745,7 +760,9 @@ def drawing(a: FitAnalysis, plans: list[FigurePlan]) -> KindScript:
                     [['("scatter", lx, ly)', '("line", lgrid, slope * lgrid + intercept)']],
                 )
             )
-    return KindScript(("import numpy as np",), "\n".join(lines) + "\n" if lines else "")
+    # The linearised plot's lines may use the law's bare numpy names (log).
+    code = "\n".join(lines) + "\n" if lines else ""
+    return KindScript(_imports(code) if code else (), code)
 
 
 def _linear_lines(a: FitAnalysis) -> list[str] | None:

@@ -12,11 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from labwright.agent.offline.compendium_figures import call, caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure, unit_text
-from labwright.agent.offline.writers.script import KindScript, read_table
+from labwright.agent.offline.writers.script import AnswerCode, KindScript, read_table
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
 from labwright.analysis.procedures.period_error import (
@@ -116,6 +117,24 @@ def _scale_line(a: PeriodAnalysis) -> str:
     return f"t = t / {b.t_scale!r}  # seconds since {b.since} -> {b.t.unit}s\n"
 
 
+def _spectrum_lines(uneven: bool) -> str:
+    """The periodogram the report chose: Lomb-Scargle for uneven sampling
+    (10x oversampled up to the Nyquist frequency of the median step), else
+    the plain periodogram of the linearly detrended series (zero frequency dropped)."""
+    if uneven:
+        return (
+            "# Uneven sampling: Lomb-Scargle, 10x oversampled up to the Nyquist frequency.\n"
+            "span, nyquist = t[-1] - t[0], 0.5 / np.median(steps)\n"
+            "freqs = np.linspace(1 / span, nyquist, max(int(10 * span * nyquist) + 1, 100))\n"
+            "power = signal.lombscargle(t, signal.detrend(y), 2 * np.pi * freqs)\n"
+        )
+    return (
+        "# Even sampling: the periodogram of the linearly detrended series.\n"
+        'freqs, power = signal.periodogram(y, fs=1 / steps.mean(), detrend="linear")\n'
+        "freqs, power = freqs[1:], power[1:]  # without the zero frequency\n"
+    )
+
+
 def script(a: PeriodAnalysis) -> KindScript:
     r = a.result
     what = _what(a)
@@ -127,14 +146,7 @@ t, y = data[{t!r}].to_numpy(), data[{y!r}].to_numpy()
 {_scale_line(a)}assert t.size >= {MIN_POINTS}
 report(f"points in the {{what}}", t.size)
 steps = np.diff(t)
-if {r.method == "Lomb-Scargle"!r}:  # uneven sampling: Lomb-Scargle, 10x oversampled to Nyquist
-    span, nyquist = t[-1] - t[0], 0.5 / np.median(steps)
-    freqs = np.linspace(1 / span, nyquist, max(int(10 * span * nyquist) + 1, 100))
-    power = signal.lombscargle(t, signal.detrend(y), 2 * np.pi * freqs)
-else:
-    freqs, power = signal.periodogram(y, fs=1 / steps.mean(), detrend="linear")
-    freqs, power = freqs[1:], power[1:]
-k = int(np.argmax(power))
+{_spectrum_lines(r.method == "Lomb-Scargle")}k = int(np.argmax(power))
 f_peak = freqs[k]
 if 0 < k < freqs.size - 1:  # parabola through the highest bin and its neighbours
     qa, qb, _ = np.polyfit(freqs[k - 1 : k + 2] - f_peak, power[k - 1 : k + 2], 2)
@@ -193,9 +205,35 @@ report(f"standard uncertainty of {{what}} (sinusoid fit)", f_se / f**2)
 report(f"frequency, {{what}} (sinusoid fit)", f)
 report(f"standard uncertainty of frequency, {{what}} (sinusoid fit)", f_se)
 amp = np.hypot(p["a"].value, p["b"].value)
+amp_se = np.hypot(p["a"].value * p["a"].stderr, p["b"].value * p["b"].stderr) / amp
 report(f"amplitude, {{what}} (sinusoid fit)", amp)
-report(f"standard uncertainty of amplitude, {{what}} (sinusoid fit)",
-       np.hypot(p["a"].value * p["a"].stderr, p["b"].value * p["b"].stderr) / amp)
+report(f"standard uncertainty of amplitude, {{what}} (sinusoid fit)", amp_se)
 """
     imports = ("import numpy as np", "import lmfit", "from scipy import signal")
-    return KindScript(imports, code)
+    # The answers the results table and the discussion restate
+    # (compendium_answers.py): the period, its frequency and the amplitude.
+    answers = {
+        "P": AnswerCode("1 / f", "f_se / f**2"),
+        "f_cycle": AnswerCode("f", "f_se"),
+        "A": AnswerCode("amp", "amp_se"),
+    }
+    return KindScript(imports, code, answers=answers)
+
+
+def drawing(a: PeriodAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """The series with the sinusoid fitted at the peak (on 800 points across
+    the data), and the periodogram with the fitted frequency marked."""
+    lines: list[str] = []
+    for plan in plans:
+        lines += [
+            caption_comment(plan.key, plan.caption),
+            "grid = np.linspace(t.min(), t.max(), 800)",
+            "w = 2 * np.pi * f * (grid - t0)",
+            'curve = p["y0"].value + p["c"].value * (grid - t0) + p["a"].value * np.sin(w)',
+            'curve = curve + p["b"].value * np.cos(w)',
+            call(plan.key, [
+                ['("scatter", t, y)', '("line", grid, curve)'],
+                ['("line", freqs, power)', '("vline", f)'],
+            ]),
+        ]  # fmt: skip
+    return KindScript(("import numpy as np",), "\n".join(lines) + "\n")

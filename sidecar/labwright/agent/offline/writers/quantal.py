@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from labwright.agent.offline.compendium_figures import call, caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
@@ -130,6 +131,17 @@ def figures(a: QuantalAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePla
     return [plan_figure(key, b, spec, cap, a)]
 
 
+_DOSE_AT = '''def dose_at(percent, b0, b1, cov):
+    """The dose at which `percent` % respond on the log-logistic curve
+    logit(p) = b0 + b1 ln(dose), and its SE by the delta method with the
+    covariance of b0 and b1 (first order, correlations kept)."""
+    logit = np.log(percent / (100 - percent))
+    dose = np.exp((logit - b0) / b1)
+    gradient = np.array([-dose / b1, -dose * (logit - b0) / b1**2])
+    return dose, np.sqrt(gradient @ cov @ gradient)
+'''
+
+
 def script(a: QuantalAnalysis) -> KindScript:
     r = a.result
     dose, resp, tested = r.dose.name, r.responders.name, r.tested.name
@@ -147,28 +159,44 @@ dof = len(d) - 2
 p_deviance = stats.chi2.sf(glm.deviance, dof)
 if p_deviance < {HETEROGENEITY_P}:  # heterogeneity: scale the SEs as Finney does
     cov = cov * glm.deviance / dof
-b0, b1 = correlated_values(np.asarray(glm.params), cov)
+b0, b1 = np.asarray(glm.params)
 report("doses in the log-logistic fit", len(d))
-report("slope of the log-logistic fit (per ln dose)", b1.nominal_value)
-report("standard uncertainty of slope of the log-logistic fit (per ln dose)", b1.std_dev)
+report("slope of the log-logistic fit (per ln dose)", b1)
+report("standard uncertainty of slope of the log-logistic fit (per ln dose)", np.sqrt(cov[1, 1]))
 report("deviance of the log-logistic fit", glm.deviance)
 report("degrees of freedom of the deviance", dof)
 report("p-value of the deviance (chi-square)", p_deviance)
-dose_for = {{p: umath.exp((np.log(p / (100 - p)) - b0) / b1) for p in ({levels},)}}
+dose_for = {{p: dose_at(p, b0, b1, cov) for p in ({levels},)}}  # (dose, SE)
 """
     for percent in r.percents:
         what = _what(r, percent)
         code += (
-            f"report({what!r}, dose_for[{percent}].nominal_value)\n"
-            f"report({('standard uncertainty of ' + what)!r}, dose_for[{percent}].std_dev)\n"
+            f"report({what!r}, dose_for[{percent}][0])\n"
+            f"report({('standard uncertainty of ' + what)!r}, dose_for[{percent}][1])\n"
         )
-    answers = {
-        r.name(p): AnswerCode(f"dose_for[{p}].nominal_value", f"dose_for[{p}].std_dev")
-        for p in r.percents
-    }
+    answers = {r.name(p): AnswerCode(f"dose_for[{p}][0]", f"dose_for[{p}][1]") for p in r.percents}
     imports = ("import numpy as np", "from scipy import stats",
                "from statsmodels.genmod.families import Binomial",
                "from statsmodels.genmod.generalized_linear_model import GLM",
-               "from statsmodels.tools.tools import add_constant",
-               "from uncertainties import correlated_values, umath")  # fmt: skip
-    return KindScript(imports, code, answers=answers)
+               "from statsmodels.tools.tools import add_constant")  # fmt: skip
+    return KindScript(imports, code, {"dose_at": _DOSE_AT}, answers=answers)
+
+
+def drawing(a: QuantalAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """The proportion responding at each dose with the fitted log-logistic
+    curve (200 points, from a third below the lowest dose to half above the
+    highest), the 50 % line and the dose that gives it."""
+    r = a.result
+    dose, resp, tested = r.dose.name, r.responders.name, r.tested.name
+    lines: list[str] = []
+    for plan in plans:
+        lines += [
+            caption_comment(plan.key, plan.caption),
+            f"x, share = d[{dose!r}].to_numpy(), (d[{resp!r}] / d[{tested!r}]).to_numpy()",
+            "grid = np.geomspace(x.min() / 1.5, x.max() * 1.5, 200)",
+            "curve = 1 / (1 + np.exp(-(b0 + b1 * np.log(grid))))",
+            "middle = np.exp(-b0 / b1)  # the dose that half respond to",
+            call(plan.key, [['("scatter", x, share)', '("line", grid, curve)', '("hline", 0.5)',
+                             '("vline", middle)']]),
+        ]  # fmt: skip
+    return KindScript(("import numpy as np",), "\n".join(lines) + "\n")

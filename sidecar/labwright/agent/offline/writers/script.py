@@ -21,7 +21,8 @@ keyed by name, so two blocks needing the same helper share it).
 
 `answers` says where the block leaves each answer of its analysis (the
 results table's quantities, `Answer.quantity` -> expressions of its value
-and standard error in the answer's unit, valid right after the block), and
+and standard error in the answer's unit, valid right after the block;
+several answers of one quantity are keyed "quantity/label"), and
 `fit` the fit they came from (its residuals, R^2, parameter count): the
 compendium restates them under the results table's, the discussion's and
 the conclusion's computations (compendium_answers.py), with the comparison

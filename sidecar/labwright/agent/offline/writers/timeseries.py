@@ -30,8 +30,10 @@ from labwright.agent.offline.writers.common import (
     unit_text,
     when,
 )
-from labwright.agent.offline.writers.script import KindScript, read_table
-from labwright.analysis.analyses.timeseries import TimeSeriesBinding, TimeSeriesFound
+from labwright.analysis.analyses.timeseries import (
+    TimeSeriesBinding,
+    TimeSeriesFound,
+)
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
 from labwright.analysis.question import RATE_YEARS
@@ -183,7 +185,7 @@ def segments_text(
     return text
 
 
-def _cycle_slots(
+def cycle_slots(
     counts: tuple[int, ...], quarterly: bool, lang: str
 ) -> tuple[list[int], list[str], str, str]:
     """Which of the climatology's twelve month slots to draw, their tick
@@ -256,7 +258,7 @@ def figures(a: TimeSeriesAnalysis, next_key: KeyMaker, lang: str) -> list[Figure
             key = next_key()
             b = Builder(key)
             s = r.seasonal
-            slots, ticks, axis, cap_key = _cycle_slots(s.counts, r.quarterly, lang)
+            slots, ticks, axis, cap_key = cycle_slots(s.counts, r.quarterly, lang)
             clim = np.asarray(s.climatology, dtype=float)[slots]
             clim_se = np.nan_to_num(np.asarray(s.climatology_se, dtype=float)[slots])
             x = np.arange(1, len(slots) + 1, dtype=float)
@@ -281,129 +283,3 @@ def figures(a: TimeSeriesAnalysis, next_key: KeyMaker, lang: str) -> list[Figure
         cap = phrase(lang, "cap_wide_heat", file=file)
         plans.append(plan_figure(key, b, spec, cap, a))
     return plans
-
-
-_DECIMAL_YEARS = '''def decimal_years(dates):
-    """Calendar dates as decimal years (1 July 2000 is about 2000.5)."""
-    dates = pd.DatetimeIndex(dates)
-    start = pd.to_datetime(pd.DataFrame({"year": dates.year, "month": 1, "day": 1}))
-    end = pd.to_datetime(pd.DataFrame({"year": dates.year + 1, "month": 1, "day": 1}))
-    fraction = (dates - pd.DatetimeIndex(start)) / (pd.DatetimeIndex(end) - pd.DatetimeIndex(start))
-    return dates.year.to_numpy(dtype=float) + np.asarray(fraction, dtype=float)
-'''
-
-_QUARTER_YEARS = '''def quarter_years(labels):
-    """Quarterly periods written as text (1974Q1, Q1 1974, 1974年第1季度) as
-    decimal years at the middle of the quarter."""
-    out = []
-    for text in labels.astype(str).str.strip():
-        m = (re.match(r"^(\\d{4})\\s*[-_/ ]?\\s*[Qq]([1-4])$", text)
-             or re.match(r"^(\\d{4})\\s*年?\\s*第?\\s*([1-4一二三四])\\s*季度?$", text))
-        q = re.match(r"^[Qq]([1-4])\\s*[-_/ ]?\\s*(\\d{4})$", text)
-        if m:
-            year, quarter = int(m.group(1)), "一二三四".find(m.group(2)) + 1 or int(m.group(2))
-        elif q:
-            year, quarter = int(q.group(2)), int(q.group(1))
-        else:
-            out.append(np.nan)
-            continue
-        out.append(year + (quarter - 0.5) / 4)
-    return np.array(out)
-'''
-
-_TREND = '''def trend_per_year(t, y):
-    """OLS trend with Newey-West (HAC) errors, fitted together with two annual
-    harmonics when the sampling can show a cycle (distinct times at most half
-    a year apart over two years or more)."""
-    keep = np.isfinite(t) & np.isfinite(y)
-    t, y = t[keep], y[keep]
-    order = np.argsort(t, kind="stable")
-    t, y = t[order], y[order]
-    distinct = np.unique(t)
-    step = np.median(np.diff(distinct)) if distinct.size > 1 else 0.0
-    harmonics = 2 if step <= 0.5 and np.ptp(t) >= 2.0 else 0
-    t_ref = np.round(np.mean(t))
-    design = [np.ones_like(t), t - t_ref]
-    for k in range(1, harmonics + 1):
-        design += [np.sin(2 * np.pi * k * t), np.cos(2 * np.pi * k * t)]
-    maxlags = int(np.floor(4 * (t.size / 100.0) ** (2.0 / 9.0)))
-    model = OLS(y, np.column_stack(design))
-    fit = model.fit(cov_type="HAC", cov_kwds={"maxlags": maxlags}) if maxlags > 0 else model.fit()
-    return fit.params[1], fit.bse[1], fit.rsquared
-'''
-
-
-def _time_code(b: TimeSeriesBinding) -> tuple[str, dict[str, str]] | None:
-    """The line giving `t` (decimal years of every row) from `df`, with the
-    helpers it needs; None for a time axis the script cannot read back."""
-    cols = [c.name for c in b.time]
-    fmt = b.time_format
-    if not cols:
-        return None
-    if fmt == "timestamp" and b.time[0].origin:
-        line = f"t = decimal_years(pd.Timestamp({b.time[0].origin!r}) + pd.to_timedelta(df[{cols[0]!r}], unit='s'))"
-        return line, {"decimal_years": _DECIMAL_YEARS}
-    if fmt in ("yyyymmdd", "yyyymm"):
-        pattern = "%Y%m%d" if fmt == "yyyymmdd" else "%Y%m"
-        width = 8 if fmt == "yyyymmdd" else 6
-        text = f"df[{cols[0]!r}].map(lambda v: f'{{int(v):0{width}d}}' if np.isfinite(v) else None)"
-        line = f"t = decimal_years(pd.to_datetime({text}, format={pattern!r}, errors='coerce'))"
-        return line, {"decimal_years": _DECIMAL_YEARS}
-    if fmt in ("decimal_year", "year"):
-        return f"t = df[{cols[0]!r}].to_numpy(dtype=float)", {}
-    if fmt in ("year+month", "year+quarter") and len(cols) == 2:
-        per = 12 if fmt == "year+month" else 4
-        line = f"t = (df[{cols[0]!r}] + (df[{cols[1]!r}] - 0.5) / {per}).to_numpy(dtype=float)"
-        return line, {}
-    if fmt == "quarter":
-        return f"t = quarter_years(df[{cols[0]!r}])", {"quarter_years": _QUARTER_YEARS}
-    return None
-
-
-def script(a: TimeSeriesAnalysis) -> KindScript:
-    from labwright.analysis.wide import month_of
-
-    b, found = a.binding, a.result
-    imports: tuple[str, ...] = (
-        "import numpy as np",
-        "import pandas as pd",
-        "from statsmodels.regression.linear_model import OLS",
-    )
-    helpers = {"trend_per_year": _TREND}
-    lines = [read_table(b.dataset)]
-    series: list[tuple[str, str]] = []  # (expression of the values, the name the report uses)
-    if b.wide is not None:
-        # A year x month table read as one monthly series: rows by year, the
-        # month columns in calendar order, each value in the middle of its month.
-        months = list(b.wide.month_columns)
-        numbers = [month_of(m) for m in months]
-        lines += [
-            f"months = {months!r}",
-            f"t = (df[{b.wide.year_column!r}].to_numpy(dtype=float)[:, None]"
-            f" + (np.array({numbers!r}) - 0.5) / 12).ravel()",
-            "monthly = df[months].to_numpy(dtype=float).ravel()",
-        ]
-        series = [("monthly", p.column.name) for p in found.parts[:1]]
-    else:
-        got = _time_code(b)
-        if got is None or len(b.measured) != len(b.columns):
-            # One series per group, or a time axis the script cannot read
-            # back: the rates are stated in the report, not recomputed here.
-            return KindScript(code=f"# {a.source}: the time series is not recomputed here.\n")
-        line, more = got
-        helpers.update(more)
-        lines.append(line)
-        names = [p.column.name for p in found.parts if p.result.trend is not None]
-        names += [c.name for c, _ in found.rates if c.name not in names]
-        series = [(f"df[{n!r}].to_numpy(dtype=float)", n) for n in names]
-    for expr, name in series:
-        what = f"trend of {name} per year (OLS, HAC errors)"
-        lines += [
-            f"slope, se, r2 = trend_per_year(t, {expr})",
-            f"report({what!r}, slope)",
-            f"report({'standard uncertainty of ' + what!r}, se)",
-            f"report({'R^2 of the trend fit of ' + name!r}, r2)",
-        ]
-    if "quarter_years" in helpers:
-        imports += ("import re",)
-    return KindScript(imports, "\n".join(lines) + "\n", helpers)

@@ -12,14 +12,19 @@ from typing import Any
 
 import numpy as np
 
+from labwright.agent.offline.compendium_figures import call, caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure, unit_text
-from labwright.agent.offline.writers.script import KindScript, read_table
+from labwright.agent.offline.writers.script import AnswerCode, KindScript, read_table
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
-from labwright.analysis.procedures.titration import TitrationBinding, TitrationResult
+from labwright.analysis.procedures.titration import (
+    HH_SLOPE_TOLERANCE,
+    TitrationBinding,
+    TitrationResult,
+)
 
 TitrationAnalysis = Analysis[TitrationBinding, TitrationResult]
 
@@ -170,16 +175,41 @@ else:
     v_eq, v_eq_se = fit.params["v_eq"].value, fit.params["v_eq"].stderr
 report(f"equivalence volume, {{what}} ({{model}})", v_eq)
 report(f"standard uncertainty of equivalence volume, {{what}} ({{model}})", v_eq_se)
+pka = None
+lower, upper = 10, 90  # the buffer region, per cent of V_eq
 if model == "weak":
-    pka, pka_se = fit.params["pka"].value, fit.params["pka"].stderr
-    if not rising:
-        pka = 14.0 - pka
-    report(f"pKa, {{what}} (charge balance)", pka)
-    report(f"standard uncertainty of pKa, {{what}} (charge balance)", pka_se)
+    pka, pka_se, how = fit.params["pka"].value, fit.params["pka"].stderr, "charge balance"
+elif model == "sigmoid":
+    # No chemistry to fit: pKa = pH - log10(V / (V_eq - V)) averaged over the
+    # buffer region, when its pH rises one unit per decade of the ratio (a
+    # strong analyte's barely moves and has no pKa); SE from the scatter and V_eq.
+    vs = v[(v > lower / 100 * v_eq) & (v < upper / 100 * v_eq)]
+    qs = q[(v > lower / 100 * v_eq) & (v < upper / 100 * v_eq)]
+    ratio = np.log10(vs / (v_eq - vs))
+    if vs.size >= 3 and abs(np.polyfit(ratio, qs, 1)[0] - 1.0) <= {HH_SLOPE_TOLERANCE!r}:
+        est = qs - ratio
+        dv = np.mean(1 / ((v_eq - vs) * np.log(10)))  # d(mean)/dV_eq
+        pka = est.mean()
+        pka_se = np.hypot(est.std(ddof=1) / np.sqrt(est.size), dv * v_eq_se)
+        how = "Henderson-Hasselbalch"
+if pka is not None:
+    pka = pka if rising else 14.0 - pka  # a base: the pKa of its conjugate acid
+    report(f"pKa, {{what}} ({{how}})", pka)
+    report(f"standard uncertainty of pKa, {{what}} ({{how}})", pka_se)
+    report("lower edge of the buffer region, per cent of V_eq (constant)", lower)
+    report("upper edge of the buffer region, per cent of V_eq (constant)", upper)
+    if v.min() <= v_eq / 2:  # the textbook check: pH = pKa half way to V_eq
+        half = np.interp(v_eq / 2, v, q)
+        report(f"pH at half-equivalence, {{what}}", half if rising else 14.0 - half)
 if c_t and v0:
-    c = (ufloat(c_t, c_t_se) if c_t_se else c_t) * ufloat(v_eq, v_eq_se) / (ufloat(v0, v0_se) if v0_se else v0)
-    report(f"concentration of the analyte, {{what}}", c.nominal_value)
-    report(f"standard uncertainty of concentration of the analyte, {{what}}", c.std_dev)
+    # c = c_t V_eq / V0: independent relative uncertainties add in quadrature.
+    report("titrant concentration (the notes)", c_t)
+    report("sample volume (the notes)", v0)
+    c = c_t * v_eq / v0
+    rel = np.sqrt(((c_t_se or 0) / c_t) ** 2 + (v_eq_se / v_eq) ** 2 + ((v0_se or 0) / v0) ** 2)
+    c_se = abs(c) * rel
+    report(f"concentration of the analyte, {{what}}", c)
+    report(f"standard uncertainty of concentration of the analyte, {{what}}", c_se)
 """
     helpers = {
         "derivative_end_point": '''def derivative_end_point(v, p):
@@ -237,5 +267,41 @@ def fit_sigmoid(v, p, v_start):
     return lmfit.minimize(lambda ps: model(ps, v) - p, params)
 ''',
     }
-    imports = ("import numpy as np", "import lmfit", "from uncertainties import ufloat")
-    return KindScript(imports, code, helpers)
+    imports = ("import numpy as np", "import lmfit")
+    # The answers the results table and the discussion restate (compendium_answers.py).
+    answers = {"V_eq": AnswerCode("v_eq", "v_eq_se"), "pKa": AnswerCode("pka", "pka_se"),
+               "c_analyte": AnswerCode("c", "c_se")}  # fmt: skip
+    return KindScript(imports, code, helpers, answers=answers)
+
+
+def drawing(a: TitrationAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """The curve with the model fitted (300 points across the volumes) and the
+    end point; dpH/dV at the midpoints with the derivative's end point."""
+    r = a.result
+    if r.fit.model == "sigmoid":
+        curve = [
+            "# The logistic was fitted to the jump alone: drawn across the jump.",
+            "grid = np.linspace(v[jump(v, q)].min(), v[jump(v, q)].max(), 300)",
+            'lo, hi = fit.params["lo"].value, fit.params["hi"].value',
+            'centre, width = fit.params["v_eq"].value, fit.params["w"].value',
+            "curve = lo + (hi - lo) / (1 + np.exp(np.clip(-(grid - centre) / width, -500, 500)))",
+        ]
+    else:
+        pka = 'fit.params["pka"].value' if r.fit.model == "weak" else "None"
+        curve = [
+            "grid = np.linspace(v.min(), v.max(), 300)",
+            f"curve = charge_balance_ph(grid, v_eq, {pka}, c_t, v0)",
+        ]
+    lines: list[str] = []
+    for plan in plans:
+        lines += [
+            caption_comment(plan.key, plan.caption),
+            *curve,
+            "curve = curve if rising else 14.0 - curve",
+            "mid, slope = (v[1:] + v[:-1]) / 2, np.abs(np.diff(ph) / np.diff(v))",
+            call(plan.key, [
+                ['("scatter", v, ph)', '("line", grid, curve)', '("vline", v_eq)'],
+                ['("line", mid, slope)', '("scatter", mid, slope)', '("vline", v_d)'],
+            ]),
+        ]  # fmt: skip
+    return KindScript(("import numpy as np",), "\n".join(lines) + "\n")

@@ -9,6 +9,8 @@ the notes' components, and a coefficient the notes name read off a slope.
 
 from __future__ import annotations
 
+from labwright.agent.offline.compendium_figures import call, caption_comment
+from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_text
@@ -116,14 +118,17 @@ def script(a: XYAnalysis) -> KindScript:
         groups.setdefault(c.unit or "", []).append(c.name)
     ys = [name for names in groups.values() for name in names[:4]]
     code = f"""{read_table(a.binding.dataset)}
+{_coefficient_table(a)}
 xname = {x!r}
 x = df[xname].to_numpy(dtype=float)
+models = {{}}  # column -> (the model chosen, its parameters)
 for name in {ys!r}:
     y = df[name].to_numpy(dtype=float)
     chosen = choose_model(x, y)
     if chosen is None:
         continue  # no model explains y(x): shown without a fit
     key, params, errors, r2, n = chosen
+    models[name] = key, params  # for the figure
     what = f"{{key}} least-squares fit of {{name}} against {{xname}}"
     report(f"points in the {{what}}", n)
     report(f"coefficient of determination of the {{what}}", r2)
@@ -131,4 +136,79 @@ for name in {ys!r}:
         report(f"parameter {{sym}} of the {{what}}", value)
         report(f"standard uncertainty of parameter {{sym}} of the {{what}}", error)
 """
+    if "COEFFICIENTS" in code:
+        code += f"""    if key == "linear":  # a straight line: the coefficients the notes ask for
+        slope, slope_se = params[0], errors[0]
+        for coefficient, factor, reciprocal in COEFFICIENTS.get(name, []):
+            what = f"{{coefficient}} from the slope of {{name}} against {{xname}} in {a.source}"
+            if reciprocal:  # the coefficient's unit is the slope's reciprocal
+                report(what, factor / slope)
+                report(f"standard uncertainty of {{what}}", abs(factor) * slope_se / slope**2)
+            else:
+                report(what, factor * slope)
+                report(f"standard uncertainty of {{what}}", abs(factor) * slope_se)
+"""
     return KindScript(IMPORTS, code, {"fit_model": FIT_MODEL, "choose_model": CHOOSE_MODEL})
+
+
+def _coefficient_table(a: XYAnalysis) -> str:
+    """The coefficients the notes ask for that a straight line of a column
+    against x gives (`labwright.analysis.coefficient`): per column, the
+    factor from the slope's unit to the coefficient's, and whether the
+    coefficient is the slope's reciprocal (decided by the units alone)."""
+    from labwright.analysis.coefficient import slope_relation
+
+    if not a.result.coefficients or not a.uses.x:
+        return ""
+    x = a.uses.x[0]
+    table: dict[str, list[tuple[str, float, bool]]] = {}
+    notes: list[str] = []
+    for c in a.uses.y:
+        for ask in a.result.coefficients:
+            relation = slope_relation(ask, x.unit, c.unit)
+            if relation is not None:
+                table.setdefault(c.name, []).append((ask.name, *relation))
+                notes.append(
+                    f"# {ask.name} ({ask.unit}) from the slope of {c.name} ({c.unit}) against {x.name} ({x.unit})"
+                )
+    if not table:
+        return ""
+    return "\n".join([*dict.fromkeys(notes), f"COEFFICIENTS = {table!r}"])
+
+
+def drawing(a: XYAnalysis, plans: list[FigurePlan]) -> KindScript:
+    """The x-y path's figures of this table (`figures.to_job`, drawn by the
+    plot worker): each column against x (every k-th point past 5000), the
+    model chosen for it on 200 points across the finite x, and, for one
+    fitted curve alone, its residuals below."""
+    lines: list[str] = []
+    for plan in plans:
+        if plan.kind not in ("xy", "line") or not plan.series:
+            continue
+        lines += [
+            caption_comment(plan.key, plan.caption),
+            "step = -(-len(df) // 5000)  # at most 5000 points a curve",
+        ]
+        main: list[str] = []
+        resid: list[str] = []
+        for i, s in enumerate(plan.series, start=1):
+            lines.append(f"y{i} = df[{s.y.name!r}].to_numpy(dtype=float)[::step]")
+            if s.x is None:
+                lines.append(f"x{i} = np.arange(y{i}.size, dtype=float)")
+            else:
+                lines.append(f"x{i} = df[{s.x.name!r}].to_numpy(dtype=float)[::step]")
+            main.append(f'("{"scatter" if plan.kind == "xy" else "line"}", x{i}, y{i})')
+            if s.fit is None or s.x is None:
+                continue
+            lines += [
+                f"key, params = models[{s.y.name!r}]",
+                f"finite = df[{s.x.name!r}].to_numpy(dtype=float)",
+                "finite = finite[np.isfinite(finite)]",
+                f"grid{i} = np.linspace(finite.min(), finite.max(), 200)",
+                f"curve{i} = MODELS[key](grid{i}, *params)",
+            ]
+            main.append(f'("line", grid{i}, curve{i})')
+            if plan.kind == "xy" and len(plan.series) == 1:
+                resid += [f'("scatter", x{i}, y{i} - MODELS[key](x{i}, *params))', '("hline", 0.0)']
+        lines.append(call(plan.key, [main, resid] if resid else [main]))
+    return KindScript(("import numpy as np",), "\n".join(lines) + "\n" if lines else "")
