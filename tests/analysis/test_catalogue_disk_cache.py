@@ -116,3 +116,16 @@ def test_the_process_catalogue_uses_the_users_cache_folder(
     assert folder is not None and list(folder.glob("*.pickle"))
     monkeypatch.setattr(catalogue_load, "_cache", None)
     assert catalogue_load.catalogue() == first
+
+
+def test_no_key_means_no_cache_not_a_failed_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(texts: dict[str, bytes]) -> str:
+        raise OSError("no executable to stat")
+
+    monkeypatch.setattr(disk_cache, "key", broken)
+    builtin = _files(builtin_dir())
+    loaded = load_files(builtin, {}, check_builtin=False, cache_dir=tmp_path / "cache")
+    assert loaded == load_files(builtin, {}, check_builtin=False)
+    assert not (tmp_path / "cache").exists()

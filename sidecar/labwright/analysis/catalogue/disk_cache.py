@@ -80,7 +80,11 @@ def _code_fingerprint(h: Any) -> None:
     spec = importlib.util.find_spec("pint")
     origin = spec.origin if spec is not None else None
     if origin:
-        h.update(f"{origin}\0{os.stat(origin).st_mtime_ns}\0".encode())
+        try:
+            stamp = os.stat(origin).st_mtime_ns
+        except OSError:  # inside a frozen app's archive: the executable says it
+            stamp = 0
+        h.update(f"{origin}\0{stamp}\0".encode())
 
 
 def key(texts: dict[str, bytes]) -> str:

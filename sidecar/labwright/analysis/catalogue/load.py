@@ -974,7 +974,11 @@ def _builtin_entries(
         return _parse_builtin(texts, check=check)
     from labwright.analysis.catalogue import disk_cache
 
-    digest = disk_cache.key(texts)
+    try:
+        digest = disk_cache.key(texts)
+    except Exception as exc:  # noqa: BLE001 - no key, no cache: parse as without one
+        log.info("catalogue cache not used (%s)", exc)
+        return _parse_builtin(texts, check=False)
     cached = disk_cache.read(cache_dir, digest)
     if (
         isinstance(cached, tuple)
