@@ -10,12 +10,21 @@ both ratios, then the worst of each against the target: a ratio of at most
 1.3. On a shared machine the CPU ratio is the steadier one (other load
 stretches wall time, not our CPU seconds); the wall ratio is what a user feels.
 
-    python benchmarks/main_job.py [--repeat 3] [EXAMPLE ...]
+    python benchmarks/main_job.py [--repeat 3] [--baseline CHECKOUT] [EXAMPLE ...]
+
+With `--baseline`, each round also builds with another checkout's code
+(`CHECKOUT/sidecar` first on PYTHONPATH; children get the same code, see
+sandbox/spawn.bootstrap_text), interleaved with this one's builds and the
+bare passes, and prints its ratios on a second line: a before/after of a
+change measured in the same run, under the same load. A checkout made with
+`git worktree add` or `git archive REV sidecar knowledge | tar -x -C DIR`
+will do (bytecode is compiled for it as for this one).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import shutil
 import statistics
@@ -30,7 +39,7 @@ EXAMPLES = ROOT / "examples"
 GOAL = 1.3
 
 
-def _compile_bytecode() -> None:
+def _compile_bytecode(baseline: Path | None = None) -> None:
     """Bytecode for labwright's modules, as an installed package has (pip
     compiles at install time; the frozen app carries it). An editable install
     under PYTHONDONTWRITEBYTECODE would otherwise compile every module from
@@ -40,6 +49,8 @@ def _compile_bytecode() -> None:
     import labwright
 
     compileall.compile_dir(Path(labwright.__file__).parent, quiet=1, workers=0)
+    if baseline is not None:
+        compileall.compile_dir(baseline / "sidecar" / "labwright", quiet=1, workers=0)
 
 
 def _final_tex(folder: Path, work: Path) -> Path:
@@ -65,8 +76,12 @@ def _cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def _time_build(folder: Path, work: Path, i: int) -> tuple[float, float]:
-    out = work / f"run{i}.pdf"
+def _time_build(folder: Path, work: Path, i: int, code: Path | None = None) -> tuple[float, float]:
+    """One build as a user runs it; with `code`, that checkout's sidecar."""
+    out = work / f"run{i}{'-baseline' if code else ''}.pdf"
+    env = dict(os.environ)
+    if code is not None:
+        env["PYTHONPATH"] = str(code / "sidecar")
     cpu = _cpu()
     start = time.perf_counter()
     proc = subprocess.run(
@@ -74,6 +89,7 @@ def _time_build(folder: Path, work: Path, i: int) -> tuple[float, float]:
         cwd=work,
         capture_output=True,
         text=True,
+        env=env,
     )
     elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1) or not out.exists():
@@ -105,7 +121,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("examples", nargs="*", default=None)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="another checkout to build with too, interleaved (before/after in one run)",
+    )
     args = parser.parse_args()
+    baseline: Path | None = args.baseline.resolve() if args.baseline else None
+    if baseline is not None and not (baseline / "sidecar" / "labwright").is_dir():
+        raise SystemExit(f"{baseline} has no sidecar/labwright")
     names = args.examples or sorted(
         p.name for p in EXAMPLES.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))
     )
@@ -114,15 +139,17 @@ def main() -> int:
         f"{'example':<16} {'build s':>8} {'2x xelatex s':>13} {'ratio':>6}   "
         f"{'build cpu s':>11} {'2x xelatex cpu s':>16} {'cpu ratio':>9}"
     )
-    _compile_bytecode()
+    _compile_bytecode(baseline)
     worst: dict[str, tuple[float, str]] = {"wall": (0.0, ""), "cpu": (0.0, "")}
     for name in names:
         folder = EXAMPLES / name
         with tempfile.TemporaryDirectory(prefix=f"lw-bench-{name}-") as tmp:
             work = Path(tmp)
             tex = _final_tex(folder, work)
-            builds, bares = [], []
-            for i in range(args.repeat):  # interleaved: same load for both
+            builds, bares, befores = [], [], []
+            for i in range(args.repeat):  # interleaved: same load for all
+                if baseline is not None:
+                    befores.append(_time_build(folder, work, i, baseline))
                 builds.append(_time_build(folder, work, i))
                 bares.append(_time_bare(tex, work, i))
             b = statistics.median(t for t, _ in builds)
@@ -138,6 +165,14 @@ def main() -> int:
                 f"{bc:>11.2f} {xc:>16.2f} {ratios['cpu']:>9.2f}",
                 flush=True,
             )
+            if befores:
+                b0 = statistics.median(t for t, _ in befores)
+                b0c = statistics.median(c for _, c in befores)
+                print(
+                    f"{'  (baseline)':<16} {b0:>8.2f} {x:>13.2f} {b0 / x:>6.2f}   "
+                    f"{b0c:>11.2f} {xc:>16.2f} {b0c / xc:>9.2f}",
+                    flush=True,
+                )
     for what, (r, name) in worst.items():
         verdict = "meets" if r <= GOAL else "misses"
         print(f"worst {what} ratio {r:.2f} ({name}) {verdict} the target of <= {GOAL}x")

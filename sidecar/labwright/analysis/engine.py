@@ -650,7 +650,9 @@ def _minimise(
     fixed: Mapping[str, float],
 ) -> tuple[_Best | None, int]:
     """The best fit over the start and, when it fails, perturbed starts."""
-    import lmfit
+    from labwright.analysis.lmfit_import import import_lmfit
+
+    lmfit = import_lmfit()
 
     plan = prep.plan
     y, sigma, x = prep.y, prep.sigma, prep.x_base

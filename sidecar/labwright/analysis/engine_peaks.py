@@ -116,6 +116,9 @@ def _guesses(x: FloatArray, y: FloatArray, count: int) -> list[tuple[float, floa
 
 
 def _model(shape: str, count: int, baseline: str) -> Any:
+    from labwright.analysis.lmfit_import import import_lmfit
+
+    import_lmfit()  # first, without matplotlib (analysis/lmfit_import.py)
     from lmfit import models
 
     peak_class = getattr(models, _SHAPES[shape])

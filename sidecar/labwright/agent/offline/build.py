@@ -14,6 +14,7 @@ every file written to the output directory has a name generated here.
 from __future__ import annotations
 
 import shutil
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,9 +116,16 @@ class OfflineContext(RunContext):
         if self.drawn is None:
             plan = self.planned()
             to_draw, results = copy_images(plan, self.folder, self.out_dir)
-            expected = self._start_early(plan, to_draw, results)
-            if to_draw:
-                results += list(self.drawer.render(to_draw, self.folder, self.out_dir / FIGURE_DIR))
+            pending = self._stand_ins(to_draw)
+            # The worker draws while the report is written and sent to TeX
+            # (after the stand-ins: a drawn figure replaces its stand-in).
+            drawing = _Drawing(self.drawer, to_draw, self.folder, self.out_dir / FIGURE_DIR)
+            try:
+                expected = self._start_early(plan, to_draw, results, pending)
+            except BaseException:
+                drawing.wait()  # the worker is not left drawing for nobody
+                raise
+            results += drawing.results()
             self.drawer.release()  # its exit overlaps the writing and the compile
             self.drawn = settle_figures(plan, results)
             if self.early is not None:
@@ -140,12 +148,9 @@ class OfflineContext(RunContext):
             head=fixed_head(self.lang),  # type: ignore[arg-type]
         )
 
-    def _start_early(
-        self, plan: ReportPlan, to_draw: list[FigurePlan], copied: list[FigureResult]
-    ) -> DrawnFigures | None:
-        """Write the report as if every figure will be drawn and have it
-        compiled (sent into the started compile, or a compile started now);
-        return that assumption (None when there is no early compile)."""
+    def _stand_ins(self, to_draw: list[FigurePlan]) -> list[PendingFigure] | None:
+        """The figures an early compile will place before they are drawn, their
+        stand-ins written; None when there is no early compile."""
         fig_dir = self.out_dir / FIGURE_DIR
         pending = []
         for figure in to_draw:
@@ -157,6 +162,21 @@ class OfflineContext(RunContext):
         if not self.compile_early or (self.early is None and not pending):
             return None
         write_stand_ins(pending)
+        return pending
+
+    def _start_early(
+        self,
+        plan: ReportPlan,
+        to_draw: list[FigurePlan],
+        copied: list[FigureResult],
+        pending: list[PendingFigure] | None,
+    ) -> DrawnFigures | None:
+        """Write the report as if every figure will be drawn and have it
+        compiled (sent into the started compile, or a compile started now);
+        return that assumption (None when there is no early compile)."""
+        if pending is None:
+            return None
+        fig_dir = self.out_dir / FIGURE_DIR
         assumed = copied + [FigureResult(f.key, True, fig_dir / f.file_name) for f in to_draw]
         expected = settle_figures(plan, assumed)
         report = self._compose(expected)
@@ -229,6 +249,41 @@ class OfflineContext(RunContext):
             self.report = self._compose(self.drawn_figures())
             self._write(self.report)
         return self.report
+
+
+class _Drawing:
+    """`PlotWorker.render` of the figures in a thread, started at once: the
+    worker draws while this process writes the report (the thread mostly
+    waits for the worker's replies). `results` waits for every figure and
+    raises what the drawing raised."""
+
+    def __init__(self, drawer: PlotWorker, plans: list[FigurePlan], folder: Path, out: Path):
+        self._results: list[FigureResult] = []
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        if not plans:
+            return
+
+        def draw() -> None:
+            try:
+                self._results.extend(drawer.render(plans, folder, out))
+            except BaseException as exc:  # noqa: BLE001 - raised again in results()
+                self._error = exc
+
+        self._thread = threading.Thread(target=draw, name="draw-figures", daemon=True)
+        self._thread.start()
+
+    def wait(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def results(self) -> list[FigureResult]:
+        self.wait()
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+        return self._results
 
 
 def _scan(ctx: OfflineContext) -> Iterator[Event]:

@@ -968,27 +968,35 @@ def overlay_dir() -> Path | None:
         return None
 
 
+def _disk_cache_dir() -> Path | None:
+    """Where the parsed built-in catalogue is kept between processes."""
+    try:
+        from labwright import config
+
+        return config.data_dir(create=False).cache_dir / "catalogue"
+    except Exception:  # no data dir: parse in every process, as without a cache
+        return None
+
+
 def _files(folder: Path | None) -> dict[str, Path]:
     if folder is None or not folder.is_dir():
         return {}
     return {p.name: p for p in sorted(folder.glob("*.toml")) if p.is_file()}
 
 
-def load_files(
-    builtin: Mapping[str, Path], overlay: Mapping[str, Path], *, check_builtin: bool = True
-) -> Catalogue:
-    """Entries of the built-in files, with the overlay's files replacing
-    theirs by name (and adding new ones); an invalid overlay entry is skipped
-    with a warning and the built-in entry of its key stays. Overlay entries
-    are always validated; built-in ones unless `check_builtin` is False."""
-    entries: dict[str, ModelEntry] = {}
+def _parse_builtin(
+    texts: Mapping[str, bytes], *, check: bool
+) -> tuple[dict[str, ModelEntry], list[CatalogueProblem]]:
+    """The built-in files' entries by key, and their problems."""
     problems: list[CatalogueProblem] = []
     builtin_entries: dict[str, ModelEntry] = {}
-    for name, path in builtin.items():
+    for name, data in texts.items():
+        # As Path.read_text reads it (universal newlines: a checkout with CRLF).
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         found, bad = parse_text(
-            path.read_text(encoding="utf-8"),
+            text,
             f"knowledge/models/{name}",
-            check=check_builtin,
+            check=check,
             builtin=True,
         )
         problems.extend(bad)
@@ -999,6 +1007,55 @@ def load_files(
                 )
                 continue
             builtin_entries[entry.key] = entry
+    return builtin_entries, problems
+
+
+def _builtin_entries(
+    builtin: Mapping[str, Path], *, check: bool, cache_dir: Path | None
+) -> tuple[dict[str, ModelEntry], list[CatalogueProblem]]:
+    """`_parse_builtin` of the files, through the disk cache when one is given
+    and the files are not to be checked (analysis/catalogue/disk_cache.py)."""
+    texts = {name: path.read_bytes() for name, path in builtin.items()}
+    if cache_dir is None or check:
+        return _parse_builtin(texts, check=check)
+    from labwright.analysis.catalogue import disk_cache
+
+    try:
+        digest = disk_cache.key(texts)
+    except Exception as exc:  # noqa: BLE001 - no key, no cache: parse as without one
+        log.info("catalogue cache not used (%s)", exc)
+        return _parse_builtin(texts, check=False)
+    cached = disk_cache.read(cache_dir, digest)
+    if (
+        isinstance(cached, tuple)
+        and len(cached) == 2
+        and isinstance(cached[0], dict)
+        and all(isinstance(e, ModelEntry) for e in cached[0].values())
+        and isinstance(cached[1], list)
+        and all(isinstance(p, CatalogueProblem) for p in cached[1])
+    ):
+        return cached
+    parsed = _parse_builtin(texts, check=False)
+    disk_cache.write(cache_dir, digest, parsed)
+    return parsed
+
+
+def load_files(
+    builtin: Mapping[str, Path],
+    overlay: Mapping[str, Path],
+    *,
+    check_builtin: bool = True,
+    cache_dir: Path | None = None,
+) -> Catalogue:
+    """Entries of the built-in files, with the overlay's files replacing
+    theirs by name (and adding new ones); an invalid overlay entry is skipped
+    with a warning and the built-in entry of its key stays. Overlay entries
+    are always validated; built-in ones unless `check_builtin` is False.
+    With `cache_dir` (and no check), the parsed built-in files are kept there
+    for the next process, keyed by their bytes and the parser's code."""
+    entries: dict[str, ModelEntry] = {}
+    builtin_entries, problems = _builtin_entries(builtin, check=check_builtin, cache_dir=cache_dir)
+    problems = list(problems)
     replaced = set(overlay) & set(builtin)
     for entry in builtin_entries.values():
         if Path(entry.source_file).name not in replaced:
@@ -1059,7 +1116,10 @@ def catalogue() -> Catalogue:
         # The built-in files are validated by the test suite, not per run;
         # LABWRIGHT_CHECK_CATALOGUE=1 validates them here too.
         loaded = load_files(
-            builtin, overlay, check_builtin=os.environ.get("LABWRIGHT_CHECK_CATALOGUE") == "1"
+            builtin,
+            overlay,
+            check_builtin=os.environ.get("LABWRIGHT_CHECK_CATALOGUE") == "1",
+            cache_dir=_disk_cache_dir(),
         )
         for problem in loaded.problems:
             log.error("catalogue entry skipped (a bug in the built-in catalogue): %s", problem)

@@ -212,7 +212,9 @@ def find_period(
     t_values: np.ndarray, y_values: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str, float, Any] | None:
     """(t, y, freqs, power, method, peak frequency, the lmfit result)."""
-    import lmfit
+    from labwright.analysis.lmfit_import import import_lmfit
+
+    lmfit = import_lmfit()
 
     t, y = np.asarray(t_values, dtype=float), np.asarray(y_values, dtype=float)
     ok = np.isfinite(t) & np.isfinite(y)

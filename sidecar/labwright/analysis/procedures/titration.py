@@ -205,7 +205,9 @@ def _aicc(rss: float, n: int, k: int) -> float:
 def _fit_charge_balance(
     v: np.ndarray, p: np.ndarray, v_start: float, c_t: float, v0: float, weak: bool
 ) -> CurveFit | None:
-    import lmfit
+    from labwright.analysis.lmfit_import import import_lmfit
+
+    lmfit = import_lmfit()
 
     params = lmfit.Parameters()
     span = float(v.max() - v.min())
@@ -252,7 +254,9 @@ def _jump(v: np.ndarray, p: np.ndarray) -> np.ndarray:
 
 def _fit_sigmoid(v: np.ndarray, p: np.ndarray, v_start: float) -> CurveFit | None:
     """A logistic through the jump: lo + (hi - lo)/(1 + exp(-(V - V_eq)/w))."""
-    import lmfit
+    from labwright.analysis.lmfit_import import import_lmfit
+
+    lmfit = import_lmfit()
 
     span = float(v.max() - v.min())
     params = lmfit.Parameters()

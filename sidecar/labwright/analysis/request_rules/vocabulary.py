@@ -213,6 +213,20 @@ class Vocabulary:
         for c in compiled:
             if c.symbol:
                 self._by_symbol.setdefault(c.symbol[:1], []).append(c)
+        # Which phrases can match a clause at all, by what every match needs:
+        # an English phrase all its stems (so its first), a Chinese phrase its
+        # first character. `hits` looks only at those, in catalogue order.
+        self._by_first_stem: dict[str, list[int]] = {}
+        self._by_first_char: dict[str, list[int]] = {}
+        self._stem_sets: dict[int, frozenset[str]] = {}
+        for i, c in enumerate(compiled):
+            if c.chinese:
+                joined = "".join(c.term.phrase.split())
+                if joined:
+                    self._by_first_char.setdefault(joined[0], []).append(i)
+            elif c.stems:
+                self._by_first_stem.setdefault(c.stems[0], []).append(i)
+                self._stem_sets[i] = frozenset(c.stems)
 
     def is_generic(self, term: Term) -> bool:
         """A one-word quantity phrase that several laws share."""
@@ -236,14 +250,18 @@ class Vocabulary:
         toks = tokens(text)
         present = set(toks.stems)
         found: list[Hit] = []
-        for c in self._compiled:
+        # Every other phrase finds nothing here (see __init__).
+        candidates = {i for s in present for i in self._by_first_stem.get(s, ())}
+        candidates.update(i for ch in set(text) for i in self._by_first_char.get(ch, ()))
+        for i in sorted(candidates):
+            c = self._compiled[i]
             if kinds is not None and c.term.kind not in kinds:
                 continue
             spans: list[Span] = []
             if c.chinese:
                 spans = find_chinese(c.term.phrase, text)
             elif c.stems:
-                if not set(c.stems) <= present:
+                if not self._stem_sets[i] <= present:
                     continue
                 if len(c.stems) == 1 and len(c.term.phrase) <= 3 and c.term.how != "label":
                     # A short alias ("MM", "RC") only as written, in capitals.
