@@ -531,32 +531,27 @@ class FitKind:
         if entry.key == CUSTOM_KEY:
             entry = _started(entry, data)
         result = fit(entry, data)
+        if not result.ok:
+            return FitOutcome(b, result, data)
+        quality = _quality(result, data.sigma if result.weighted else None)
         relative = None
         if (
-            result.ok
-            and data.sigma is None
+            data.sigma is None
             and entry.composite is None
             and not is_offset_scale(b.units.get(entry.response.name))
         ):
             # The scatter grows with the value (a meter's % of reading, a
             # current over decades): refitted with relative weights.
             used = result.used if result.used.shape == result.fitted.shape else slice(None)
-            k = len(result.parameters)
             relative = relative_scatter(
-                result.fitted[used], result.residuals[used], k,
-                runs_p=fit_quality(result.residuals, k).runs_p,
+                result.fitted[used], result.residuals[used], len(result.parameters),
+                runs_p=quality.runs_p,
             )  # fmt: skip
             if relative is not None:
                 result, data, relative = _reweighted(entry, data, result)
-        out = FitOutcome(b, result, data, relative=relative)
-        if result.ok:
-            out.quality = fit_quality(
-                result.residuals, len(result.parameters),
                 # Weights from the scatter itself leave no χ² to test.
-                sigma=data.sigma if result.weighted and relative is None else None,
-                r2=result.r2 if math.isfinite(result.r2) else None,
-            )  # fmt: skip
-        return out
+                quality = _quality(result, None)
+        return FitOutcome(b, result, data, quality=quality, relative=relative)
 
     def goals(self, job: Job[FitBinding], result: FitOutcome) -> list[str]:
         return ["law"] if result.ok else []
@@ -567,6 +562,13 @@ class FitKind:
 
 
 FIT = FitKind()
+
+
+def _quality(result: FitResult, sigma: Any) -> FitQuality:
+    return fit_quality(
+        result.residuals, len(result.parameters), sigma=sigma,
+        r2=result.r2 if math.isfinite(result.r2) else None,
+    )  # fmt: skip
 
 
 #: Refits with relative weights: the weights follow the fitted values and
