@@ -139,3 +139,19 @@ def test_a_provider_lost_mid_run_degrades_once_and_the_later_stages_go_offline(
     degraded = [w for w in _warnings(events) if w.text.key == "llm.degraded"]
     assert len(degraded) == 1, [w.message for w in degraded]
     assert calls <= 2  # the first stage's call and its one retry, nothing after
+
+
+def test_the_analysis_is_imported_while_the_probe_waits(
+    dropped_port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connect wait of a provider that never answers is spent importing
+    what the run needs either way, not added to the offline run after it."""
+    from labwright.agent import choose
+
+    seen: list[bool] = []
+    probe = Probe(_endpoint(dropped_port))
+    monkeypatch.setattr(choose, "_import_the_analysis", lambda: seen.append(probe.answered))
+    choice = PipelineChoice("llm", _endpoint(dropped_port), probe)
+    assert choice.unreachable() is not None
+    assert seen == [False]  # imported while the probe had no answer yet
+    assert choice.unreachable() is not None and seen == [False]  # once: answered now

@@ -27,9 +27,11 @@ from tests.labset import FolderScore, score
 from tests.labset.score import TruthScore
 
 # Measured 2026-12-05 on main 36e4c64 (offline, with and without TeX alike;
-# analyst_eval printed 25/48 within, 33/50 answered, 2 harmful).
-WITHIN_FLOOR = 35  # informative asked quantities within 3 SE of the truth, of 48
-ANSWERED_FLOOR = 43  # requests answered (or said to be unanswerable), of 50
+# analyst_eval printed 25/48 within, 33/50 answered, 2 harmful); raised to
+# 40/46 with numbered columns as the law's count, qualified symbols (x左),
+# units objects in JSON and the natural length of a spring.
+WITHIN_FLOOR = 40  # informative asked quantities within 3 SE of the truth, of 48
+ANSWERED_FLOOR = 46  # requests answered (or said to be unanswerable), of 50
 HARMFUL_CEILING = 0  # fits whose response is a set-point column
 
 

@@ -59,3 +59,25 @@ def test_bad_json_is_skipped(data_dir: Path, content: bytes, fragment: str) -> N
     path.write_bytes(content)
     (item,) = read_file(path, "bad.json")
     assert isinstance(item, Skipped) and fragment in item.reason
+
+
+def test_a_units_object_gives_the_columns_their_units(data_dir: Path) -> None:
+    # A biochemist's JSON: units by column name or wildcard, the substance in them.
+    value = {
+        "units": {"S_mM": "mM sucrose", "v_rep*": "umol glucose / min", "T": "not a unit at all"},
+        "data": [{"S_mM": s, "v_rep1": 0.1 * s, "v_rep2": 0.11 * s, "T": 30} for s in (1, 2, 4)],
+    }
+    d = next(iter(datasets(read_file(write(data_dir / "kin.json", value), "kin.json")).values()))
+    units = {c.name: c.unit for c in d.columns}
+    assert units == {"S": "mM", "v_rep1": "umol/min", "v_rep2": "umol/min", "T": None}
+
+
+def test_units_written_with_the_substance_in_them() -> None:
+    from labwright.ingest.units import unit_in_words
+
+    assert unit_in_words("umol glucose / min") == "umol/min"
+    assert unit_in_words("µmol product per min") == "µmol/min"
+    assert unit_in_words("mM sucrose") == "mM"
+    assert unit_in_words("mg/L") == "mg/L"
+    assert unit_in_words("glucose") is None
+    assert unit_in_words("3 times") is None

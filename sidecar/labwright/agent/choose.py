@@ -79,6 +79,8 @@ class PipelineChoice:
 
             probe = Probe(self.endpoint)
             object.__setattr__(self, "probe", probe)
+        if not probe.answered:
+            _import_the_analysis()  # while the probe waits on the network
         return probe.result()
 
     def plan(self, *, tex_available: bool, reflect_rounds: int = 2) -> list[str]:
@@ -142,6 +144,22 @@ class PipelineChoice:
                 save_version=request.save_version,
                 tex_available=request.tex_available,
             )
+
+
+def _import_the_analysis() -> None:
+    """Import what either pipeline's analysis needs (the fitting stack, the
+    catalogue): ~1 s of work that a provider which never answers would
+    otherwise add to the offline run as its connect wait (the probe waits in
+    its thread meanwhile, without the GIL). Nothing is wasted when the
+    provider answers: the model-backed run analyses the data with the same
+    code first."""
+    import labwright.analysis.kinds  # noqa: F401
+    import labwright.analysis.plan  # noqa: F401
+    from labwright.analysis.catalogue.load import catalogue
+    from labwright.analysis.lmfit_import import import_lmfit
+
+    import_lmfit()
+    catalogue()
 
 
 def choose_pipeline(mode: Mode, endpoint: Endpoint | None) -> PipelineChoice:

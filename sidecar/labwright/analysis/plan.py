@@ -133,6 +133,12 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
         from labwright.analysis.derived_columns import apply
 
         read.datasets[:] = apply(read, request.derived).datasets
+    if request is not None and request.numbered:
+        # "L1, L2" read as L at n = 1, 2: the long table joins the folder's
+        # (analysis/numbered_columns.py).
+        from labwright.analysis.numbered_columns import with_long_tables
+
+        read.datasets.extend(with_long_tables(read.datasets, request.numbered))
     if request is not None:
         # A law fitted over all runs at once reads the runs stacked, with the
         # file names' value as a column (analysis/stacked_runs.py).

@@ -1,7 +1,7 @@
 """Replicate columns: one quantity measured several times in one table.
 
 Students write repeats side by side as numbered columns: "v1, v2, v3",
-"10T trial 1 .. 10T trial 3", "A_run1", "x #2". The numbered siblings of
+"10T trial 1 .. 10T trial 3", "A_run1", "x #2", "OD600 第1瓶". The numbered siblings of
 one stem are readings of the quantity the stem names, so "v1 (µmol/min)"
 beside "v2", "v3" is Michaelis–Menten's rate v, read three times.
 """
@@ -13,8 +13,12 @@ from collections.abc import Sequence
 
 from labwright.ingest.tabular import is_generated_name
 
+# Chinese counts end with a measure word: 第2次 (time), 第1瓶 (flask), 第3组
+# (group), 2号 (number), 3管 (tube), 1孔 (well), 2皿 (dish), 1份 (portion).
 STEM = re.compile(
-    r"^(.*?)[\s_\-]*(?:#|no\.?|rep|run|trial|repeat|第)?[\s_\-]*(\d+)\s*次?\s*$", re.I
+    r"^(.*?)[\s_\-]*(?:#|no\.?|rep|run|trial|repeat|第)?[\s_\-]*(\d+)\s*"
+    r"[次瓶组号管孔皿份遍回]?\s*$",
+    re.I,
 )
 
 

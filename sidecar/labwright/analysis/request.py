@@ -197,6 +197,20 @@ class NotedReadings(_Strict):
     evidence: Evidence
 
 
+class NumberedReadings(_Strict):
+    """Numbered columns read as one variable at the law's count ("L1, L2" of
+    a resonance tube: L at n = 1 and n = 2): the table is read long, one row
+    per reading (`analysis/numbered_columns.py`)."""
+
+    file: str
+    sheet: str | None = None
+    columns: tuple[str, ...] = Field(min_length=2, description="the numbered columns, in order")
+    numbers: tuple[int, ...] = Field(min_length=2, description="each column's number")
+    response: str = Field(description="the name of the column they make")
+    count: str = Field(description="the name of the count column (the law's symbol)")
+    evidence: Evidence
+
+
 class Unanswered(_Strict):
     """Something the notes ask that the data cannot answer, and why."""
 
@@ -234,6 +248,9 @@ class AnalysisRequest(_Strict):
     )
     noted_unknowns: tuple[NotedReadings, ...] = Field(
         default=(), description="unknown samples whose readings the notes write out"
+    )
+    numbered: tuple[NumberedReadings, ...] = Field(
+        default=(), description="numbered columns read as a law's variable at its count"
     )
 
     @property

@@ -4,6 +4,7 @@ objects holding either; plain numeric arrays go through the shared walker."""
 from __future__ import annotations
 
 import json
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pandas as pd
@@ -13,6 +14,7 @@ from .base import MAX_TEXT_BYTES, Item, ReaderContext, ReadError, read_prefix
 from .encoding import decode_text
 from .tabular import column_names, frame_to_columns
 from .types import Dataset, Provenance
+from .units import unit_in_words
 
 _MAX_DEPTH = 6
 
@@ -97,4 +99,33 @@ def read_json(path: Path, ctx: ReaderContext) -> list[Item]:
         items.extend(found.skipped)
     if not any(isinstance(i, Dataset) for i in items):
         raise ReadError("read.json_no_numbers")
+    _apply_units(_units_object(value), [i for i in items if isinstance(i, Dataset)])
     return items
+
+
+def _units_object(value: object) -> dict[str, str]:
+    """A top-level "units" object of column name (or pattern, "v_rep*") to unit."""
+    if not isinstance(value, dict):
+        return {}
+    for key in ("units", "unit", "Units", "单位"):
+        found = value.get(key)
+        if isinstance(found, dict):
+            return {str(k): v for k, v in found.items() if isinstance(v, str)}
+    return {}
+
+
+def _apply_units(units: dict[str, str], datasets: list[Dataset]) -> None:
+    """Columns without a unit of their own take the one the file's "units"
+    object gives their name, exactly or by a wildcard pattern."""
+    if not units:
+        return
+    for ds in datasets:
+        for col in ds.columns:
+            if col.unit is not None or not col.is_numeric:
+                continue
+            text = units.get(col.name)
+            if text is None:
+                text = next((u for k, u in units.items() if fnmatchcase(col.name, k)), None)
+            unit = unit_in_words(text) if text is not None else None
+            if unit is not None:
+                col.unit = unit

@@ -110,6 +110,26 @@ def looks_like_unit(cell: str) -> bool:
     return all(_is_unit_token(t.rstrip("²³⁻¹")) for t in tokens)
 
 
+def unit_in_words(text: str) -> str | None:
+    """The unit of a unit written with the substance in it, as chemists and
+    biochemists write one ("umol glucose / min", "µmol product per min", "mM
+    sucrose"): the words that are no unit dropped, "per" read as "/". None
+    when what is left is no unit."""
+    text = text.strip()
+    if looks_like_unit(text):
+        return text
+    kept = []
+    for token in re.split(r"\s+", text.replace("/", " / ")):
+        if token.casefold() == "per":
+            kept.append("/")
+        elif token == "/" or _is_unit_token(token.rstrip("²³⁻¹")):
+            kept.append(token)
+        elif not re.fullmatch(r"[A-Za-z]{3,}", token):
+            return None  # not a plain word: keep nothing rather than guess
+    unit = "".join(kept).strip("/")
+    return unit if unit and looks_like_unit(unit) else None
+
+
 # Subscripts that read as unit symbols: "T_min" is a minimum, "I_ph" a
 # photocurrent, "V_pp" peak-to-peak.
 _SUBSCRIPT_WORDS = frozenset("min max ph pp dc ac eq in out tot avg".split())

@@ -88,6 +88,11 @@ class Probe:
     def _ask(self, endpoint: Endpoint, get: Get) -> None:
         self._answer = unreachable(endpoint, get=get)
 
+    @property
+    def answered(self) -> bool:
+        """The answer is in (`result` would not wait)."""
+        return not self._thread.is_alive()
+
     def result(self) -> Message | None:
         """Why the provider cannot be reached, or None (waits for the answer)."""
         self._thread.join()

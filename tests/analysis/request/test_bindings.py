@@ -249,3 +249,14 @@ def test_an_ac_voltage_in_chinese_names_the_sinusoid() -> None:
     req = _real_read("示波器记录的交流电压信号。要求：求信号的频率和振幅。", data)
     assert {(a.model, a.quantity) for a in req.asked} == {("sinusoid", "f"), ("sinusoid", "A")}
     assert _bound(req, "sinusoid") == {"t": "t", "y": "u"}
+
+
+def test_camel_case_names_are_words() -> None:
+    from labwright.analysis.request_rules.columns import table_columns
+    from labwright.analysis.request_rules.text import read_notes
+
+    from .tables import table as make_table
+
+    ds = make_table("c.csv", {"BodySize (g)": [1.0, 2.0], "pH": [7.0, 7.1], "dT (K)": [1.0, 2.0]})
+    words = {c.name: c.words for c in table_columns(ds, read_notes([]))}
+    assert words == {"BodySize": "Body Size", "pH": "pH", "dT": "dT"}  # symbols stay whole

@@ -24,6 +24,9 @@ def _bound(req: AnalysisRequest, model: str) -> dict[str, tuple[str, int]]:
         (["S", "v1", "v2", "v3"], {"v1": "v", "v2": "v", "v3": "v"}),
         (["m", "t trial 1", "t trial 2"], {"t trial 1": "t", "t trial 2": "t"}),
         (["x", "A_run1", "A_run2", "B"], {"A_run1": "A", "A_run2": "A"}),
+        # Chinese counts with their measure word: flasks, times, tubes.
+        (["时间", "OD600 第1瓶", "OD600 第2瓶"], {"OD600 第1瓶": "OD600", "OD600 第2瓶": "OD600"}),
+        (["c", "A 第1次", "A 第2次"], {"A 第1次": "A", "A 第2次": "A"}),
         (["t", "v0"], {}),  # a lone numbered name is a name
         (["x1", "y"], {}),
     ],

@@ -91,3 +91,38 @@ def test_the_hall_law_at_a_fixed_field_is_fitted_against_the_current() -> None:
     got = _answers(folder)
     assert got["R_H"]["model"] == "hall_effect_current"
     assert abs(got["R_H"]["value"] - 624.0) < 3 * got["R_H"]["se"]  # cm³/C
+
+
+def test_symbols_with_chinese_qualifiers_name_the_columns_that_carry_them() -> None:
+    # Newton's rings read as left and right positions: D_m = |x左 − x右|.
+    rng = np.random.default_rng(6)
+    m = np.arange(25, 5, -1).astype(float)
+    radius, lam = 0.865, 589.3e-9
+    d = np.sqrt(4 * m * radius * lam + 2e-6) * 1e3  # mm, with a dust offset
+    centre = 25.4 + rng.normal(0, 0.002, m.size)
+    left, right = centre + d / 2, centre - d / 2
+    folder = notes_folder(
+        "用牛顿环测平凸透镜的曲率半径\n钠光灯 λ = 589.3 nm。\n"
+        "D_m = |x左 − x右|，D_m² − D_n² = 4(m − n)Rλ\n求透镜的曲率半径 R。",
+        table("rings.csv", {"环数 m": m, "左侧读数 (mm)": left, "右侧读数 (mm)": right}),
+        source="说明.txt",
+    )
+    req = read_request(folder, catalogue())
+    (derived,) = req.derived
+    assert sorted(dict(derived.columns).values()) == ["右侧读数", "左侧读数"]
+    bound = {b.variable: b.column for b in req.bindings if b.model == "newton_rings"}
+    assert bound["D"] == derived.name
+    r = _answers(folder)["R_c"]
+    assert abs(r["value"] - radius) <= 3 * r["se"]
+
+
+def test_a_qualifier_is_no_prose_and_prose_is_no_qualifier() -> None:
+    from labwright.analysis.request_rules.equations import find_equations
+
+    def found(text: str) -> list[str]:
+        return [w.text for c in clauses_of("n", text) for w in find_equations(c)]
+
+    assert found("D = |x左 − x右|") == ["D = |x左 - x右|"]
+    assert found("k = F/x时，求 k") == ["k = F/x"]  # 时 begins the prose
+    # The next line's equation is not the end of this one's right side.
+    assert found("L2 + e = 3λ/4,   v = fλ\ne = end correction") == ["e = 3λ/4", "v = fλ"]

@@ -49,6 +49,7 @@ from labwright.analysis.catalogue.load import catalogue
 from labwright.analysis.catalogue.schema import ModelEntry, Text
 from labwright.analysis.engine import FitData, FitResult, fit
 from labwright.analysis.jobs import BindContext, Job, Uses
+from labwright.analysis.numbered_columns import long_source
 from labwright.analysis.procedures.common import expected, figure_line
 from labwright.analysis.quantities import factor, is_offset_scale
 from labwright.analysis.replicates import replicate_stems
@@ -181,7 +182,9 @@ def _entries(request: AnalysisRequest) -> list[ModelEntry]:
     for key in dict.fromkeys(keys):
         entry = by_key.get(key)
         if entry is not None and entry.procedure in _PLAIN:
-            out.append(entry)
+            # An input the request binds to a column is read per row.
+            bound = {b.variable for b in request.bindings if b.model == key}
+            out.append(entry.with_inputs_as_variables(bound))
     custom = _custom(request)
     return out + ([custom.entry] if custom is not None else [])
 
@@ -463,6 +466,7 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
         if is_stacked(ds):
             # The run files the stacked table is made of are this fit's too.
             extra = (*extra, *(d for d in ctx.read.datasets if d.source in run_files(ctx)))
+        extra = (*extra, *read_long_from(ctx, ds))
         inputs, input_units = _inputs(req, entry)
         notes = ctx.reading.text if ctx.reading is not None else ""
         out.append(FitBinding(law, ds, columns, units, inputs, input_units, prepared,
@@ -482,6 +486,18 @@ def _fitted_way_round(
     if set_point_of(ds, columns[entry.response.name].name, notes) is None:
         return entry
     return entry.inverted()
+
+
+def read_long_from(ctx: BindContext, ds: Dataset) -> list[Dataset]:
+    """The table a long table (`numbered_columns.py`) was read from: this
+    fit's too, so it is not fitted again as plain x-y columns."""
+    out = []
+    for spec in ctx.request.numbered:
+        if long_source(spec.file, spec.columns) == ds.source:
+            found = _dataset(ctx.read, spec.file, spec.sheet)
+            if found is not None:
+                out.append(found)
+    return out
 
 
 def run_files(ctx: BindContext) -> set[str]:

@@ -9,6 +9,7 @@ never the TOML.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -250,6 +251,41 @@ class ModelEntry:
             example=None,
             extra={**self.extra, "inverted": True},
         )
+
+    def with_inputs_as_variables(self, names: Iterable[str]) -> ModelEntry:
+        """The entry with the inputs `names` read per row, as independent
+        variables: a quantity the law takes as given (a tuning fork's
+        frequency) that the table holds a column of, one value per row (one
+        fork per row). Self when none of `names` is an input."""
+        wanted = set(names)
+        moved = tuple(i for i in self.inputs if i.name in wanted)
+        if not moved:
+            return self
+        as_variables = tuple(
+            Variable(
+                name=i.name,
+                role="independent",
+                label=i.label,
+                symbols=i.symbols,
+                words=i.words,
+                unit=i.unit,
+            )
+            for i in moved
+        )
+        per_row = (*self.per_row_inputs, *(i.name for i in moved))
+        return replace(
+            self,
+            variables=(*self.variables, *as_variables),
+            inputs=tuple(i for i in self.inputs if i.name not in wanted),
+            example=None,  # the example gives the inputs as values
+            extra={**self.extra, "per_row_inputs": per_row},
+        )
+
+    @property
+    def per_row_inputs(self) -> tuple[str, ...]:
+        """The inputs `with_inputs_as_variables` made variables."""
+        value = self.extra.get("per_row_inputs", ())
+        return tuple(value) if isinstance(value, tuple) else ()
 
     @property
     def is_inverted(self) -> bool:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os.path
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
@@ -30,6 +31,7 @@ from labwright.analysis.request import (
     Evidence,
     FileRole,
     NamedModel,
+    NumberedReadings,
     Unanswered,
 )
 from labwright.analysis.request_rules.asked import mentions, resolve
@@ -60,6 +62,7 @@ from labwright.analysis.request_rules.described import (
 from labwright.analysis.request_rules.equations import find_equations
 from labwright.analysis.request_rules.files import file_roles
 from labwright.analysis.request_rules.formula import (
+    REMAINING_COLUMN,
     custom_asked,
     custom_bindings,
     named_by_formula,
@@ -70,12 +73,14 @@ from labwright.analysis.request_rules.formula import (
 from labwright.analysis.request_rules.method import procedure, replicates
 from labwright.analysis.request_rules.named import named_models
 from labwright.analysis.request_rules.noted_unknowns import noted_unknowns
+from labwright.analysis.request_rules.numbered import bind_by_column_numbers, with_per_row_inputs
 from labwright.analysis.request_rules.peak_shape import baseline, peak_count
 from labwright.analysis.request_rules.references import free_references
 from labwright.analysis.request_rules.text import Notes, read_notes
 from labwright.analysis.request_rules.unknown import unknown_requests
 from labwright.analysis.request_rules.values import statements
 from labwright.analysis.request_rules.vocabulary import Vocabulary
+from labwright.analysis.request_rules.words import same_symbol
 from labwright.analysis.stacked_runs import stack_runs
 from labwright.ingest.types import Dataset, ReadResult
 
@@ -287,6 +292,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     expected += free_references(notes, expected, given.constants)
 
     bindings: list[Binding] = list(custom)
+    numbered: list[NumberedReadings] = []
     unanswered: list[Unanswered] = []
     unbound: list[str] = []
     source_of = {c.name: c.file for _, cols in tables for c in cols}
@@ -301,10 +307,24 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         entry = entry_of(key)
         if entry is None:
             continue
+        # A tuning fork's frequency given per row: the input is a variable.
+        per_row = with_per_row_inputs(entry, tables, given.constants)
+        if per_row is not entry:
+            trial = _bind_tables(per_row, tables, roles)
+            if any(tb.complete for tb in trial) or bind_by_column_numbers(per_row, trial, notes):
+                entry = per_row
         bound = _bind_tables(entry, tables, roles)
         complete = [tb for tb in bound if tb.complete]
         if complete:
             bindings.extend(_compact(entry, complete, source_of))
+            continue
+        # "L1, L2" of a resonance tube: the law's count is the columns' number.
+        by_numbers = bind_by_column_numbers(entry, bound, notes)
+        if by_numbers is not None:
+            long_binding, spec, long_table = by_numbers
+            numbered.append(spec)
+            tables.append(long_table)
+            bindings.extend(_compact(entry, [long_binding], source_of))
             continue
         # Only a law of two or more independent variables, one of them the
         # runs' parameter: a law of one (T against L) across runs is the run
@@ -427,6 +447,41 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         asked = [a for a in asked if a.model not in passing]
         unanswered = [u for u in unanswered if u.model not in passing]
         bindings = [b for b in bindings if b.model not in passing]
+    written_out = any(m.how == "formula" and m.key is None for m in models)
+    inside = _formula_inside_law(asked, bindings, entry_of) if written_out else None
+    if inside is not None:
+        # "λ = v/f" beside the resonance-tube law that answers v: a relation
+        # inside the law, whose left side names no column, is no law of its
+        # own; what the notes ask of it, the law answers.
+        models = [m for m in models if not (m.how == "formula" and m.key is None)]
+        already = {(a.model, a.quantity) for a in asked}
+        asked = [
+            a
+            if a.model != CUSTOM_KEY
+            else a.model_copy(
+                update={"model": inside[a.quantity][0], "quantity": inside[a.quantity][1]}
+            )
+            for a in asked
+            if a.model != CUSTOM_KEY or inside[a.quantity] not in already
+        ]
+        bindings = [b for b in bindings if b.model != CUSTOM_KEY]
+        custom = []
+    # A law brought in only because it has a quantity asked ("劲度系数": a
+    # spring's period law) is no request when a bound law answers it.
+    bound_laws = {b.model for b in bindings}
+    answered = {a.quantity for a in asked if a.model in bound_laws}
+    only_asked = {
+        m.key
+        for m in models
+        if m.how == "quantity"
+        and m.key not in bound_laws
+        and all(a.quantity in answered for a in asked if a.model == m.key)
+    }
+    if only_asked:
+        models = [m for m in models if m.key not in only_asked]
+        keys = [k for k in keys if k not in only_asked]
+        asked = [a for a in asked if a.model not in only_asked]
+        unanswered = [u for u in unanswered if u.model not in only_asked]
 
     # "The growth rate per year" of a dated series is its trend (no law);
     # the two-column fallback is no evidence that a table is the law's.
@@ -445,7 +500,9 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         models = [m for m in models if m.key not in implied_only]
         keys = [k for k in keys if k not in implied_only]
         unanswered = [u for u in unanswered if u.model not in implied_only]
-    unanswered.extend(_missing_inputs(asked, vocab, given.constants))
+    # An input bound to a column (per row) is no input the notes must give.
+    per_row_bound = [_BoundInput(f"{b.model}:{b.variable}") for b in bindings]
+    unanswered.extend(_missing_inputs(asked, vocab, [*given.constants, *per_row_bound]))
     unanswered.extend(unknown_requests(notes, vocab))
     used = [e for e in (vocab.entry(k) for k in keys) if e is not None]
     quantities = {
@@ -495,10 +552,46 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         baseline=base[0] if base else None,  # type: ignore[arg-type]
         derived=tuple(derived),
         defined=tuple(defined),
+        numbered=tuple(numbered),
         noted_unknowns=tuple(
             noted_unknowns(notes) if any(e.procedure == "calibration" for e in used) else ()
         ),
     )
+
+
+@dataclass(frozen=True)
+class _BoundInput:
+    """An input a column holds per row, as `_missing_inputs` reads a given value."""
+
+    symbol: str
+
+
+def _formula_inside_law(
+    asked: Sequence[AskedQuantity],
+    bindings: Sequence[Binding],
+    entry_of: Callable[[str], ModelEntry | None],
+) -> dict[str, tuple[str, str]] | None:
+    """When the written formula is a relation inside a bound law, the law
+    and its quantity that answer each quantity asked of it; else None. Inside: its response
+    was only the table's one remaining column (no column is named as its
+    left side), and a law the data bind has every quantity asked of it (by
+    the same name)."""
+    own = [b for b in bindings if b.model == CUSTOM_KEY]
+    if own and not any(REMAINING_COLUMN in b.evidence.reason for b in own):
+        return None  # its left side names a column: a law of its own
+    of_formula = {a.quantity for a in asked if a.model == CUSTOM_KEY}
+    if not of_formula:
+        return None
+    answered_by: dict[str, tuple[str, str]] = {}
+    for key in dict.fromkeys(b.model for b in bindings if b.model != CUSTOM_KEY):
+        entry = entry_of(key)
+        if entry is None:
+            continue
+        for q in of_formula:
+            same = next((k for k in entry.quantity_keys() if same_symbol(q, k)), None)
+            if q not in answered_by and same is not None:
+                answered_by[q] = (key, same)
+    return answered_by if of_formula <= answered_by.keys() else None
 
 
 def _missing_inputs(
@@ -514,6 +607,8 @@ def _missing_inputs(
         exprs = [d.expr for d in entry.derived if d.key == a.quantity] + [entry.formula]
         names = {n for e in exprs for n in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", e)}
         for i in entry.inputs:
+            if f"{entry.key}:{i.name}" in have:
+                continue  # read per row from a column
             if i.name in names and i.default is None and i.name not in have:
                 out.append(
                     Unanswered(
@@ -586,6 +681,18 @@ def _without_borrowed_columns(
     law keeps nothing in that table; (law, variable) of each borrowed
     binding is returned, to be said not answered."""
     held = {(b.file, b.sheet, b.column): b.model for b in bindings if _by_name(b)}
+    # A written formula whose left side named no column ("mg = k(L − L₀)":
+    # "mg" took the one column left, the masses) holds no column against a
+    # law that binds that column by its name.
+    guessed = {
+        (b.model, b.file, b.sheet)
+        for b in bindings
+        if REMAINING_COLUMN in b.evidence.reason
+        and held.get((b.file, b.sheet, b.column), b.model) != b.model
+    }
+    dropped = [b for b in bindings if (b.model, b.file, b.sheet) in guessed]
+    bindings = [b for b in bindings if (b.model, b.file, b.sheet) not in guessed]
+    held = {(b.file, b.sheet, b.column): b.model for b in bindings if _by_name(b)}
     borrowed = [
         b
         for b in bindings
@@ -593,7 +700,7 @@ def _without_borrowed_columns(
     ]
     gone = {(b.model, b.file, b.sheet) for b in borrowed}
     kept = [b for b in bindings if (b.model, b.file, b.sheet) not in gone]
-    return kept, [(b.model, b.variable) for b in borrowed]
+    return kept, [(b.model, b.variable) for b in (*dropped, *borrowed)]
 
 
 def _asked_to_use(notes: Notes, m: NamedModel) -> bool:

@@ -245,7 +245,17 @@ def bind_table(entry: ModelEntry, ds: Dataset, columns: Sequence[FolderColumn]) 
         taken.add(s.column.name)
     fallback = False
     missing = [v for v in entry.variables if v.name not in chosen]
-    eligible = [c for c in columns if c.numeric and c.role not in _NEVER and c.name not in taken]
+    # A numbered sibling of a bound column (theta2 beside theta1) is another
+    # reading of the same quantity, never the law's other variable.
+    siblings = {s.column.replicate_of.casefold() for s in chosen.values() if s.column.replicate_of}
+    eligible = [
+        c
+        for c in columns
+        if c.numeric
+        and c.role not in _NEVER
+        and c.name not in taken
+        and (c.replicate_of or "").casefold() not in siblings
+    ]
     if missing and len(entry.variables) == 2 and len(eligible) == len(missing):
         # The law's two columns and nothing else: the first (or increasing)
         # one is x. Only where no unit contradicts and no set-point would be y.

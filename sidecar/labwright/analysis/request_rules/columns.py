@@ -104,7 +104,14 @@ class FolderColumn:
     def words(self) -> str:
         """The column's name and the notes' words for it, for phrase matching."""
         name = "" if self.generated_name else re.sub(r"[_.]+", " ", self.name)
+        # "BodySize", "Mrate": words run together in CamelCase are words.
+        name = _CAMEL.sub(" ", name)
         return f"{name} {self.described}".strip()
+
+
+#: Where a CamelCase name starts its next word: "BodySize" -> "Body Size",
+#: "TimeSec" -> "Time Sec"; never inside a symbol ("pH", "dT", "Vmax").
+_CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z][a-z])")
 
 
 def _mentions(notes: Notes, name: str) -> list[str]:

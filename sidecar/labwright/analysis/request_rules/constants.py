@@ -104,6 +104,19 @@ def _given_constant(symbol: str, m: Measured, ev: Evidence, reason: str) -> Give
     )  # fmt: skip
 
 
+def _symbols_of(requested: Collection[tuple[str | None, str]], vocab: Vocabulary) -> set[str]:
+    """How the report writes each requested quantity (its symbol: e for the
+    resonance tube's end correction dL_end), and its key."""
+    out: set[str] = set()
+    for key, quantity in requested:
+        out.add(quantity)
+        entry = vocab.entry(key) if key else None
+        p = entry.parameter(quantity) if entry is not None else None
+        if p is not None and p.latex.isidentifier():
+            out.add(p.latex)
+    return out
+
+
 def given_values(
     notes: Notes,
     vocab: Vocabulary,
@@ -124,6 +137,7 @@ def given_values(
     asked: list[AskedQuantity] = []
     seen: set[str] = set()
     unplaced: list[tuple[Statement, Evidence]] = []
+    asked_symbols = _symbols_of(requested, vocab)
     for clause in notes.clauses:
         said = statements(clause)
         taken = [(st.subject_start, st.measured.end) for st in said]
@@ -165,6 +179,8 @@ def given_values(
             if not ranked and not st.is_symbol and m.unit and not st.expected:
                 unplaced.append((st, ev))
             if not ranked:
+                if st.is_symbol and st.expected and st.subject in asked_symbols:
+                    continue  # "theory says e ≈ 0.3 D" of the asked end correction e
                 if st.is_symbol and st.subject not in seen:
                     seen.add(st.subject)
                     constants.append(

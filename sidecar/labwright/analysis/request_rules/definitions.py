@@ -36,6 +36,39 @@ def symbol_values(notes: Notes) -> dict[str, tuple[float, str | None]]:
     return out
 
 
+# "x左", "U测": a Latin symbol with a Chinese qualifier glued to it.
+_QUALIFIED = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z][A-Za-z0-9]*)_?([\u3400-\u9fff]{1,2})")
+
+
+def ascii_qualifiers(text: str) -> tuple[str, dict[str, str]]:
+    """The formula with each Chinese-qualified symbol ("x左") renamed to one
+    the parser reads ("x_q1"), and the new names' qualifiers ("左")."""
+    found: dict[str, str] = {}
+    names: dict[str, str] = {}
+
+    def rename(m: re.Match[str]) -> str:
+        key = m.group(0)
+        if key not in names:
+            names[key] = f"{m.group(1)}_q{len(names) + 1}"
+            found[names[key]] = m.group(2)
+        return names[key]
+
+    return _QUALIFIED.sub(rename, text), found
+
+
+def qualified_columns(qualified: dict[str, str], cols: Sequence[FolderColumn]) -> dict[str, str]:
+    """Each qualified symbol's column: the one numeric column whose name has
+    the qualifier ("左侧读数" for x左), when the qualifiers tell the columns
+    apart; none when a qualifier is in no column or in several."""
+    out: dict[str, str] = {}
+    for name, qualifier in qualified.items():
+        holders = [c.name for c in cols if c.numeric and qualifier in c.name]
+        if len(holders) != 1:
+            return {}
+        out[name] = holders[0]
+    return out if len(set(out.values())) == len(out) else {}
+
+
 def definitions(
     notes: Notes,
     equations: dict[int, list[Written]],
@@ -47,11 +80,13 @@ def definitions(
     seen: set[str] = set()
     for clause in notes.clauses:
         for w in equations.get(clause.index, []):
+            text, qualified = ascii_qualifiers(w.text)
             for ds, cols in tables:
                 named = {c.name: c.name for c in cols if c.numeric and not c.generated_name}
                 named.update({c.symbol: c.name for c in cols if c.numeric and c.symbol})
+                named.update(qualified_columns(qualified, cols))
                 try:
-                    wf = read_formula(w.text, known | set(named) | set(values))
+                    wf = read_formula(text, known | set(named) | set(values))
                 except FormulaError:
                     break
                 eq = wf.equation

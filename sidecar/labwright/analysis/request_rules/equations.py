@@ -38,6 +38,10 @@ _FUNCTIONS = frozenset(
     "frac cdot left right mathrm text times sum".split()
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# A Chinese qualifier glued to a symbol ("x左", "U测") inside a formula: one or
+# two characters after a Latin letter or digit, followed by an operator, a
+# closing bracket or bar, or the end (never by more prose).
+_QUALIFIER = re.compile(r"(?<=[A-Za-z0-9_])[\u3400-\u9fff]{1,2}(?=\s*(?:[-+*/^)|\]}·×−]|$))")
 _OPERATOR = re.compile(
     r"[-+*/^·×√∝]|\\frac|\\sqrt|\\cdot|\\exp|\bexp\b|\bln\b|\blog\b|[a-zA-Z]\s*\("
 )
@@ -75,6 +79,18 @@ def _rhs_end(text: str, start: int) -> int:
                 return i
             depth -= 1
         elif depth == 0:
+            qualifier = _QUALIFIER.match(text, i)
+            if qualifier is not None:
+                i = qualifier.end()  # "x左" of "|x左 − x右|": a symbol, not prose
+                continue
+            if (
+                ch in "=≈~"
+                and (lhs := _LHS.search(text, start, i)) is not None
+                and lhs.start() > start
+            ):
+                # "v = fλ\ne = end correction": the next equation's left side
+                # is not this one's right side.
+                return lhs.start()
             if ch in ",;:，；：。" or _CJK.match(ch) or ch in "=<>∝~≈":
                 return i
             if ch == "." and (i + 1 >= n or text[i + 1].isspace()):
@@ -124,9 +140,9 @@ def _equations_in(clause: Clause, text: str, offset: int) -> list[Written]:
         if (
             not _OPERATOR.search(rhs)
             and len(re.findall(r"[A-Za-zΑ-Ωα-ω]+", rhs)) < 2
-            and not re.fullmatch(r"[A-Z]{2}", rhs)
+            and not re.fullmatch(r"[A-Z]{2}|[A-Za-z][α-ω]|[α-ω][A-Za-z]", rhs)
         ):
-            continue  # "y = x": kept only with an operator, two symbols or a product ("P = VI")
+            continue  # "y = x": kept only with an operator, two symbols or a product ("P = VI", "v = fλ")
         out.append(Written(clause, lhs, rhs, offset + lm.start(), offset + end))
     return out
 

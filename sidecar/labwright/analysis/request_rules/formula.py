@@ -289,6 +289,10 @@ def _column_for(
     return None
 
 
+#: How a formula's response bound by elimination is explained (`_remaining`).
+REMAINING_COLUMN = "is the table's one measurement the others did not take"
+
+
 def _remaining(cols: Sequence[FolderColumn], taken: set[str]) -> FolderColumn | None:
     """The response of a formula whose left side names no column ("y = L0 (1
     - exp(-k t))" over the columns t and BOD): the table's one measurement
@@ -334,7 +338,7 @@ def custom_bindings(
         if response is None:
             left = _remaining(cols, taken)
             if left is not None:
-                why = f"the column {left.name!r} is the table's one measurement the others did not take"
+                why = f"the column {left.name!r} {REMAINING_COLUMN}"
                 response = Scored(left, 1.0, (why,))
         if response is None or response.column.set_point:
             continue
