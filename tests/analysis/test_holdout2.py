@@ -21,9 +21,10 @@ from tests.holdout2 import all_folders
 from tests.labset import FolderScore, score
 
 # Measured 2026-12-05 over main a3020eb (the analyst the set landed on);
-# raised to 40/42 when numbered columns became the law's count (resonance tube).
-WITHIN_FLOOR = 40  # asked quantities within 3 SE of the truth, of 48
-ANSWERED_FLOOR = 42  # requests answered (or said unanswerable), of 50
+# raised to 44/46 with numbered columns as the law's count (resonance tube),
+# replicates numbered with Chinese measure words (第1瓶) and Cauchy's dispersion.
+WITHIN_FLOOR = 44  # asked quantities within 3 SE of the truth, of 48
+ANSWERED_FLOOR = 46  # requests answered (or said unanswerable), of 50
 HARMFUL_CEILING = 0  # fits or summaries of a controlled column
 
 

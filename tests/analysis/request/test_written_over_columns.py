@@ -126,3 +126,26 @@ def test_a_qualifier_is_no_prose_and_prose_is_no_qualifier() -> None:
     assert found("k = F/x时，求 k") == ["k = F/x"]  # 时 begins the prose
     # The next line's equation is not the end of this one's right side.
     assert found("L2 + e = 3λ/4,   v = fλ\ne = end correction") == ["e = 3λ/4", "v = fλ"]
+
+
+def test_a_prism_s_dispersion_from_its_minimum_deviation() -> None:
+    # n from the minimum deviation and the apex angle written in degrees and
+    # minutes, then Cauchy's formula over the lines of a mercury lamp.
+    rng = np.random.default_rng(9)
+    lam = np.array([404.7, 435.8, 491.6, 546.1, 577.0, 579.1, 623.4, 690.7])
+    apex = 60 + 2 / 60
+    n = 1.5046 + 4200 / lam**2 + rng.normal(0, 2e-5, lam.size)
+    d_min = 2 * np.degrees(np.arcsin(n * np.sin(np.radians(apex / 2)))) - apex
+    folder = notes_folder(
+        "Dispersion of a glass prism by minimum deviation.\nApex angle measured A = 60°02′.\n"
+        "n = sin((A + D_min)/2) / sin(A/2)\nCauchy: n(λ) = A_c + B/λ²\n"
+        "Find the Cauchy constants A_c and B (B in nm²).",
+        table("deviation.csv", {"lambda (nm)": lam, "D_min (deg)": d_min}),
+        source="notes.txt",
+    )
+    req = read_request(folder, catalogue())
+    (d,) = req.derived
+    assert d.constants == (("A", apex, "deg"),)  # 60°02′ is 60.033°
+    got = _answers(folder)
+    assert abs(got["A_c"]["value"] - 1.5046) <= 3 * got["A_c"]["se"]
+    assert abs(got["B"]["value"] - 4200) <= 3 * got["B"]["se"]

@@ -103,6 +103,12 @@ def _rhs_end(text: str, start: int) -> int:
                     if word.lower() in _STOP_WORDS and not re.match(r"\s*[-+*/^(]", after):
                         return i
                     if (
+                        len(word) >= 3
+                        and word.lower() not in _FUNCTIONS
+                        and re.match(r"\s*:", after)
+                    ):
+                        return i  # "... / sin(A/2)  Cauchy: n = ...": a heading of the next line
+                    if (
                         re.fullmatch(r"[a-z]{2,}(?:s|ed|ly|ing)", word)
                         and not re.match(r"\s*[-+*/^(·]", after)
                         and word not in _FUNCTIONS

@@ -107,6 +107,11 @@ def _unit_at(text: str, pos: int) -> tuple[str, int] | None:
     return None
 
 
+_DEGREES_MINUTES = re.compile(
+    r"\s*°\s*(\d{1,2}(?:\.\d+)?)\s*[′']\s*(?:(\d{1,2}(?:\.\d+)?)\s*(?:″|\"|''))?"
+)
+
+
 def measured_at(text: str, pos: int) -> Measured | None:
     """A value written at `pos` (spaces allowed before it)."""
     m0 = re.compile(r"\s*(\(\s*)?").match(text, pos)
@@ -117,6 +122,13 @@ def measured_at(text: str, pos: int) -> Measured | None:
         return None
     value = _number(m)
     end = m.end()
+    # "A = 60°02′", "60° 2' 30\"": an angle in degrees and minutes (of arc).
+    arc = _DEGREES_MINUTES.match(text, end)
+    if arc is not None and not bracket:
+        minutes = float(arc.group(1)) + float(arc.group(2) or 0) / 60.0
+        return Measured(
+            value + math.copysign(minutes / 60.0, value), None, "deg", m0.end(), arc.end()
+        )
     # "d = 1/600 mm": a fraction of two plain numbers (a grating's spacing).
     frac = _FRACTION.match(text, end)
     if frac is not None and not bracket:
