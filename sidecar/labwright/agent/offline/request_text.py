@@ -152,8 +152,10 @@ def _model(m: NamedModel, lang: str) -> str:
 
 def _binding(b: Binding, lang: str) -> str:
     entry = _entry(b.model)
-    variable = next((v for v in entry.variables if v.name == b.variable), None) if entry else None
-    label = fixed(escape_text(variable.label(lang))) if variable else src_text(b.variable)
+    # An input read per row (a tuning fork's frequency) is named as the input.
+    named = [v.label for v in entry.variables if v.name == b.variable] if entry else []
+    named += [i.label for i in entry.inputs if i.name == b.variable] if entry else []
+    label = fixed(escape_text(named[0](lang))) if named else src_text(b.variable)
     var = fixed(f"${symbol_tex(b.variable)}$") if entry else src_text(b.variable)
     unit = phrase(lang, "rq_unit", unit=unit_tex(b.unit)) if b.unit and unit_tex(b.unit) else ""
     why = src_text(b.evidence.reason) if lang == "en" and b.evidence.reason else _quote(b.evidence)

@@ -133,6 +133,9 @@ def _material_items(inp: ReportInput, ledger: Ledger) -> list[str]:
         elif ds.kind == "figure":
             lines = ledger.count(len(ds.pairs), prov, "lines in the figure")
             items.append(phrase(lang, "item_figure", file=dataset_title(ds), lines=lines))
+        elif (long := _read_long(ds, ledger)) is not None:
+            rows = ledger.count(ds.n_rows, prov, "number of rows read long")
+            items.append(phrase(lang, "item_long", file=dataset_title(ds), rows=rows, **long))
         else:
             rows = ledger.count(ds.n_rows, prov, "number of rows")
             items.append(
@@ -159,6 +162,30 @@ def _material_items(inp: ReportInput, ledger: Ledger) -> list[str]:
     for doc in inp.read.documents:
         items.append(phrase(lang, "item_doc", file=src_file(doc.source)))
     return items
+
+
+def _read_long(ds: Dataset, ledger: Ledger) -> dict[str, str] | None:
+    """The words of a table read long (numbered columns as one quantity at
+    its count, `analysis/numbered_columns.py`), its numbers traced to the
+    columns' names; None for any other table."""
+    from labwright.analysis.numbered_columns import how_read_long
+
+    how = how_read_long(ds)
+    if how is None or ds.provenance is None:
+        return None
+    columns, name, count, numbers = how
+    prov = Provenance(file=ds.provenance.file, sheet=ds.provenance.sheet, column=columns)
+    traced = ", ".join(
+        ledger.count(int(float(n)), prov, f"{count} in the name of a column")
+        for n in numbers.split(", ")
+    )
+    return {
+        "source": src_file(ds.provenance.file),
+        "columns": src_text(columns),
+        "name": src_text(name),
+        "count": src_text(count),
+        "numbers": f"${traced}$",
+    }
 
 
 def _method(inp: ReportInput, ledger: Ledger) -> str:
@@ -390,6 +417,13 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
         if inp.in_series(ds):
             continue
         out += f"\\subsection{{{dataset_title(ds)}}}\n"
+        if (long := _read_long(ds, ledger)) is not None:
+            # A view of a table summarised above: how it was read, then its analyses.
+            out += phrase(lang, "res_long", **long) + "\n\n"
+            if fa is not None and id(ds) in fa.handled:
+                out += _analyses_of(inp, ledger, [a for a in fa.analyses if a.kind not in _SERIES_KINDS
+                                                  and a.job.datasets and a.job.datasets[0] is ds])  # fmt: skip
+            continue
         roles = fa.roles_of(ds) if fa is not None else None
         measurements = {c.name for c in roles.measurements} if roles is not None else None
         if fa is not None:

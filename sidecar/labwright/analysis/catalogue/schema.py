@@ -90,6 +90,17 @@ class Input:
     words: Phrases = Phrases()
     default: float | None = None
 
+    def as_variable(self) -> Variable:
+        """The input read per row, as an independent variable of the law."""
+        return Variable(
+            name=self.name,
+            role="independent",
+            label=self.label,
+            symbols=self.symbols,
+            words=self.words,
+            unit=self.unit,
+        )
+
 
 @dataclass(frozen=True)
 class Derived:
@@ -261,17 +272,7 @@ class ModelEntry:
         moved = tuple(i for i in self.inputs if i.name in wanted)
         if not moved:
             return self
-        as_variables = tuple(
-            Variable(
-                name=i.name,
-                role="independent",
-                label=i.label,
-                symbols=i.symbols,
-                words=i.words,
-                unit=i.unit,
-            )
-            for i in moved
-        )
+        as_variables = tuple(i.as_variable() for i in moved)
         per_row = (*self.per_row_inputs, *(i.name for i in moved))
         return replace(
             self,

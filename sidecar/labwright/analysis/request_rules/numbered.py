@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from labwright.analysis.catalogue.schema import ModelEntry, Variable
+from labwright.analysis.catalogue.schema import ModelEntry
 from labwright.analysis.numbered_columns import numbered_readings, unpivot
 from labwright.analysis.request import Evidence, GivenConstant, NumberedReadings
 from labwright.analysis.request_rules.bindings import (
@@ -99,14 +99,7 @@ def with_per_row_inputs(
     for i in entry.inputs:
         if {i.name, *i.symbols} & symbols:
             continue
-        probe = Variable(
-            name=i.name,
-            role="independent",
-            label=i.label,
-            symbols=i.symbols,
-            words=i.words,
-            unit=i.unit,
-        )
+        probe = i.as_variable()
         named = (
             s for _, cols in tables for col in cols if (s := score(probe, col, entry)) is not None
         )
