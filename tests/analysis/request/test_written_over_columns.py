@@ -126,6 +126,7 @@ def test_a_qualifier_is_no_prose_and_prose_is_no_qualifier() -> None:
     assert found("k = F/x时，求 k") == ["k = F/x"]  # 时 begins the prose
     # The next line's equation is not the end of this one's right side.
     assert found("L2 + e = 3λ/4,   v = fλ\ne = end correction") == ["e = 3λ/4", "v = fλ"]
+    assert found("F = m a = 5 N") == ["F = m a"]  # a value after a chain of equalities
 
 
 def test_a_prism_s_dispersion_from_its_minimum_deviation() -> None:

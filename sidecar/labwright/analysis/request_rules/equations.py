@@ -42,6 +42,8 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 # two characters after a Latin letter or digit, followed by an operator, a
 # closing bracket or bar, or the end (never by more prose).
 _QUALIFIER = re.compile(r"(?<=[A-Za-z0-9_])[\u3400-\u9fff]{1,2}(?=\s*(?:[-+*/^)|\]}·×−]|$))")
+# After an "=": words, not math ("e = end correction", "R = gas constant").
+_PROSE_AFTER = re.compile(r"\s*[A-Za-z]{3,}\s+[A-Za-z]{2,}")
 _OPERATOR = re.compile(
     r"[-+*/^·×√∝]|\\frac|\\sqrt|\\cdot|\\exp|\bexp\b|\bln\b|\blog\b|[a-zA-Z]\s*\("
 )
@@ -85,11 +87,12 @@ def _rhs_end(text: str, start: int) -> int:
                 continue
             if (
                 ch in "=≈~"
+                and _PROSE_AFTER.match(text, i + 1)
                 and (lhs := _LHS.search(text, start, i)) is not None
                 and lhs.start() > start
             ):
-                # "v = fλ\ne = end correction": the next equation's left side
-                # is not this one's right side.
+                # "v = fλ⏎e = end correction": the next line's symbol, defined
+                # in words, is not this right side's ("F = m a = 5 N" still is).
                 return lhs.start()
             if ch in ",;:，；：。" or _CJK.match(ch) or ch in "=<>∝~≈":
                 return i
