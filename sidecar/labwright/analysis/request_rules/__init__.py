@@ -466,17 +466,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         ]
         bindings = [b for b in bindings if b.model != CUSTOM_KEY]
         custom = []
-    # A law brought in only because it has a quantity asked ("劲度系数": a
-    # spring's period law) is no request when a bound law answers it.
-    bound_laws = {b.model for b in bindings}
-    answered = {a.quantity for a in asked if a.model in bound_laws}
-    only_asked = {
-        m.key
-        for m in models
-        if m.how == "quantity"
-        and m.key not in bound_laws
-        and all(a.quantity in answered for a in asked if a.model == m.key)
-    }
+    only_asked = _answered_elsewhere(models, asked, bindings)
     if only_asked:
         models = [m for m in models if m.key not in only_asked]
         keys = [k for k in keys if k not in only_asked]
@@ -557,6 +547,24 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
             noted_unknowns(notes) if any(e.procedure == "calibration" for e in used) else ()
         ),
     )
+
+
+def _answered_elsewhere(
+    models: Sequence[NamedModel], asked: Sequence[AskedQuantity], bindings: Sequence[Binding]
+) -> set[str]:
+    """Laws brought in only because they have a quantity asked ("劲度系数": a
+    spring's period law) whose every asked quantity a bound law answers:
+    no request of their own."""
+    bound_laws = {b.model for b in bindings}
+    answered = {a.quantity for a in asked if a.model in bound_laws}
+    return {
+        m.key
+        for m in models
+        if m.key is not None
+        and m.how == "quantity"
+        and m.key not in bound_laws
+        and all(a.quantity in answered for a in asked if a.model == m.key)
+    }
 
 
 @dataclass(frozen=True)
