@@ -203,6 +203,23 @@ def _constants(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
     return phrase(lang, "rq_constants", items="; ".join(items)) if items else ""
 
 
+def _derived(req: AnalysisRequest, lang: str) -> str:
+    """The columns made from others as the notes define them ("D_m = |x左 −
+    x右|", "F = m g"): the report says how the law's variable was computed."""
+    items = [
+        phrase(
+            lang,
+            "rq_derived_item",
+            written=f"``{src_text(d.written)}''",
+            columns=src_text(", ".join(column for _, column in d.columns)),
+            file=src_file(d.file + (f" [{d.sheet}]" if d.sheet else "")),
+            source=_file(d.evidence),
+        )
+        for d in req.derived
+    ]
+    return phrase(lang, "rq_derived", items="; ".join(items)) if items else ""
+
+
 def _expected(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
     items = []
     for e in req.expected:
@@ -245,7 +262,8 @@ def request_text(req: AnalysisRequest, ledger: Ledger, lang: str) -> str:
     lines += [_model(m, lang) for m in req.models]
     if req.procedure is not None and req.procedure != "fit":
         lines.append(phrase(lang, "rq_procedure", what=phrase(lang, f"proc_{req.procedure}")))
-    lines += [_constants(req, ledger, lang), _expected(req, ledger, lang), _files(req, lang)]
+    lines += [_constants(req, ledger, lang), _derived(req, lang), _expected(req, ledger, lang)]
+    lines.append(_files(req, lang))
     out = phrase(lang, "rq_intro") + "\n\\begin{itemize}\n"
     out += "".join(f"\\item {line}\n" for line in lines if line)
     out += "\\end{itemize}\n"
