@@ -160,9 +160,15 @@ def _latex(text: str) -> str:
     return "".join(out)
 
 
+_HALF_LIFE = re.compile(r"(?<![A-Za-z0-9_])([tT])\s*_?\{?\s*1\s*/\s*2\s*\}?(?![0-9./])")
+
+
 def _scripts(text: str) -> str:
-    """Unicode super- and subscripts to ^(...) and _...; ½ to a half."""
+    """Unicode super- and subscripts to ^(...) and _...; ½ to a half; a
+    half-life written "t1/2", "t_{1/2}" or "T1/2" to t_half (never t1 over 2:
+    lab notes write the half-life so far more often than a column halved)."""
     text = text.replace("t½", "t_half ").replace("½", "(1/2)")
+    text = _HALF_LIFE.sub(lambda m: f"{m.group(1)}_half ", text)
     text = re.sub(
         "[" + "".join(_SUPER) + "]+",
         lambda m: "^(" + "".join(_SUPER[c] for c in m.group(0)) + ")",

@@ -11,6 +11,7 @@ and computed from the fit with the parameters' correlations
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 
 from labwright.analysis.catalogue.expr import FormulaError
@@ -49,7 +50,11 @@ def defined_quantities(
             right = eq.rhs.names - _MATH
             if not eq.explicit or name in known or any(same_symbol(c, name) for c in columns):
                 continue
-            if not right or not right <= known | set(given) or not right & known:
+            if right and not right <= known | set(given):
+                # "t1/2 = ln 2/k" over a law with k1 and k2: one per phase.
+                out += _per_numbered(w, clause.source, name, eq.rhs.text, right, known, given)
+                continue
+            if not right or not right & known:
                 continue
             used = {s: given[s] for s in right if s in given and s not in known}
             asked, label = _asked(notes, name, spans)
@@ -71,6 +76,47 @@ def defined_quantities(
                 )
             )
             known.add(name)
+    return out
+
+
+def _per_numbered(
+    w: Written,
+    source: str,
+    name: str,
+    expression: str,
+    right: Collection[str],
+    known: Collection[str],
+    given: Mapping[str, tuple[float, str | None]],
+) -> list[DefinedQuantity]:
+    """A definition over a symbol the law numbers ("k" of k1, k2: a fast and
+    a slow phase), made once for each numbered one, named after it; none
+    when more than one symbol is missing or the law numbers none."""
+    missing = [r for r in right if r not in known and r not in given]
+    if len(missing) != 1:
+        return []
+    (symbol,) = missing
+    numbered = sorted(q for q in known if re.fullmatch(rf"{re.escape(symbol)}_?\d+", q))
+    if len(numbered) < 2:
+        return []
+    out = []
+    for q in numbered:
+        used = {s: given[s] for s in right if s in given and s not in known}
+        out.append(
+            DefinedQuantity(
+                name=f"{name}_{q}",
+                expression=re.sub(rf"\b{re.escape(symbol)}\b", q, expression),
+                written=w.quote,
+                constants=tuple(sorted((s, v, u) for s, (v, u) in used.items())),
+                asked=False,
+                label=f"{w.lhs.strip()} ({q})",
+                evidence=Evidence(
+                    source=source,
+                    phrase=w.quote,
+                    reason=f"the notes define {name} from {symbol}; the law has "
+                    f"{', '.join(numbered)}: one for each, from the fitted {q}",
+                ),
+            )
+        )
     return out
 
 
