@@ -153,17 +153,6 @@ def with_long_tables(
     return out
 
 
-def is_long_table(ds: Dataset) -> bool:
-    """A table `unpivot` made: its provenance names the file it was read from."""
-    prov = ds.provenance
-    return prov is not None and ds.source != prov.file and ds.source.startswith(prov.file + ", ")
-
-
-def how_read_long(ds: Dataset) -> tuple[str, str, str, str] | None:
-    """(the numbered columns, the column they make, the count, its values) of
-    a long table, as the report says them; None for any other table."""
-    if not is_long_table(ds) or len(ds.columns) < 2:
-        return None
-    count, response = ds.columns[-2], ds.columns[-1]
-    numbers = ", ".join(f"{v:g}" for v in dict.fromkeys(np.asarray(count.values, dtype=float)))
-    return response.provenance.column or "", response.name, count.name, numbers
+def spec_of(specs: Sequence[NumberedReadings], ds: Dataset) -> NumberedReadings | None:
+    """The record a long table was made by (`unpivot`); None for any other table."""
+    return next((spec for spec in specs if long_source(spec.file, spec.columns) == ds.source), None)

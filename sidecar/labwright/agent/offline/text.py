@@ -133,7 +133,7 @@ def _material_items(inp: ReportInput, ledger: Ledger) -> list[str]:
         elif ds.kind == "figure":
             lines = ledger.count(len(ds.pairs), prov, "lines in the figure")
             items.append(phrase(lang, "item_figure", file=dataset_title(ds), lines=lines))
-        elif (long := _read_long(ds, ledger)) is not None:
+        elif (long := _read_long(inp, ds, ledger)) is not None:
             rows = ledger.count(ds.n_rows, prov, "number of rows read long")
             items.append(phrase(lang, "item_long", file=dataset_title(ds), rows=rows, **long))
         else:
@@ -164,26 +164,24 @@ def _material_items(inp: ReportInput, ledger: Ledger) -> list[str]:
     return items
 
 
-def _read_long(ds: Dataset, ledger: Ledger) -> dict[str, str] | None:
+def _read_long(inp: ReportInput, ds: Dataset, ledger: Ledger) -> dict[str, str] | None:
     """The words of a table read long (numbered columns as one quantity at
     its count, `analysis/numbered_columns.py`), its numbers traced to the
     columns' names; None for any other table."""
-    from labwright.analysis.numbered_columns import how_read_long
+    from labwright.analysis.numbered_columns import spec_of
 
-    how = how_read_long(ds)
-    if how is None or ds.provenance is None:
+    spec = spec_of(inp.analysis.request.numbered, ds) if inp.analysis is not None else None
+    if spec is None:
         return None
-    columns, name, count, numbers = how
-    prov = Provenance(file=ds.provenance.file, sheet=ds.provenance.sheet, column=columns)
-    traced = ", ".join(
-        ledger.count(int(float(n)), prov, f"{count} in the name of a column")
-        for n in numbers.split(", ")
-    )
+    columns = ", ".join(spec.columns)
+    prov = Provenance(file=spec.file, sheet=spec.sheet, column=columns)
+    what = f"{spec.count} in the name of a column"
+    traced = ", ".join(ledger.count(n, prov, what) for n in spec.numbers)
     return {
-        "source": src_file(ds.provenance.file),
+        "source": src_file(spec.file),
         "columns": src_text(columns),
-        "name": src_text(name),
-        "count": src_text(count),
+        "name": src_text(spec.response),
+        "count": src_text(spec.count),
         "numbers": f"${traced}$",
     }
 
@@ -417,7 +415,7 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
         if inp.in_series(ds):
             continue
         out += f"\\subsection{{{dataset_title(ds)}}}\n"
-        if (long := _read_long(ds, ledger)) is not None:
+        if (long := _read_long(inp, ds, ledger)) is not None:
             # A view of a table summarised above: how it was read, then its analyses.
             out += phrase(lang, "res_long", **long) + "\n\n"
             if fa is not None and id(ds) in fa.handled:

@@ -49,7 +49,7 @@ from labwright.analysis.catalogue.load import catalogue
 from labwright.analysis.catalogue.schema import ModelEntry, Text
 from labwright.analysis.engine import FitData, FitResult, fit
 from labwright.analysis.jobs import BindContext, Job, Uses
-from labwright.analysis.numbered_columns import long_source
+from labwright.analysis.numbered_columns import spec_of
 from labwright.analysis.procedures.common import expected, figure_line
 from labwright.analysis.quantities import factor, is_offset_scale
 from labwright.analysis.replicates import replicate_stems
@@ -491,13 +491,9 @@ def _fitted_way_round(
 def read_long_from(ctx: BindContext, ds: Dataset) -> list[Dataset]:
     """The table a long table (`numbered_columns.py`) was read from: this
     fit's too, so it is not fitted again as plain x-y columns."""
-    out = []
-    for spec in ctx.request.numbered:
-        if long_source(spec.file, spec.columns) == ds.source:
-            found = _dataset(ctx.read, spec.file, spec.sheet)
-            if found is not None:
-                out.append(found)
-    return out
+    spec = spec_of(ctx.request.numbered, ds)
+    found = _dataset(ctx.read, spec.file, spec.sheet) if spec is not None else None
+    return [found] if found is not None else []
 
 
 def run_files(ctx: BindContext) -> set[str]:

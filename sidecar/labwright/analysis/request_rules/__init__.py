@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import os.path
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import lru_cache
 
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
@@ -30,6 +29,7 @@ from labwright.analysis.request import (
     Binding,
     Evidence,
     FileRole,
+    GivenConstant,
     NamedModel,
     NumberedReadings,
     Unanswered,
@@ -307,19 +307,28 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         entry = entry_of(key)
         if entry is None:
             continue
-        # A tuning fork's frequency given per row: the input is a variable.
+        # A tuning fork's frequency given per row: the input is a variable
+        # when the law then binds (by columns, or by numbered columns).
+        bound: list[TableBinding] | None = None
+        by_numbers: (
+            tuple[TableBinding, NumberedReadings, tuple[Dataset, list[FolderColumn]]] | None
+        ) = None
         per_row = with_per_row_inputs(entry, tables, given.constants)
         if per_row is not entry:
             trial = _bind_tables(per_row, tables, roles)
-            if any(tb.complete for tb in trial) or bind_by_column_numbers(per_row, trial, notes):
-                entry = per_row
-        bound = _bind_tables(entry, tables, roles)
+            whole = any(tb.complete for tb in trial)
+            counted = None if whole else bind_by_column_numbers(per_row, trial, notes)
+            if whole or counted is not None:
+                entry, bound, by_numbers = per_row, trial, counted
+        if bound is None:
+            bound = _bind_tables(entry, tables, roles)
         complete = [tb for tb in bound if tb.complete]
         if complete:
             bindings.extend(_compact(entry, complete, source_of))
             continue
         # "L1, L2" of a resonance tube: the law's count is the columns' number.
-        by_numbers = bind_by_column_numbers(entry, bound, notes)
+        if by_numbers is None:
+            by_numbers = bind_by_column_numbers(entry, bound, notes)
         if by_numbers is not None:
             long_binding, spec, long_table = by_numbers
             numbered.append(spec)
@@ -491,8 +500,8 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         keys = [k for k in keys if k not in implied_only]
         unanswered = [u for u in unanswered if u.model not in implied_only]
     # An input bound to a column (per row) is no input the notes must give.
-    per_row_bound = [_BoundInput(f"{b.model}:{b.variable}") for b in bindings]
-    unanswered.extend(_missing_inputs(asked, vocab, [*given.constants, *per_row_bound]))
+    read_per_row = {(b.model, b.variable) for b in bindings}
+    unanswered.extend(_missing_inputs(asked, vocab, given.constants, read_per_row))
     unanswered.extend(unknown_requests(notes, vocab))
     used = [e for e in (vocab.entry(k) for k in keys) if e is not None]
     quantities = {
@@ -567,13 +576,6 @@ def _answered_elsewhere(
     }
 
 
-@dataclass(frozen=True)
-class _BoundInput:
-    """An input a column holds per row, as `_missing_inputs` reads a given value."""
-
-    symbol: str
-
-
 def _formula_inside_law(
     asked: Sequence[AskedQuantity],
     bindings: Sequence[Binding],
@@ -603,10 +605,14 @@ def _formula_inside_law(
 
 
 def _missing_inputs(
-    asked: Sequence[AskedQuantity], vocab: Vocabulary, given: Sequence[object]
+    asked: Sequence[AskedQuantity],
+    vocab: Vocabulary,
+    given: Sequence[GivenConstant],
+    per_row: Collection[tuple[str, str]] = (),
 ) -> list[Unanswered]:
-    """An asked quantity whose expression needs an input the notes do not give."""
-    have = {getattr(c, "symbol", "") for c in given}
+    """An asked quantity whose expression needs an input the notes do not
+    give; `per_row`: the (law, input) pairs a column holds instead."""
+    have = {c.symbol for c in given}
     out: list[Unanswered] = []
     for a in asked:
         entry = vocab.entry(a.model) if a.model else None
@@ -615,7 +621,7 @@ def _missing_inputs(
         exprs = [d.expr for d in entry.derived if d.key == a.quantity] + [entry.formula]
         names = {n for e in exprs for n in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", e)}
         for i in entry.inputs:
-            if f"{entry.key}:{i.name}" in have:
+            if (entry.key, i.name) in per_row:
                 continue  # read per row from a column
             if i.name in names and i.default is None and i.name not in have:
                 out.append(
