@@ -95,6 +95,11 @@ def finite_rows(target: str, source: str, columns: list[str]) -> str:
     )
 
 
+def report_with_se(what: str, value: str, se: str) -> list[str]:
+    """The script's two lines that state a number and its standard uncertainty."""
+    return [f"report({what!r}, {value})", f"report({'standard uncertainty of ' + what!r}, {se})"]
+
+
 def no_script(what: str) -> KindScript:
     """A kind whose report prints no number it computed (a layout of panels)."""
     return KindScript(code=f"# {what}: drawn as it is; nothing is computed.\n")

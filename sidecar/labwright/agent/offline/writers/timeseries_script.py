@@ -13,7 +13,12 @@ from __future__ import annotations
 from labwright.agent.offline.compendium_figures import call, caption_comment
 from labwright.agent.offline.figures import FigurePlan
 from labwright.agent.offline.writers.common import MAX_POINTS
-from labwright.agent.offline.writers.script import AnswerCode, KindScript, read_table
+from labwright.agent.offline.writers.script import (
+    AnswerCode,
+    KindScript,
+    read_table,
+    report_with_se,
+)
 from labwright.agent.offline.writers.timeseries import TimeSeriesAnalysis, cycle_slots
 from labwright.analysis.analyses.timeseries import TimeSeriesBinding, TimeSeriesPart
 from labwright.analysis.question import RATE_YEARS
@@ -260,8 +265,7 @@ def _part_lines(a: TimeSeriesAnalysis, r: SeriesResult, name: str, values: str) 
         what = f"trend of {name} per year (OLS, HAC errors)"
         out += [
             "slope, se = fit.params[1], fit.bse[1]",
-            f"report({what!r}, slope)",
-            f"report({'standard uncertainty of ' + what!r}, se)",
+            *report_with_se(what, "slope", "se"),
             f"report({'R^2 of the trend fit of ' + name!r}, fit.rsquared)",
         ]
         per = a.result.rate_unit
@@ -269,16 +273,14 @@ def _part_lines(a: TimeSeriesAnalysis, r: SeriesResult, name: str, values: str) 
             what = f"trend of {name} per {per}"
             out += [
                 f"per = {RATE_YEARS[per]!r}  # years in a {per}",
-                f"report({what!r}, slope * per)",
-                f"report({'standard uncertainty of ' + what!r}, se * per)",
+                *report_with_se(what, "slope * per", "se * per"),
             ]
     if r.acceleration is not None:
         what = f"change of the rate of {name} per year (quadratic trend, HAC)"
         out += [
             "# The trend with a quadratic term: is the rise speeding up? Acceleration 2c.",
             f"quad = trend_fit(t, {values}, quadratic=True)[2]",
-            f"report({what!r}, 2 * quad.params[2])",
-            f"report({'standard uncertainty of ' + what!r}, 2 * quad.bse[2])",
+            *report_with_se(what, "2 * quad.params[2]", "2 * quad.bse[2]"),
             f"report({'p-value of the quadratic term of ' + name!r}, quad.pvalues[2])",
             "# Accelerating when that p-value is below 5 %.",
             'report("significance level in per cent (constant)", 5)',
@@ -287,8 +289,7 @@ def _part_lines(a: TimeSeriesAnalysis, r: SeriesResult, name: str, values: str) 
             what = f"rate of {name} at the {end} (quadratic trend)"
             out += [
                 f"rate, rate_se = rate_at(quad, ts, {at})",
-                f"report({what!r}, rate)",
-                f"report({'standard uncertainty of ' + what!r}, rate_se)",
+                *report_with_se(what, "rate", "rate_se"),
             ]
     if r.change is not None:
         before, after = f"mean of {name} before the change", f"mean of {name} after the change"
@@ -392,8 +393,7 @@ def script(a: TimeSeriesAnalysis) -> KindScript:
         what = f"trend of {col.name} per year (OLS, HAC errors)"
         lines += [
             f"fit = trend_fit(t, df[{col.name!r}].to_numpy(dtype=float))[2]",
-            f"report({what!r}, fit.params[1])",
-            f"report({'standard uncertainty of ' + what!r}, fit.bse[1])",
+            *report_with_se(what, "fit.params[1]", "fit.bse[1]"),
             f"report({'R^2 of the trend fit of ' + col.name!r}, fit.rsquared)",
         ]
     code = "\n".join(lines) + "\n"
