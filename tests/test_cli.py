@@ -173,7 +173,7 @@ def test_progress_rewrites_one_line_on_a_terminal_and_prints_lines_otherwise() -
             return True
 
     tty = Tty()
-    p = _Progress(3, tty)
+    p = _Progress(lambda: 3, tty)
     p.milestone("Reading the folder")
     p.milestone("Drawing figures")
     p.note("  warning: x")
@@ -184,7 +184,7 @@ def test_progress_rewrites_one_line_on_a_terminal_and_prints_lines_otherwise() -
     assert "[2/3] Drawing figures\n  warning: x\n" in text
 
     plain = io.StringIO()
-    q = _Progress(2, plain)
+    q = _Progress(lambda: 2, plain)
     q.milestone("a")
     q.milestone("b")
     q.finish()

@@ -15,6 +15,7 @@ import argparse
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
 from typing import TextIO
@@ -76,14 +77,20 @@ class _Progress:
     """Milestones as `[i/N] label`: one rewritten line on a terminal, plain
     lines otherwise (logs, CI, pipes)."""
 
-    def __init__(self, total: int, stream: TextIO) -> None:
-        self.total = total
+    def __init__(self, total: Callable[[], int], stream: TextIO) -> None:
+        # Asked at the first milestone: a model-backed choice knows its stages
+        # only once its provider has answered, and the run does its offline
+        # work meanwhile (agent/choose.py).
+        self._total = total
+        self.total = 0
         self.stream = stream
         self.tty = stream.isatty()
         self.index = 0
         self._open = False
 
     def milestone(self, label: str) -> None:
+        if self.index == 0:
+            self.total = self._total()
         self.index += 1
         text = f"[{self.index}/{self.total}] {label}"
         if self.tty:
@@ -164,8 +171,10 @@ def _run_build(args: argparse.Namespace) -> int:
         _say(wanted.note)
     choice = choose_pipeline("auto", wanted.endpoint)
     reflect = max(0, getattr(args, "reflect", 2))
-    total = len(choice.plan(tex_available=tex, reflect_rounds=reflect)) + (1 if args.zip else 0)
-    progress = _Progress(total, sys.stderr)
+    zip_step = 1 if args.zip else 0
+    progress = _Progress(
+        lambda: len(choice.plan(tex_available=tex, reflect_rounds=reflect)) + zip_step, sys.stderr
+    )
     build_dir = Path(tempfile.mkdtemp(prefix="labwright-build-"))
     done: Done | None = None
     try:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import shutil
 import socket
-from collections.abc import Iterator
+import threading
+from collections.abc import Generator, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -155,3 +156,81 @@ def test_the_analysis_is_imported_while_the_probe_waits(
     assert choice.unreachable() is not None
     assert seen == [False]  # imported while the probe had no answer yet
     assert choice.unreachable() is not None and seen == [False]  # once: answered now
+
+
+def _waiting_probe(until: threading.Event, *, reachable: bool) -> Probe:
+    """A probe whose answer comes only once `until` is set: the provider
+    answers (anything) or its connection times out."""
+
+    def get(url: str, timeout: httpx.Timeout) -> object:
+        assert until.wait(60), "the run never went on while the probe waited"
+        if reachable:
+            return httpx.Response(401, request=httpx.Request("GET", url))
+        raise httpx.ConnectTimeout("no answer")
+
+    return Probe(_endpoint(1), get=get)
+
+
+def _offline_that_signals(
+    monkeypatch: pytest.MonkeyPatch, after: int, signal: threading.Event
+) -> None:
+    """The offline run as it is, setting `signal` once it has given `after` events."""
+    from labwright.agent import choose
+
+    real = choose._offline
+
+    def offline(request: RunRequest) -> Generator[Event, None, None]:
+        for n, event in enumerate(real(request), start=1):
+            if n == after:
+                signal.set()
+            yield event
+
+    monkeypatch.setattr(choose, "_offline", offline)
+
+
+def test_the_offline_run_goes_on_while_the_probe_waits_and_its_warning_comes_first(
+    pendulum: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A provider that never answers costs the run only the probe's wait
+    beyond the offline work: the offline run has already given events when
+    the probe times out, and the user still reads the warning first."""
+    progressed = threading.Event()
+    _offline_that_signals(monkeypatch, 2, progressed)
+    probe = _waiting_probe(progressed, reachable=False)
+    choice = PipelineChoice("llm", _endpoint(1), probe)
+    events = list(choice.run(RunRequest(pendulum, tmp_path / "out", tex_available=False)))
+    assert isinstance(events[0], Warning_) and events[0].text.key == "llm.unreachable_offline"
+    assert [w.text.key for w in _warnings(events)].count("llm.unreachable_offline") == 1
+    done = events[-1]
+    assert isinstance(done, Done) and done.tex_path and Path(done.tex_path).exists(), done
+    assert sum(isinstance(e, Done) for e in events) == 1
+
+
+def test_a_provider_that_answers_late_stops_the_offline_run_and_leaves_nothing_of_it(
+    pendulum: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The offline run started while the probe waited is stopped when the
+    provider answers after all, and what it wrote is removed: the model-backed
+    run starts from an empty folder (files there before are kept)."""
+    from labwright.agent import choose
+    from labwright.agent.offline.build import build_offline
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "kept.txt").write_text("the caller's", encoding="utf-8")
+    progressed = threading.Event()
+    probe = _waiting_probe(progressed, reachable=True)
+    closed: list[bool] = []
+
+    def offline() -> Generator[Event, None, None]:
+        try:
+            for n, event in enumerate(build_offline(pendulum, out, tex_available=False), 1):
+                if n == 3:
+                    progressed.set()
+                yield event
+        finally:
+            closed.append(True)
+
+    assert choose._held_until_answered(offline(), probe, out) == []
+    assert closed == [True]
+    assert sorted(p.name for p in out.iterdir()) == ["kept.txt"]

@@ -11,8 +11,9 @@ handshake) does not wait for matplotlib, pandas, scipy or openai to load.
 
 from __future__ import annotations
 
+import shutil
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -62,8 +63,9 @@ class PipelineChoice:
     """A model-backed choice asks whether its provider can be reached from the
     moment it is made (`probe`, llm/reach.py), so the answer is there by the
     time the run needs it; when the answer is no, the run is the offline
-    writer's, at once, and says so once (each model stage failing in turn
-    cost ~7x the offline time and repeated the warning per stage)."""
+    writer's and says so once (each model stage failing in turn cost ~7x the
+    offline time and repeated the warning per stage). A run that starts
+    before the answer does its offline work meanwhile (`_held_until_answered`)."""
 
     kind: Kind
     endpoint: Endpoint | None = None
@@ -83,6 +85,14 @@ class PipelineChoice:
             _import_the_analysis()  # while the probe waits on the network
         return probe.result()
 
+    def _unreachable_warning(self) -> Warning_:
+        why = self.unreachable()
+        assert self.endpoint is not None and why is not None
+        return Warning_(
+            message=say("llm.unreachable_offline", provider=self.endpoint.provider, reason=why),
+            link="settings",
+        )
+
     def plan(self, *, tex_available: bool, reflect_rounds: int = 2) -> list[str]:
         """The milestone stages a run of this kind will show."""
         # Imported before the probe is asked: both kinds need it, and the
@@ -97,25 +107,20 @@ class PipelineChoice:
 
     def run(self, request: RunRequest, model: ChatModel | None = None) -> Iterator[Event]:
         """The run's events. A model-backed run opens (and closes) a client unless given one."""
-        from labwright.agent.offline.build import build_offline
-
-        why = self.unreachable() if model is None else None
-        if self.kind == "offline" or why is not None:
-            if why is not None:
-                assert self.endpoint is not None
-                yield Warning_(
-                    message=say(
-                        "llm.unreachable_offline", provider=self.endpoint.provider, reason=why
-                    ),
-                    link="settings",
-                )
-            yield from build_offline(
-                request.folder,
-                request.out_dir,
-                lang=request.lang,
-                tex_available=request.tex_available,
-                compendium=request.compendium,
-            )
+        if self.kind == "offline":
+            yield from _offline(request)
+            return
+        if model is None and self.probe is not None and not self.probe.answered:
+            offline = _offline(request)
+            held = _held_until_answered(offline, self.probe, request.out_dir)
+            if self.probe.result() is not None:
+                yield self._unreachable_warning()
+                yield from held
+                yield from offline
+                return
+        elif model is None and self.unreachable() is not None:
+            yield self._unreachable_warning()
+            yield from _offline(request)
             return
         from labwright.agent.pipeline import AgentOptions, run_agent
 
@@ -144,6 +149,45 @@ class PipelineChoice:
                 save_version=request.save_version,
                 tex_available=request.tex_available,
             )
+
+
+def _offline(request: RunRequest) -> Generator[Event, None, None]:
+    from labwright.agent.offline.build import build_offline
+
+    yield from build_offline(
+        request.folder,
+        request.out_dir,
+        lang=request.lang,
+        tex_available=request.tex_available,
+        compendium=request.compendium,
+    )
+
+
+def _held_until_answered(
+    offline: Generator[Event, None, None], probe: Probe, out_dir: Path
+) -> list[Event]:
+    """The offline run, started while the probe waits, and its events held
+    until the answer is in: a provider that never answers then costs the
+    run nothing but the probe's wait beyond the offline work (issue 21: at
+    most 1.2x the offline run), and the warning still comes first. When the
+    provider answers after all, the offline run is stopped and what it wrote
+    is removed, so the model-backed run starts from an empty folder; that
+    costs it at most one offline step, seconds beside its model calls."""
+    before = set(out_dir.iterdir()) if out_dir.is_dir() else set()
+    held: list[Event] = []
+    for event in offline:
+        held.append(event)
+        if probe.answered:
+            break
+    if probe.result() is None:
+        offline.close()  # stops its early compile and its drawing worker
+        for made in set(out_dir.iterdir()) - before if out_dir.is_dir() else ():
+            if made.is_dir() and not made.is_symlink():
+                shutil.rmtree(made, ignore_errors=True)
+            else:
+                made.unlink(missing_ok=True)
+        return []
+    return held
 
 
 def _import_the_analysis() -> None:
