@@ -88,7 +88,8 @@ def test_e2e_in_chromium_against_a_real_server() -> None:
 
 
 def test_daily_use_e2e_in_chromium() -> None:
-    """ui/e2e/daily.mjs: a Chinese folder with the UI in 中文, three numbers
+    """ui/e2e/daily.mjs: a Chinese folder dropped (Chromium's own drag events
+    carrying the folder's path) with the UI in 中文, three numbers
     clicked in the PDF to their sources, a rename accepted and a number of the
     new version clicked, a connection cut mid-run and resumed, the engine lost
     for good; screenshots of each step in both languages and themes."""
@@ -120,8 +121,9 @@ def test_the_smaller_things_of_daily_use_in_chromium() -> None:
     name overflows nothing; an uploaded folder is not shown by its internal
     path; the PDF leads (zoom, fit, pages, split, collapsible source);
     identical versions say so; chat cards stay in their session; a cancelled
-    run says Cancelled; browser mode keeps language and theme across a
-    restart of the engine."""
+    run says Cancelled; a model provider that cannot be reached gives the
+    offline report and one warning with a link to Settings; browser mode
+    keeps language and theme across a restart of the engine."""
     _node_ready()
     if not os.access(CHROMIUM, os.X_OK):
         pytest.skip("chromium is not installed (scripts/test.sh installs Debian's chromium)")

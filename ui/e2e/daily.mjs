@@ -143,6 +143,19 @@ async function clickNumber(link, label) {
   return id;
 }
 
+/** Drops the folder `path` onto `selector` as a file manager does: Chromium's
+ * own drag events carrying the real path (the DevTools protocol's
+ * Input.dispatchDragEvent), so the page walks the folder through
+ * webkitGetAsEntry exactly as in a person's drop; no input element is used. */
+async function dropFolder(selector, path) {
+  const box = await page.locator(selector).boundingBox();
+  const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const cdp = await context.newCDPSession(page);
+  const data = { items: [], files: [path], dragOperationsMask: 1 };
+  for (const type of ["dragEnter", "dragOver", "drop"]) await cdp.send("Input.dispatchDragEvent", { type, ...at, data });
+  await cdp.detach();
+}
+
 async function shownVersion() {
   return Number(await page.getByTestId("report-version").inputValue());
 }
@@ -159,7 +172,7 @@ try {
   check("Chinese interface text is drawn in a Hei face, never a Kai face", fonts.length > 0 && !fonts.some((f) => /kai|楷/i.test(f)), fonts.join(", "));
   await photograph("1-start");
 
-  await page.getByTestId("folder-input").setInputFiles(folder);
+  await dropFolder("[data-testid=drop-zone]", folder);
   await page.getByTestId("progress").waitFor({ timeout: 60_000 });
   const sid = sessionOf();
   await page.waitForURL(/\/report$/, { timeout: 300_000 });

@@ -13,12 +13,15 @@
 // - identical versions say so (not "+0 −0");
 // - chat cards of one session never show in another;
 // - a cancelled run says "Cancelled", never "Finished with problems";
+// - a model provider that cannot be reached: the run is written offline and
+//   says so once, with a link to Settings;
 // - browser mode keeps the language and theme across a restart of the
 //   engine (a new port, so a new origin and empty browser storage).
 //
 //   node e2e/details.mjs [example-folder]
 // Env: LABWRIGHT_BIN, LABWRIGHT_PYTHON, CHROMIUM, LABWRIGHT_ARTIFACTS.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, cpSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -331,6 +334,31 @@ try {
     cancelOutcome === "cancelled" && /Cancelled/.test(cancelStage) && !/Finished/.test(cancelStage) && cancelRun.status === "cancelled",
     `${cancelOutcome}: ${cancelStage} (run ${cancelRun.status})`,
   );
+
+  // --- a model provider that cannot be reached: offline, said once, a link to Settings
+  const closedPort = await new Promise((res) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => res(port));
+    });
+  });
+  const llm = (body) => api("/settings/llm", { method: "PUT", body: JSON.stringify({ provider: "custom", ...body }) });
+  await llm({ base_url: `http://127.0.0.1:${closedPort}/v1`, models: { main: "any-model" }, offline: false });
+  await upload(pendulum);
+  await page.waitForURL(/\/report$/, { timeout: 240_000 });
+  await page.getByTestId("tab-progress").click();
+  const unreachOutcome = await ended();
+  const unreachSaid = (await page.getByTestId("notices").locator("li").allTextContents()).filter((n) => /cannot be reached/.test(n));
+  const settingsLinks = page.getByTestId("notice-settings");
+  await shot("provider-unreachable");
+  check(
+    "a provider that cannot be reached: the report is written offline and the warning said once, with a link to Settings",
+    ["done", "problems"].includes(unreachOutcome) && unreachSaid.length === 1 && (await settingsLinks.count()) === 1,
+    `${unreachOutcome}: ${unreachSaid.join(" | ")}`,
+  );
+  await settingsLinks.first().click();
+  check("…and the link opens Settings", await page.getByTestId("settings").waitFor({ timeout: 10_000 }).then(() => true, () => false), page.url());
+  await llm({ offline: true });
 
   // --- browser mode keeps language and theme across a restart -----------------
   await page.getByTestId("lang-switch").selectOption("zh");

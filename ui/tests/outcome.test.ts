@@ -56,6 +56,15 @@ describe("run outcome", () => {
     expect(v.log).toHaveLength(4); // the log keeps every line, the notices each sentence once
   });
 
+  it("a warning that links to Settings keeps its link, once however often it is said", () => {
+    const w = { type: "warning", message: "The model provider cannot be reached.", link: "settings" };
+    const v = reduceAll(emptyRun(), [ev(1, w), ev(2, { ...w, link: "" }), ev(3, { type: "warning", message: "Other." })]);
+    expect(v.notices.map((n) => [n.count, n.link])).toEqual([
+      [2, "settings"],
+      [1, undefined],
+    ]);
+  });
+
   it("keyed messages are compared by key and parameters, and translated, nested ones too", () => {
     const a = { type: "warning", message: "x (skipped)", text: { key: "stage.skipped", params: { stage: "x" } } };
     const b = { ...a, text: { key: "stage.skipped", params: { stage: { key: "stage.compile", params: {} } } } };

@@ -3,6 +3,7 @@ import type { Api, RunOut } from "../api/client";
 import { PdfView } from "../components/PdfView";
 import { errorText } from "../api/client";
 import { useT, type Key, type Lang, type T } from "../i18n";
+import { href } from "../route";
 import { milestoneName, say, type Said } from "../serverText";
 import { currentStage, outcome, progress, type LogLine, type Outcome, type RunView } from "../state/events";
 
@@ -88,6 +89,14 @@ export function Progress({
             <li key={i} className={n.level === "error" ? "error" : "warn"} role={n.level === "error" ? "alert" : undefined}>
               {said(n.said)}
               {n.action && n.action.text ? ` ${said(n.action)}` : ""}
+              {n.link === "settings" && (
+                <>
+                  {" "}
+                  <a href={href({ name: "settings" })} data-testid="notice-settings">
+                    {t("openSettings")}
+                  </a>
+                </>
+              )}
             </li>
           ))}
         </ul>

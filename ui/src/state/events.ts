@@ -33,6 +33,8 @@ export interface Notice {
   level: "warning" | "error";
   said: Said;
   action?: Said;
+  /** Where the person can fix it: a warning about the model provider links to Settings. */
+  link?: "settings";
   /** How many times the run said it. */
   count: number;
 }
@@ -87,7 +89,7 @@ export function addNotice(list: readonly Notice[], notice: Omit<Notice, "count">
   if (i < 0) return [...list, { ...notice, count: 1 }];
   const next = list.slice();
   const old = next[i]!;
-  next[i] = { ...old, level: old.level === "error" || notice.level === "error" ? "error" : "warning", action: old.action ?? notice.action, count: old.count + 1 };
+  next[i] = { ...old, level: old.level === "error" || notice.level === "error" ? "error" : "warning", action: old.action ?? notice.action, link: old.link ?? notice.link, count: old.count + 1 };
   return next;
 }
 
@@ -147,7 +149,8 @@ export function reduceRun(state: RunView, env: RunEnvelope): RunView {
       return { ...next, usage: [...next.usage, ev] };
     case "warning": {
       const said = saidOf(ev, ev.message);
-      return { ...next, notices: addNotice(next.notices, { level: "warning", said }), log: line("warning", said) };
+      const link = (ev as { link?: unknown }).link === "settings" ? "settings" : undefined;
+      return { ...next, notices: addNotice(next.notices, { level: "warning", said, link }), log: line("warning", said) };
     }
     case "error": {
       const said = saidOf(ev, ev.message);
