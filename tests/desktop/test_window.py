@@ -187,9 +187,10 @@ def test_window_opens_a_folder_and_shows_the_first_page(
     shutil.copytree(examples_dir / "pendulum", folder)
     with _installed_app(app_build["deb"], tmp_path, _isolated_home) as app:
         app.session.wait_for('[data-testid="lang-switch"]', 60)
-        assert app.session.script(SET_SELECT, '[data-testid="lang-switch"]', "en")
+        # The interface is in 中文: the chooser that appears is titled in Chinese.
+        assert app.session.script(SET_SELECT, '[data-testid="lang-switch"]', "zh")
         assert _open_folder(app.session), "the page offers no way to open a folder"
-        _choose_in_native_dialog(app.display, folder, _app_processes(app.binary), "en")
+        _choose_in_native_dialog(app.display, folder, _app_processes(app.binary), "zh")
         _assert_one_session_for(app.state, folder)
         _show_first_page(app.session, 400)
         assert (ARTIFACTS / "window-first-page.png").stat().st_size > 10_000
@@ -206,22 +207,28 @@ def test_a_folder_dragged_onto_the_window_starts_its_session(
     shutil.copytree(examples_dir / "pendulum", folder)
     with _installed_app(app_build["deb"], tmp_path, _isolated_home) as app:
         app.session.wait_for('[data-testid="drop-zone"]', 60)
-        window = xdisplay.wait_window(app.display, "Labwright", 30)
-        assert window is not None, "the Labwright window is not on screen"
-        x, y, width, height = xdisplay.geometry(app.display, window)
-        # The source sits over the window's lower right corner (mapped later,
-        # so on top); the drop lands in the upper left part of the page.
-        sx, sy = x + width - 220, y + height - 140
-        with xdisplay.drag_source(app.display, folder, sx, sy) as source:
-            xdisplay.drag(app.display, (sx + 100, sy + 60), (x + width // 3, y + height // 3))
-            outcome = xdisplay.read_line(source, 30)
-        if outcome != "dropped":
-            shot = ARTIFACTS / "window-drop-refused.png"
-            xdisplay.screenshot(app.display, shot)
-            raise AssertionError(f"the window did not take the drop ({outcome}); see {shot}")
+        _drag_onto_the_window(app, folder)
         session_id = _assert_one_session_for(app.state, folder)
         _wait_for_a_run(app.state, session_id)
         app.session.screenshot(ARTIFACTS / "window-after-drop.png")
+
+
+def _drag_onto_the_window(app: App, folder: Path) -> None:
+    """Drag `folder` onto the page from another program, as from a file
+    manager: a GTK drag source offering its file:// URI (a real XDND drop)."""
+    window = xdisplay.wait_window(app.display, "Labwright", 30)
+    assert window is not None, "the Labwright window is not on screen"
+    x, y, width, height = xdisplay.geometry(app.display, window)
+    # The source sits over the window's lower right corner (mapped later,
+    # so on top); the drop lands in the upper left part of the page.
+    sx, sy = x + width - 220, y + height - 140
+    with xdisplay.drag_source(app.display, folder, sx, sy) as source:
+        xdisplay.drag(app.display, (sx + 100, sy + 60), (x + width // 3, y + height // 3))
+        outcome = xdisplay.read_line(source, 30)
+    if outcome != "dropped":
+        shot = ARTIFACTS / "window-drop-refused.png"
+        xdisplay.screenshot(app.display, shot)
+        raise AssertionError(f"the window did not take the drop ({outcome}); see {shot}")
 
 
 def _open_folder(session: Session) -> bool:
@@ -591,7 +598,7 @@ def _click_number(
 def test_daily_use_in_the_real_window(
     app_build: dict[str, str], examples_dir: Path, tmp_path: Path, _isolated_home: Path
 ) -> None:
-    """With the UI in 中文, a Chinese folder opened in the native chooser gives
+    """With the UI in 中文, a Chinese folder dragged onto the window gives
     a Chinese report with no missing glyph; three numbers clicked in the PDF
     show their sources in view; a rename accepted in chat gives version 2,
     whose numbers still click to their sources; the webview's connection cut
@@ -610,9 +617,7 @@ def test_daily_use_in_the_real_window(
             == "auto"
         )
         _photograph(s, app.display, "1-start")
-        assert _open_folder(s)
-        # The interface is in 中文: the chooser that appears is titled in Chinese.
-        _choose_in_native_dialog(app.display, folder, _app_processes(app.binary), "zh")
+        _drag_onto_the_window(app, folder)
         session_id = _assert_one_session_for(app.state, folder)
         _show_first_page(s, 400)
         _glyphs_of_the_shown_pdf(app.state, session_id, folder, tmp_path)
