@@ -124,8 +124,9 @@ def test_a_qualifier_is_no_prose_and_prose_is_no_qualifier() -> None:
 
     assert found("D = |x左 − x右|") == ["D = |x左 - x右|"]
     assert found("k = F/x时，求 k") == ["k = F/x"]  # 时 begins the prose
-    # The next line's equation is not the end of this one's right side.
-    assert found("L2 + e = 3λ/4,   v = fλ\ne = end correction") == ["e = 3λ/4", "v = fλ"]
+    # The next line's equation is not the end of this one's right side; a
+    # sum on the left is the left side (a balance), not its last symbol.
+    assert found("L2 + e = 3λ/4,   v = fλ\ne = end correction") == ["L2 + e = 3λ/4", "v = fλ"]
     assert found("F = m a = 5 N") == ["F = m a"]  # a value after a chain of equalities
 
 

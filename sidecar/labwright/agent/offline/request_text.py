@@ -30,8 +30,10 @@ from labwright.agent.offline.results_table import fixed, unit_tex
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
 from labwright.analysis.catalogue.custom import PARAMETER, symbol_latex
+from labwright.analysis.catalogue.expr import FormulaError, parse_equation, parse_expression
 from labwright.analysis.catalogue.load import catalogue
 from labwright.analysis.catalogue.schema import ModelEntry, Text
+from labwright.analysis.catalogue.written import read_sides
 from labwright.analysis.request import (
     AnalysisRequest,
     AskedQuantity,
@@ -141,6 +143,11 @@ def _model(m: NamedModel, lang: str) -> str:
     ev = m.evidence
     if entry is None:
         formula = fixed(f"\\texttt{{{escape_text(m.formula or '')}}}")
+        solved = _solved_for(m)
+        if solved is not None:
+            written = fixed(f"\\texttt{{{escape_text(ev.phrase)}}}")
+            return phrase(lang, "rq_model_balance", file=_file(ev), written=written,
+                          y=fixed(f"${symbol_tex(solved)}$"), formula=formula)  # fmt: skip
         return phrase(lang, "rq_model_formula", file=_file(ev), formula=formula)
     key = {"name": "rq_model_name", "formula": "rq_model_name", "quantity": "rq_model_quantity",
            "per_run": "rq_model_per_run"}[m.how]  # fmt: skip
@@ -338,7 +345,22 @@ def _said_in_chinese(why: str, entry: ModelEntry | None) -> str | None:
     m = _PER_FILE.match(why)
     if m:
         return phrase("zh", "na_per_file", n=m.group("n"), files=src_file(m.group("files")))
+    for key in ("na_no_law", "na_not_here"):  # analysis/request_rules/unknown.py
+        if why == phrase("en", key):
+            return phrase("zh", key)
     return None
+
+
+def _solved_for(m: NamedModel) -> str | None:
+    """The quantity a written balance was solved for ("m g r − τ = (I + m r²)
+    a / r" for a: catalogue/implicit.py), or None when the notes wrote the
+    formula with it alone on the left."""
+    try:
+        (left, _), _ = read_sides(m.evidence.phrase)
+        response = parse_equation(m.formula or "").response
+    except FormulaError:
+        return None
+    return response if left != response and len(parse_expression(left).names) > 1 else None
 
 
 def symbol_tex(name: str) -> str:

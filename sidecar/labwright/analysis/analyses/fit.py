@@ -193,10 +193,14 @@ def _custom(request: AnalysisRequest) -> CustomEntry | None:
     """The formula the notes write that no catalogue law is, as an entry
     over the symbols the request bound to columns: "fitted as written" is
     what the request says of it, so it is fitted like any law."""
-    bound = list(dict.fromkeys(b.variable for b in request.bindings if b.model == CUSTOM_KEY))
+    own = [b for b in request.bindings if b.model == CUSTOM_KEY]
+    bound = list(dict.fromkeys(b.variable for b in own))
+    units = {b.variable: b.unit for b in own}
     for m in request.models:
         if m.key is None and m.formula:
-            found = custom_entry(m.formula, bound, {c.symbol: c.unit for c in request.constants})
+            found = custom_entry(
+                m.formula, bound, {c.symbol: c.unit for c in request.constants}, units
+            )
             if found is not None:
                 return found
     return None

@@ -46,6 +46,7 @@ from labwright.analysis.catalogue.schema import (
     Variable,
 )
 from labwright.analysis.catalogue.written import subscripted
+from labwright.analysis.quantities import parse_unit
 
 KEY = "formula"  # the request's model key of a written formula (request_rules.formula.CUSTOM)
 NAME = Text("formula written in the notes", "笔记中写出的公式")
@@ -168,32 +169,71 @@ def _number(node: ast.expr) -> Fraction | None:
     return Fraction(value).limit_denominator(12) if np.isfinite(value) else None
 
 
+def _meets_units(exponents: Mapping[str, float], units: Mapping[str, str | None]) -> bool:
+    """The product of the variables' actual units to these powers is
+    dimensionless: "a/g" with a in m/s² and g in m s^-2. False without a
+    unit of each."""
+    total: dict[str, float] = {}
+    for name, power in exponents.items():
+        if abs(power) < 1e-9:
+            continue
+        unit = parse_unit(units.get(name), difference=True)
+        if unit is None:
+            return False
+        for base, k in unit.dimensionality.items():
+            total[base] = total.get(base, 0.0) + power * k
+    return all(abs(v) < 1e-9 for v in total.values())
+
+
 def parameter_units(
-    equation: Equation, variables: Sequence[str], parameters: Sequence[str]
+    equation: Equation,
+    variables: Sequence[str],
+    parameters: Sequence[str],
+    units: Mapping[str, str | None] | None = None,
 ) -> dict[str, dict[str, Fraction]]:
     """Each parameter's unit as exponents of the variables' units; raises
-    `_Unsound` when no assignment balances the formula or several do."""
+    `_Unsound` when no assignment balances the formula or several do.
+
+    `units`: the variables' actual units, where known. The variables' units
+    are independent here, so a balance that equates two of one kind (the
+    response a and a given g in a = (m g r − τ)/(m r + I/r)) has no
+    solution; with the actual units, what is left over once the parameters
+    are fixed by the formula's sums is checked to be dimensionless instead."""
     balance = _Balance(variables, parameters)
     rhs = balance.dim(equation.rhs.tree.body)
     balance.equal(rhs, _Dim.of({equation.response: Fraction(1)}, {}))
     params = sorted(parameters)
     basis = sorted(variables)
+    rows = balance.constraints
     if not params:
-        if balance.constraints:
+        if any(
+            not _meets_units({k: float(v) for k, v in c.known}, units or {}) or c.unknown
+            for c in rows
+        ):
             raise _Unsound("the formula's sides differ in dimension")
         return {}
-    rows = balance.constraints
-    a = np.array(
-        [[float(dict(c.unknown).get(p, 0)) for p in params] for c in rows] or [[0.0] * len(params)]
-    )
-    b = -np.array(
-        [[float(dict(c.known).get(v, 0)) for v in basis] for c in rows] or [[0.0] * len(basis)]
-    )
+
+    def matrices(chosen: Sequence[_Dim]) -> tuple[np.ndarray, np.ndarray]:
+        a = [[float(dict(c.unknown).get(p, 0)) for p in params] for c in chosen]
+        b = [[-float(dict(c.known).get(v, 0)) for v in basis] for c in chosen]
+        return np.array(a or [[0.0] * len(params)]), np.array(b or [[0.0] * len(basis)])
+
+    a, b = matrices(rows)
     if np.linalg.matrix_rank(a) < len(params):
         raise _Unsound("the parameters' units are not determined by the formula")
     solution, *_ = np.linalg.lstsq(a, b, rcond=None)
     if not np.allclose(a @ solution, b, atol=1e-9):
-        raise _Unsound("no units of the parameters balance the formula")
+        # The sums inside the formula fix the parameters; the response's
+        # own balance (the last row) may then equate variables of one kind.
+        inner_a, inner_b = matrices(rows[:-1])
+        if not units or np.linalg.matrix_rank(inner_a) < len(params):
+            raise _Unsound("no units of the parameters balance the formula")
+        solution, *_ = np.linalg.lstsq(inner_a, inner_b, rcond=None)
+        left = a @ solution - b
+        if not np.allclose(inner_a @ solution, inner_b, atol=1e-9) or not all(
+            _meets_units(dict(zip(basis, map(float, row), strict=True)), units) for row in left
+        ):
+            raise _Unsound("no units of the parameters balance the formula")
     return {
         p: {
             v: Fraction(float(solution[i, j])).limit_denominator(12)
@@ -410,7 +450,10 @@ def explicit_form(formula: str) -> str | None:
 
 
 def custom_entry(
-    formula: str, variables: Sequence[str], constants: Mapping[str, str | None] | None = None
+    formula: str,
+    variables: Sequence[str],
+    constants: Mapping[str, str | None] | None = None,
+    bound_units: Mapping[str, str | None] | None = None,
 ) -> CustomEntry | None:
     """The entry for `formula` ("d = t_r*v + v**2/(2*a)", as the request
     holds it) with `variables` bound to columns (the response among them),
@@ -421,7 +464,10 @@ def custom_entry(
     `constants`: symbols the notes give a value for (symbol -> unit): not
     fitted but inputs, and their units take part in the dimensional
     analysis ("V0 (1 - exp(-t/RC))" with R = 10 kΩ given: C in s/kΩ, a
-    capacitance)."""
+    capacitance).
+
+    `bound_units`: the variables' units as bound, where known (a balance of the
+    response with a given value of its kind is then no contradiction)."""
     solved = explicit_form(formula)
     if solved is None:
         return None
@@ -446,7 +492,8 @@ def custom_entry(
     try:
         # A given value without a unit is a pure number in the analysis.
         basis = bound + [g for g, unit in given.items() if unit]
-        units = parameter_units(equation, basis, parameters)
+        known_units = {**(bound_units or {}), **{g: u for g, u in given.items() if u}}
+        units = parameter_units(equation, basis, parameters, known_units)
         pure = False
     except _Unsound:
         units, pure = {}, True

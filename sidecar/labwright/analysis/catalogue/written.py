@@ -508,6 +508,17 @@ def normalise_formula(text: str, known: Collection[str] = ()) -> str:
 
 def read_formula(text: str, known: Collection[str] = ()) -> WrittenFormula:
     """Read a formula written in notes. Raises FormulaError (one sentence)."""
+    (left, right), renamed = read_sides(text, known)
+    equation = parse_equation(f"{left} = {right}", constants=PHYSICAL_CONSTANTS)
+    return WrittenFormula(text, f"{left} = {right}", equation, renamed)
+
+
+def read_sides(
+    text: str, known: Collection[str] = ()
+) -> tuple[tuple[str, str], tuple[tuple[str, str], ...]]:
+    """The two sides of a relation written in notes, in the evaluator's
+    syntax, and the written tokens renamed; neither side needs to be one
+    quantity ("m g r - tau_f = (I + m r^2) a / r"). Raises FormulaError."""
     if len(text) > 500:
         raise FormulaError("the formula is longer than 500 characters")
     renamed: dict[str, str] = {}
@@ -530,5 +541,4 @@ def read_formula(text: str, known: Collection[str] = ()) -> WrittenFormula:
         if reader.peek() is not None:
             raise FormulaError(f"the formula has an unexpected {reader.peek().text!r}")  # type: ignore[union-attr]
         written.append(parse_expression(out).text)
-    equation = parse_equation(f"{written[0]} = {written[1]}", constants=PHYSICAL_CONSTANTS)
-    return WrittenFormula(text, f"{written[0]} = {written[1]}", equation, tuple(renamed.items()))
+    return (written[0], written[1]), tuple(renamed.items())

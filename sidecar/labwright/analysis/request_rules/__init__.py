@@ -21,6 +21,7 @@ from functools import lru_cache
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
 from labwright.analysis.catalogue.custom import PARAMETER as CUSTOM_PARAMETER
 from labwright.analysis.catalogue.custom import custom_entry
+from labwright.analysis.catalogue.expr import FormulaError, parse_equation
 from labwright.analysis.catalogue.match import known_symbols
 from labwright.analysis.catalogue.schema import ModelEntry
 from labwright.analysis.request import (
@@ -231,7 +232,13 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     augmented: dict[str, ModelEntry] = {}
     custom: list[Binding] = []
     custom_q: list[AskedQuantity] = []
-    for f in read_formulas(notes, equations, entries, [*tables, *stacked_tables]):
+    for f in read_formulas(
+        notes,
+        equations,
+        entries,
+        [*tables, *stacked_tables],
+        frozenset(d.name for d in derived),
+    ):
         if f.match is not None:
             key = f.match.entry.key
             augmented.setdefault(key, with_written_symbols(f.match.entry, f.match))
@@ -413,10 +420,12 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     # named law is the written formula in other letters, one fit.
     if custom:
         text = next((m.formula for m in models if m.how == "formula" and m.key is None), None)
+        given.constants.extend(_values_of_formula_symbols(notes, text, given.constants, custom))
         own = custom_entry(
             text or "",
             sorted({b.variable for b in custom}),
             {c.symbol: c.unit for c in given.constants},
+            {b.variable: b.unit for b in custom},
         )
         if own is not None:
 
@@ -475,7 +484,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         ]
         bindings = [b for b in bindings if b.model != CUSTOM_KEY]
         custom = []
-    only_asked = _answered_elsewhere(models, asked, bindings)
+    only_asked = _answered_elsewhere(models, asked, bindings, notes)
     if only_asked:
         models = [m for m in models if m.key not in only_asked]
         keys = [k for k in keys if k not in only_asked]
@@ -502,7 +511,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     # An input bound to a column (per row) is no input the notes must give.
     read_per_row = {(b.model, b.variable) for b in bindings}
     unanswered.extend(_missing_inputs(asked, vocab, given.constants, read_per_row))
-    unanswered.extend(unknown_requests(notes, vocab))
+    unanswered.extend(unknown_requests(notes, vocab, {b.model for b in bindings}))
     used = [e for e in (vocab.entry(k) for k in keys) if e is not None]
     quantities = {
         q for e in used for q in (*(p.name for p in e.parameters), *(d.key for d in e.derived))
@@ -515,6 +524,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
                 next((m.formula for m in models if m.how == "formula" and m.key is None), "") or "",
                 sorted({b.variable for b in custom}),
                 {c.symbol: c.unit for c in given.constants},
+                {b.variable: b.unit for b in custom},
             )
         )
         is not None
@@ -558,21 +568,84 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     )
 
 
+def _values_of_formula_symbols(
+    notes: Notes,
+    formula: str | None,
+    constants: Sequence[GivenConstant],
+    custom: Sequence[Binding],
+) -> list[GivenConstant]:
+    """Values the notes assign to symbols of the formula they write that no
+    column holds ("g = 9.81 m s^-2" under a torque balance): inputs of the
+    formula, not parameters to fit, even when a law of the catalogue claimed
+    the symbol first (g is free fall's parameter)."""
+    if not formula:
+        return []
+    try:
+        names = parse_equation(formula).names
+    except FormulaError:
+        return []
+    taken = {c.symbol for c in constants} | {b.variable for b in custom}
+    out: list[GivenConstant] = []
+    for clause in notes.clauses:
+        for st in statements(clause):
+            symbol = st.subject.strip()
+            if symbol not in names or symbol in taken or st.expected or not st.measured.unit:
+                continue
+            taken.add(symbol)
+            out.append(
+                GivenConstant(
+                    symbol=symbol,
+                    value=st.measured.value,
+                    uncertainty=st.measured.uncertainty,
+                    unit=st.measured.unit,
+                    evidence=Evidence(
+                        source=clause.source,
+                        phrase=st.quote,
+                        reason=f"the notes give {symbol}, a symbol of the formula they write",
+                    ),
+                )
+            )
+    return out
+
+
 def _answered_elsewhere(
-    models: Sequence[NamedModel], asked: Sequence[AskedQuantity], bindings: Sequence[Binding]
+    models: Sequence[NamedModel],
+    asked: Sequence[AskedQuantity],
+    bindings: Sequence[Binding],
+    notes: Notes,
 ) -> set[str]:
     """Laws brought in only because they have a quantity asked ("劲度系数": a
     spring's period law) whose every asked quantity a bound law answers:
-    no request of their own."""
+    no request of their own. A quantity is answered by a bound law when it
+    is the same, or when the notes write its words right before a symbol
+    asked of a bound law ("the moment of inertia I of the turntable", with
+    I a parameter of the torque balance they write)."""
     bound_laws = {b.model for b in bindings}
     answered = {a.quantity for a in asked if a.model in bound_laws}
+    symbols = [re.escape(s) for s in sorted(answered, key=len, reverse=True)]
+    named = re.compile(r"\s+(?:" + "|".join(symbols) + r")(?![\w])") if symbols else None
+
+    def answered_by_its_words(a: AskedQuantity) -> bool:
+        phrase = a.evidence.phrase
+        return (
+            named is not None
+            and bool(phrase)
+            and any(
+                named.match(c.text, i + len(phrase))
+                for c in notes.clauses
+                for i in (m.start() for m in re.finditer(re.escape(phrase), c.text))
+            )
+        )
+
     return {
         m.key
         for m in models
         if m.key is not None
         and m.how == "quantity"
         and m.key not in bound_laws
-        and all(a.quantity in answered for a in asked if a.model == m.key)
+        and all(
+            a.quantity in answered or answered_by_its_words(a) for a in asked if a.model == m.key
+        )
     }
 
 

@@ -8,11 +8,12 @@ law is; the columns are those named by the definition's symbols.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from labwright.analysis.catalogue.expr import FormulaError
+from labwright.analysis.catalogue.expr import FormulaError, parse_expression
 from labwright.analysis.catalogue.written import read_formula
 from labwright.analysis.derived_columns import apply, evaluate, finite, is_definition
 from labwright.analysis.request import DerivedColumn, Evidence
@@ -92,7 +93,9 @@ def definitions(
                 eq = wf.equation
                 if not eq.explicit or eq.response in seen:
                     break
-                symbols = eq.rhs.names
+                expression, means = _with_replicate_means(eq.rhs.text, named, values, cols)
+                named = {**named, **means}
+                symbols = parse_expression(expression).names
                 columns = {
                     s: named[next(n for n in named if names_symbol(n, s))]
                     for s in symbols
@@ -106,7 +109,7 @@ def definitions(
                 part = ds.provenance.sheet if ds.provenance else None
                 d = DerivedColumn(
                     name=eq.response,
-                    expression=eq.rhs.text,
+                    expression=expression,
                     written=w.quote,
                     file=ds.source,
                     sheet=part,
@@ -127,6 +130,39 @@ def definitions(
                     seen.add(eq.response)
                 break
     return out
+
+
+def _with_replicate_means(
+    expression: str,
+    named: dict[str, str],
+    values: dict[str, tuple[float, str | None]],
+    cols: Sequence[FolderColumn],
+) -> tuple[str, dict[str, str]]:
+    """`expression` with each symbol that names no column and no given value
+    but a group of repeat columns ("t" of t1, t2, t3: one fall timed three
+    times) read as the mean of the group, row by row: "a = 2h/t²" is then
+    2h/t̄², as the lab computes it. Returns the expression and the names it
+    gives the group's columns (t_rep1 -> "t1 (s)")."""
+    tree = ast.parse(expression, mode="eval")
+    means: dict[str, str] = {}
+    grouped: dict[str, ast.expr] = {}
+    for symbol in sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}):
+        if symbol in values or any(names_symbol(n, symbol) for n in named):
+            continue
+        group = [c for c in cols if c.numeric and c.replicate_of == symbol]
+        if len(group) < 2 or len({c.unit for c in group}) != 1:
+            continue
+        parts = {f"{symbol}_rep{i}": c.name for i, c in enumerate(group, start=1)}
+        means.update(parts)
+        grouped[symbol] = ast.parse(f"(({' + '.join(parts)})/{len(parts)})", mode="eval").body
+
+    class _Mean(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            return grouped.get(node.id, node)
+
+    if not grouped:
+        return expression, {}
+    return ast.unparse(_Mean().visit(tree)), means
 
 
 def with_definitions(read: ReadResult, derived: Sequence[DerivedColumn]) -> ReadResult:

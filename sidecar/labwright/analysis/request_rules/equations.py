@@ -138,6 +138,13 @@ def _equations_in(clause: Clause, text: str, offset: int) -> list[Written]:
         lhs = lm.group(0).strip()
         if not lhs or len(lhs) > 24:
             continue
+        # "m g r − tau_f = ...": a balance, its left side a sum (catalogue/implicit.py).
+        start = _balance_start(head, lm.start())
+        if start is None:
+            start = lm.start()
+        else:
+            lhs = head[start:].strip()
+            start += len(head[start:]) - len(head[start:].lstrip())
         rhs_start = m.end()
         end = _rhs_end(text, rhs_start)
         rhs = text[rhs_start:end].strip()
@@ -152,8 +159,55 @@ def _equations_in(clause: Clause, text: str, offset: int) -> list[Written]:
             and not re.fullmatch(r"[A-Z]{2}|[A-Za-z][α-ω]|[α-ω][A-Za-z]", rhs)
         ):
             continue  # "y = x": kept only with an operator, two symbols or a product ("P = VI", "v = fλ")
-        out.append(Written(clause, lhs, rhs, offset + lm.start(), offset + end))
+        out.append(Written(clause, lhs, rhs, offset + start, offset + end))
     return out
+
+
+# A term of a balance's left side: symbols, numbers, brackets and products.
+_TERM_WORD = re.compile(r"[A-Za-zΑ-Ωα-ω][A-Za-z0-9_]*")
+_BALANCE_CHARS = re.compile(r"[A-Za-zΑ-Ωα-ω0-9_()\[\]^*·/ \t+\-−]*$")
+
+
+def _symbol_like(word: str) -> bool:
+    """A word of a formula, not of prose: short ("m", "Km"), indexed
+    ("tau_f", "x1") or a function's name."""
+    return (
+        len(word) <= 2
+        or "_" in word
+        or any(ch.isdigit() for ch in word)
+        or (word.lower() in _FUNCTIONS)
+    )
+
+
+def _balance_start(head: str, symbol_start: int) -> int | None:
+    """Where the left side starts when it is a sum written before the symbol
+    next to the "=" ("torque balance: m g r − tau_f = (I + m r²) a / r"):
+    the longest run of formula words and operators after the last colon,
+    semicolon, comma or line break that ends in the + or − before the
+    symbol. None when the left side is the one symbol (or what comes before
+    it is prose)."""
+    before = head[:symbol_start].rstrip()
+    if not before or before[-1] not in "+-−":
+        return None
+    cut = max(before.rfind(ch) for ch in ":;,，：；\n=")
+    run = _BALANCE_CHARS.search(before, cut + 1)
+    if run is None:
+        return None
+    start = run.start()
+    # Prose before the balance ("the torque equation m g r − ..."): drop
+    # words from the left until only formula words are left.
+    while start < len(before):
+        words = _TERM_WORD.findall(before[start:])
+        if words and all(_symbol_like(w) for w in words):
+            break
+        nxt = re.search(r"\s+", before[start:])
+        if nxt is None:
+            return None
+        start += nxt.end()
+    side = before[start:]
+    if side.count("(") != side.count(")") or not _TERM_WORD.search(side):
+        return None
+    return start
 
 
 def find_equations(clause: Clause) -> list[Written]:

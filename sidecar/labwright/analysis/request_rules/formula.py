@@ -20,11 +20,12 @@ proportionality ("T² ∝ L", "T² 与 L 成正比") is the formula `T^2 = k*L`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
-from labwright.analysis.catalogue.expr import FormulaError
+from labwright.analysis.catalogue.expr import FormulaError, parse_equation, parse_expression
+from labwright.analysis.catalogue.implicit import solved_for
 from labwright.analysis.catalogue.match import (
     FormulaMatch,
     known_symbols,
@@ -32,7 +33,12 @@ from labwright.analysis.catalogue.match import (
     match_formula,
 )
 from labwright.analysis.catalogue.schema import ModelEntry, Text, Variable
-from labwright.analysis.catalogue.written import WrittenFormula, read_formula
+from labwright.analysis.catalogue.written import (
+    PHYSICAL_CONSTANTS,
+    WrittenFormula,
+    read_formula,
+    read_sides,
+)
 from labwright.analysis.law import parse_laws
 from labwright.analysis.quantities import dimensionality as dimension
 from labwright.analysis.request import AskedQuantity, Binding, Evidence, NamedModel
@@ -80,11 +86,14 @@ def read_formulas(
     equations: dict[int, list[Written]],
     entries: Sequence[ModelEntry],
     tables: Sequence[tuple[Dataset, list[FolderColumn]]] = (),
+    derived: frozenset[str] = frozenset(),
 ) -> list[ReadFormula]:
     """The formulas the notes write, each with the law it is: read as
     written, or with a product of its symbols as one parameter (τ = R C).
     A reading that makes a column one of the law's parameters is no
-    reading (`columns_stay_variables`)."""
+    reading (`columns_stay_variables`). A balance with no one quantity
+    alone on a side is solved for the one measured (`_solved_balance`);
+    `derived`: the columns the notes define from others."""
     known = known_symbols(entries)
     out: list[ReadFormula] = []
     seen: set[str] = set()
@@ -95,7 +104,10 @@ def read_formulas(
             try:
                 wf = read_formula(text, known)
             except FormulaError:
-                continue  # prose with an "=" in it, or a formula the reader cannot read
+                solved = _solved_balance(text, known, tables, derived)
+                if solved is None:
+                    continue  # prose with an "=" in it, or a formula the reader cannot read
+                wf = solved
             if wf.text in seen:
                 continue
             seen.add(wf.text)
@@ -107,6 +119,47 @@ def read_formulas(
                 matches = []
             out.append(ReadFormula(wf, clause, quote, matches[0] if matches else None))
     return out
+
+
+def _solved_balance(
+    text: str,
+    known: Collection[str],
+    tables: Sequence[tuple[Dataset, list[FolderColumn]]],
+    derived: frozenset[str],
+) -> WrittenFormula | None:
+    """A balance ("m g r − tau_f = (I + m r²) a / r") as the law of its
+    measured quantity (catalogue/implicit.py): of its symbols that name
+    columns of one table, the one the notes define from the readings ("a =
+    2h/t²"), else the one column that is no set point; None when that is not
+    one column or it does not enter linearly."""
+    try:
+        (lhs, rhs), renamed = read_sides(text, known)
+        names = parse_expression(lhs).names | parse_expression(rhs).names
+    except FormulaError:
+        return None
+    for _, cols in tables:
+        columns = {
+            s: c
+            for s in sorted(names)
+            for c in cols
+            if c.numeric and (names_symbol(c.name, s) or c.symbol == s)
+        }
+        if len(columns) < 2:
+            continue
+        measured = [s for s in columns if s in derived] or [
+            s for s, c in columns.items() if c.set_point is None
+        ]
+        if len(measured) != 1:
+            continue
+        solved = solved_for(lhs, rhs, measured[0])
+        if solved is None:
+            continue
+        try:
+            equation = parse_equation(solved, constants=PHYSICAL_CONSTANTS)
+        except FormulaError:
+            continue
+        return WrittenFormula(text, solved, equation, renamed)
+    return None
 
 
 def columns_stay_variables(

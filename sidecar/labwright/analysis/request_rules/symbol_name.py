@@ -45,7 +45,10 @@ def notes_name(clause: Clause, start: int) -> str | None:
         if m is None:
             return None
         words = m.group(1).strip()
-        return None if _NOT_A_NAME.search(words) else words.lower()
+        # "of" inside a name is part of it ("moment of inertia", "speed of
+        # sound"); at its end, or any other linking word, makes it no name.
+        inner = re.sub(r"(?<=\w) of (?=\w)", " ", words, flags=re.I)
+        return None if _NOT_A_NAME.search(inner) else words.lower()
     z = _RUN_ZH.search(before)
     if z:
         run = _CUT_ZH.sub("", z.group(1))

@@ -13,6 +13,7 @@ analyses.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from labwright.analysis.request import Unanswered
 from labwright.analysis.request_rules.cues import negated_before
@@ -27,7 +28,7 @@ _VERB_WORD = re.compile(
 _VERB = re.compile(
     r"\b(?:find|determine|calculate|compute|estimate|obtain|measure|report|deduce|derive|"
     r"evaluate|extract|work out|what is)\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?"
-    r"(?P<obj>[A-Za-z][A-Za-z'’ -]{2,60})",
+    r"(?P<obj>[A-Za-z][A-Za-z'’ ,-]{2,60})",
     re.I,
 )
 # The object ends where what it is computed from begins ("the viscosity
@@ -38,13 +39,21 @@ _END = re.compile(
     re.I,
 )
 _SPLIT = re.compile(r"\s*(?:,|\band\b|\bor\b)\s*", re.I)
+_OF_PROCESS = re.compile(
+    r"(?:[A-Za-z'’-]+\s+){0,2}(?:enthalpy|entropy|energy|heat|rate|constant|temperature)"
+    r"\s+of\s+[A-Za-z]+(?:tion|sion|ment|sis)",
+    re.I,
+)
 _OF_TAIL = re.compile(r"\s+of\s+(?:(?!\bof\b)[A-Za-z'’ -])+$", re.I)
 
 
 def _quantity_noun(words: str) -> str | None:
     """ "surface tension of water" -> "surface tension"; "moment of inertia of
     the wheel" -> "moment of inertia": the owner after "of" goes until the
-    phrase ends in a quantity noun."""
+    phrase ends in a quantity noun. A process after "of" is part of the
+    name ("enthalpy of adsorption", "heat of fusion")."""
+    if _OF_PROCESS.fullmatch(words):
+        return words
     while words and not _HEAD.search(words):
         shorter = _OF_TAIL.sub("", words)
         if shorter == words:
@@ -77,9 +86,22 @@ _HEAD_ZH = re.compile(
     r"产率|级数|宽度|面积|功率|增益|指数|寿命|时间|转动惯量|力矩|阻抗)$"
 )
 _ZH_STOP = re.compile(r"[的和与及、，。；：,.;:]")
+# An item of a list: "(2) the mass of the block", "2. the period", "- the mass".
+_ITEM = re.compile(
+    r"\s*(?:(?:\(?\d{1,2}[).]|[-•*])\s+)?(?:the\s+|a\s+|an\s+)?(?P<obj>[A-Za-z][A-Za-z'’ -]{2,60})\s*[.?]?$",
+    re.I,
+)
 
 
-def unknown_requests(notes: Notes, vocab: Vocabulary) -> list[Unanswered]:
+def unknown_requests(
+    notes: Notes, vocab: Vocabulary, laws: Collection[str] = ()
+) -> list[Unanswered]:
+    """What the notes ask that no law answers. `laws`: the request's laws the
+    data bind (a law nothing binds answers nothing). A
+    result asked for ("find the mass of the spring", "Questions: (2) the
+    mass of the block") is known only when one of them has it; a
+    measurement asked for ("measure the lengths") whenever a law of the
+    catalogue names it."""
     out: list[Unanswered] = []
     seen: set[str] = set()
     for clause in notes.clauses:
@@ -93,8 +115,10 @@ def unknown_requests(notes: Notes, vocab: Vocabulary) -> list[Unanswered]:
             if h.term.kind == "quantity" and not vocab.is_generic(h.term)
         ]
         whole = {clause.text[h.start : h.end].lower() for h in hits}
+        of_laws = {clause.text[h.start : h.end].lower() for h in hits if h.term.model in laws}
         text = clause.text
         starts = [v.start() for v in _VERB_WORD.finditer(text)]
+        objects: list[tuple[str, int, set[str]]] = []
         for m in _VERB.finditer(text):
             if negated_before(clause, m.start()):
                 continue
@@ -105,6 +129,16 @@ def unknown_requests(notes: Notes, vocab: Vocabulary) -> list[Unanswered]:
             later = [s for s in starts if offset < s < m.end("obj")]
             if later:
                 obj = text[offset : later[0]]
+            # "Measure the mass" asks for a reading; "find the mass of the
+            # spring" for a result, which only a law of the request gives.
+            measured = m.group(0).lower().startswith("measure")
+            objects.append((obj, offset, whole if measured else of_laws))
+        item = _ITEM.match(text)
+        if not objects and clause.under_request_heading and item is not None:
+            # "Questions: (2) the mass of the block": an item of a list of
+            # requests asks for its object without a verb.
+            objects.append((item.group("obj"), item.start("obj"), of_laws))
+        for obj, offset, known in objects:
             for part in _SPLIT.split(_END.sub("", obj)):
                 words = re.sub(r"^(?:the|a|an|its|their|each|all)\s+", "", part.strip(), flags=re.I)
                 found = _quantity_noun(words)
@@ -117,11 +151,11 @@ def unknown_requests(notes: Notes, vocab: Vocabulary) -> list[Unanswered]:
                 end = start + len(words)
                 if start < 0 or any(a < end and start < b for a, b in covered):
                     continue
-                if words.lower() in whole:
+                if words.lower() in known:
                     continue
                 if words.lower() not in seen:
                     seen.add(words.lower())
-                    out.append(_unknown(words))
+                    out.append(_unknown(words, words.lower() in whole))
         for m in _VERB_ZH.finditer(text):
             # "求金属丝的杨氏模量和周期": each part; 的 joins owner and quantity.
             at = m.start("obj")
@@ -138,8 +172,13 @@ def unknown_requests(notes: Notes, vocab: Vocabulary) -> list[Unanswered]:
     return out
 
 
-def _unknown(what: str) -> Unanswered:
-    return Unanswered(
-        what=what,
-        why="no law in the catalogue has this quantity, so it cannot be computed from the data",
+def _unknown(what: str, elsewhere: bool = False) -> Unanswered:
+    """`elsewhere`: a quantity of other experiments' laws (the mass of a
+    block), none of which this one uses. (The report says both reasons in
+    Chinese too: agent/offline/answer_phrases.py, na_no_law and na_not_here.)"""
+    why = (
+        "neither the data nor the laws this experiment uses give this quantity"
+        if elsewhere
+        else "no law in the catalogue has this quantity, so it cannot be computed from the data"
     )
+    return Unanswered(what=what, why=why)

@@ -45,6 +45,9 @@ _NOT_UNITS = frozenset(
     "in a an at as is it or and of to the for by on per point points times was were be "
     "are with from each every this that than then".split()
 )
+# "t" as a unit is pint's tonne; in lab notes it is the time ("2h/t^2"), and
+# a mass in tonnes never comes up: a unit with it is an expression.
+_TIME_SYMBOL = re.compile(r"(?<![A-Za-z])t(?![A-Za-z])")
 _FILE_NAME = re.compile(
     r"[\w.=+\-\u3400-\u9fff]+\.(?:csv|tsv|txt|dat|xlsx|xls|xlsm|mat|json|npz|npy|fig|h5|hdf5)\b",
     re.I,
@@ -102,6 +105,8 @@ def _unit_at(text: str, pos: int) -> tuple[str, int] | None:
             unit, end = unit[:-1], end - 1
         if unit and (unit[0].isdigit() or unit[0] == "/"):
             continue  # "ln k ~ 1/T" plots against 1/T: "/T" is no unit (not per tesla)
+        if _TIME_SYMBOL.search(unit):
+            continue  # "a = 2h/t^2": t is the time of the notes, not a tonne
         if dimension(unit) is not None:
             return unit, end
     return None
