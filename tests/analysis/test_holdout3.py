@@ -30,8 +30,8 @@ from tests.labset.score import TruthScore
 # analyst_eval printed 25/48 within, 33/50 answered, 2 harmful); raised to
 # 40/46 with numbered columns as the law's count, qualified symbols (x左),
 # units objects in JSON and the natural length of a spring.
-WITHIN_FLOOR = 43  # informative asked quantities within 3 SE of the truth, of 48
-ANSWERED_FLOOR = 49  # requests answered (or said to be unanswerable), of 50
+WITHIN_FLOOR = 44  # informative asked quantities within 3 SE of the truth, of 48
+ANSWERED_FLOOR = 50  # requests answered (or said to be unanswerable), of 50
 HARMFUL_CEILING = 0  # fits whose response is a set-point column
 
 

@@ -73,3 +73,12 @@ def test_a_named_law_is_kept_with_its_phrase(read: Read) -> None:
     req = read("Analysis: fit an Arrhenius plot of the rate constants.")
     assert [m.key for m in req.models] == ["arrhenius"]
     assert "Arrhenius" in req.models[0].evidence.phrase
+
+
+def test_the_notes_words_for_an_owned_quantity_name_the_answer() -> None:
+    from labwright.analysis.request_rules.asked import _described
+
+    assert _described("醋酸的浓度") == "醋酸的浓度"  # the acid the notes titrated
+    assert _described("浓度") is None  # a bare quantity keeps the catalogue's name
+    assert _described("the concentration of acetic acid") == "concentration of acetic acid"
+    assert _described("Km") is None

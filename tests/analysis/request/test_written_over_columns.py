@@ -151,3 +151,23 @@ def test_a_prism_s_dispersion_from_its_minimum_deviation() -> None:
     got = _answers(folder)
     assert abs(got["A_c"]["value"] - 1.5046) <= 3 * got["A_c"]["se"]
     assert abs(got["B"]["value"] - 4200) <= 3 * got["B"]["se"]
+
+
+def test_a_formula_over_named_columns_keeps_their_names_whole() -> None:
+    """"Gas = a + b*Temp" over the columns Gas and Temp: not G·a·s (symbols
+    of the catalogue), and "(Gas = 0, T = -a/b)" is a condition on the
+    column, no constant."""
+    temp = np.linspace(-1, 10, 12)
+    gas = 6.85 - 0.39 * temp
+    folder = notes_folder(
+        "Consumption falls linearly with the outside temperature: Gas = a + b*Temp.\n"
+        "Report the slope b, and the temperature at which no heating is needed "
+        "(Gas = 0, T = -a/b).",
+        table("gas.csv", {"Temp (°C)": temp, "Gas (1000 ft³)": gas}),
+        source="README.md",
+    )
+    req = read_request(folder, catalogue())
+    formulas = [m.formula for m in req.models if m.how == "formula"]
+    assert any(f and f.replace(" ", "") == "Gas=a+b*Temp" for f in formulas), req.models
+    assert "Gas" not in {c.symbol for c in req.constants}
+    assert {b.column for b in req.bindings} >= {"Gas", "Temp"}

@@ -286,7 +286,14 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     models: list[NamedModel] = named + implied
     keys = [m.key for m in models if m.key]
     written = [m.key for m in models if m.key and m.how == "formula"]
-    given = given_values(notes, vocab, keys, written, {(a.model, a.quantity) for a in asked})
+    given = given_values(
+        notes,
+        vocab,
+        keys,
+        written,
+        {(a.model, a.quantity) for a in asked},
+        {n for _, cols in tables for c in cols if c.numeric for n in (c.name, c.symbol) if n},
+    )
     seen = {(a.model, a.quantity) for a in asked}
     for a in given.asked:
         if (a.model, a.quantity) not in seen:

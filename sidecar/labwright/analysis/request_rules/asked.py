@@ -172,7 +172,10 @@ def _described(quote: str) -> str | None:
     """The notes' own name of a quantity they describe ("the concentration of
     acetic acid", "period of the solar cycle"): a phrase of three words or
     more names the answer as the reader asked for it; a word or a symbol
-    ("Km", "half-life") leaves the catalogue's name."""
+    ("Km", "half-life") leaves the catalogue's name. In Chinese, an owner
+    joined to its quantity by 的 ("醋酸的浓度") names it so too."""
+    if re.fullmatch(r"[\u4e00-\u9fff]{1,8}的[\u4e00-\u9fff]{1,8}", quote.strip()):
+        return quote.strip()
     words = re.findall(r"[A-Za-z][\w'’-]*", quote)
     if len(words) < 3 or not re.fullmatch(r"[A-Za-z][\w\s'’()-]*", quote.strip()):
         return None

@@ -123,6 +123,7 @@ def given_values(
     models: Sequence[str],
     written: Collection[str] = (),
     requested: Collection[tuple[str | None, str]] = (),
+    columns: Collection[str] = (),
 ) -> Given:
     """The constants, the values to compare with and the quantities those ask.
 
@@ -131,7 +132,8 @@ def given_values(
     given constant: the notes wrote the symbol into the law they ask, and a
     calibration against the other variable needs it (ε = slope/l).
     `requested`: the (law, quantity) pairs the notes already ask for; a
-    plain value of one of those is the value to compare with."""
+    plain value of one of those is the value to compare with. `columns`: the
+    names and symbols of the folder's numeric columns."""
     constants: list[GivenConstant] = []
     expected: list[ExpectedValue] = []
     asked: list[AskedQuantity] = []
@@ -181,6 +183,8 @@ def given_values(
             if not ranked:
                 if st.is_symbol and st.expected and st.subject in asked_symbols:
                     continue  # "theory says e ≈ 0.3 D" of the asked end correction e
+                if st.is_symbol and any(same_symbol(st.subject, c) for c in columns):
+                    continue  # "(Gas = 0, T = -a/b)": a condition on a column, no constant
                 if st.is_symbol and st.subject not in seen:
                     seen.add(st.subject)
                     constants.append(

@@ -94,7 +94,16 @@ def read_formulas(
     reading (`columns_stay_variables`). A balance with no one quantity
     alone on a side is solved for the one measured (`_solved_balance`);
     `derived`: the columns the notes define from others."""
-    known = known_symbols(entries)
+    # The columns' names are symbols too: "Gas = a + b*Temp" over the
+    # columns Gas and Temp is not G·a·s (three symbols of the catalogue).
+    known = set(known_symbols(entries)) | {
+        name
+        for _, cols in tables
+        for c in cols
+        if c.numeric
+        for name in (c.name, c.symbol)
+        if name and SYMBOL_IN_TEXT.fullmatch(name)
+    }
     out: list[ReadFormula] = []
     seen: set[str] = set()
     for clause in notes.clauses:
