@@ -154,7 +154,7 @@ def test_a_prism_s_dispersion_from_its_minimum_deviation() -> None:
 
 
 def test_a_formula_over_named_columns_keeps_their_names_whole() -> None:
-    """"Gas = a + b*Temp" over the columns Gas and Temp: not G·a·s (symbols
+    """ "Gas = a + b*Temp" over the columns Gas and Temp: not G·a·s (symbols
     of the catalogue), and "(Gas = 0, T = -a/b)" is a condition on the
     column, no constant."""
     temp = np.linspace(-1, 10, 12)
