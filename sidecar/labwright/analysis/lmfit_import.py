@@ -21,11 +21,13 @@ _lock = threading.Lock()
 
 
 def import_lmfit() -> ModuleType:
-    """The lmfit module (imported on first use)."""
-    loaded = sys.modules.get("lmfit")
-    if loaded is not None:
-        return loaded
+    """The lmfit module (imported on first use). Always under the lock: a
+    module another thread is still importing is in sys.modules already, half
+    made."""
     with _lock:
+        loaded = sys.modules.get("lmfit")
+        if loaded is not None:
+            return loaded
         hide = "matplotlib" not in sys.modules
         if hide:
             sys.modules["matplotlib"] = None  # type: ignore[assignment] # import raises ImportError
