@@ -126,7 +126,7 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "报告语言：{lang}（{basis}）。",
     ),
     "step.analyse": (
-        "language {lang}; analyses: {analyses}; {figures} figures planned, {fits} fits",
+        "language {lang}; analyses: {analyses}; figures planned: {figures}; fits: {fits}",
         "语言 {lang}；分析：{analyses}；计划 {figures} 幅图、{fits} 次拟合",
     ),
     "step.numbers_recorded": (
@@ -134,10 +134,13 @@ ENTRIES: dict[str, tuple[str, str]] = {
         "已在 {file} 中记录 {count} 个数值",
     ),
     "step.compile": (
-        "{count} passes ({passes}) in {seconds} s",
+        "typeset in {seconds} s, passes: {count} ({passes})",
         "编译 {count} 遍（{passes}），用时 {seconds} 秒",
     ),
-    "step.compile_short": ("{count} passes in {seconds} s", "编译 {count} 遍，用时 {seconds} 秒"),
+    "step.compile_short": (
+        "typeset in {seconds} s ({count} × XeLaTeX)",
+        "编译 {count} 遍，用时 {seconds} 秒",
+    ),
     "none": ("none", "无"),
     "lang.en": ("English", "英文"),
     "lang.zh": ("Chinese", "中文"),

@@ -67,7 +67,9 @@ class ReportPlan:
 
     @property
     def fit_count(self) -> int:
-        return sum(len(p.fits) for p in self.figures)
+        """The fits made: of the request's laws, and of curves on the figures."""
+        laws = sum(a.kind == "fit" for a in self.analysis.analyses) if self.analysis else 0
+        return laws + sum(len(p.fits) for p in self.figures)
 
 
 @dataclass(frozen=True)
