@@ -171,3 +171,25 @@ def test_a_formula_over_named_columns_keeps_their_names_whole() -> None:
     assert any(f and f.replace(" ", "") == "Gas=a+b*Temp" for f in formulas), req.models
     assert "Gas" not in {c.symbol for c in req.constants}
     assert {b.column for b in req.bindings} >= {"Gas", "Temp"}
+
+
+def test_a_straight_line_over_other_quantities_is_the_line_the_notes_write() -> None:
+    """A line is the shape of many laws (a thermocouple, a calibration):
+    "Gas = a + b*Temp" is fitted as written, with no law's words, standards
+    or limits of detection; "V = I R" in the law's own letters stays Ohm's."""
+    temp = np.linspace(-1, 10, 12)
+    folder = notes_folder(
+        "Consumption falls linearly with the outside temperature: Gas = a + b*Temp.\n"
+        "Report the slope b.",
+        table("gas.csv", {"Temp (°C)": temp, "Gas (1000 ft³)": 6.85 - 0.39 * temp}),
+        source="README.md",
+    )
+    req = read_request(folder, catalogue())
+    assert [(m.key, m.how) for m in req.models] == [(None, "formula")], req.models
+    current = np.linspace(0.1, 1.0, 8)
+    ohm = notes_folder(
+        "Ohm's law: V = I R. Find R.",
+        table("iv.csv", {"I (A)": current, "V (V)": 47.0 * current}),
+        source="notes.txt",
+    )
+    assert [m.key for m in read_request(ohm, catalogue()).models if m.key] == ["ohm"]

@@ -139,6 +139,16 @@ def _slope(node: ast.expr, y: str) -> ast.expr:
     raise _NotLinear  # a power, a function or a quotient by y
 
 
+def linear_in(expression: str, y: str) -> bool:
+    """`expression` (the evaluator's syntax) is a + b·y with a and b free of y."""
+    try:
+        tree = parse_expression(expression).tree.body
+        slope = _slope(tree, y)
+    except (FormulaError, _NotLinear):
+        return False
+    return not _has(slope, y)
+
+
 def _negated(node: ast.expr) -> ast.expr | None:
     """-node when node is written negative ("-x", "-x - y"), else None."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from labwright.analysis.catalogue.custom import KEY as CUSTOM_KEY
 from labwright.analysis.catalogue.expr import FormulaError, parse_equation, parse_expression
-from labwright.analysis.catalogue.implicit import solved_for
+from labwright.analysis.catalogue.implicit import linear_in, solved_for
 from labwright.analysis.catalogue.match import (
     FormulaMatch,
     known_symbols,
@@ -69,6 +69,13 @@ class ReadFormula:
     match: FormulaMatch | None
 
 
+_CALIBRATION = re.compile(
+    r"calibrat|\bstandards?\b|\bunknowns?\b|\bsamples?\b|\bassay|standard addition|"
+    r"标准|校准|定标|工作曲线|待测|未知|样品|水样|加标",
+    re.I,
+)
+
+
 def _proportionalities(clause: Clause) -> list[tuple[str, str]]:
     """("T^2 = k*L", phrase) for each "A^n ∝ B^m" without a constant."""
     out = []
@@ -104,6 +111,9 @@ def read_formulas(
         for name in (c.name, c.symbol)
         if name and SYMBOL_IN_TEXT.fullmatch(name)
     }
+    # "Gas = a + b*Temp" is a straight line, a calibration only when the
+    # notes speak of one (its standards, unknowns and limits of detection).
+    calibrating = any(_CALIBRATION.search(c.text) for c in notes.clauses)
     out: list[ReadFormula] = []
     seen: set[str] = set()
     for clause in notes.clauses:
@@ -126,6 +136,7 @@ def read_formulas(
                     matches = _plausible(match_collapsed(wf.text, entries), tables)
             except (FormulaError, ArithmeticError, ValueError):
                 matches = []
+            matches = [m for m in matches if _more_than_a_line(m, tables, calibrating)]
             out.append(ReadFormula(wf, clause, quote, matches[0] if matches else None))
     return out
 
@@ -226,6 +237,46 @@ def _plausible(
     if good:
         return [m for m in good if columns_stay_variables(m, tables)] or good
     return [m for m in roles if _names_columns(m, tables)]
+
+
+def _more_than_a_line(
+    match: FormulaMatch,
+    tables: Sequence[tuple[Dataset, list[FolderColumn]]],
+    calibrating: bool,
+) -> bool:
+    """A straight line is the shape of many laws: "Gas = a + b*Temp" over
+    columns in 1000 ft³ and °C is no thermocouple and no calibration, only
+    the line the notes write (fitted as written). A law that is a line is
+    the one written when the notes write a variable in the law's letters
+    ("V = I R"), or the columns' units are its variables' (a voltage against
+    a temperature); a calibration, when the notes speak of one (standards,
+    unknowns)."""
+    if match.entry.procedure == "calibration":
+        return calibrating
+    if not _a_line(match.entry):
+        return True
+    variables = {v.name: v for v in match.entry.variables}
+    pairs = [(w, variables[e]) for w, e in match.mapping if e in variables]
+    if any(same_symbol(w, v.name) or w in v.symbols for w, v in pairs):
+        return True
+    columns = [c for _, cols in tables for c in cols if c.numeric and not c.generated_name]
+    for written, variable in pairs:
+        column = next((c for c in columns if names_symbol(c.name, written)), None)
+        want = dimension(variable.unit) if variable.unit else None
+        got = dimension(column.unit) if column is not None and column.unit else None
+        if want is None or want != got:
+            return False
+    return bool(pairs)
+
+
+def _a_line(entry: ModelEntry) -> bool:
+    """The law's response is linear in each of its independent variables."""
+    try:
+        rhs = parse_equation(entry.formula).rhs.text
+    except FormulaError:
+        return False
+    independents = [v.name for v in entry.variables if v.role != "response"]
+    return bool(independents) and all(linear_in(rhs, x) for x in independents)
 
 
 def _names_columns(
