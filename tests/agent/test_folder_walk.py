@@ -44,6 +44,10 @@ def walked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FolderTrace]:
     with FakeOpenAI() as fake:
         fake.on_messages(lab.answer)
         choice = choose_pipeline("llm", fake_endpoint(fake))
+        # The provider's answer first: the walk traced is the model-backed
+        # pipeline's, not the offline run a run starts while the probe waits
+        # (agent/choose.py), which it stops when the provider answers.
+        assert choice.probe is not None and choice.probe.result() is None
         with follow_folder(folder) as trace:
             request = RunRequest(folder, base / "out", reflect_rounds=1)
             events: list[Event] = list(choice.run(request))

@@ -153,18 +153,22 @@ def test_a_prism_s_dispersion_from_its_minimum_deviation() -> None:
     assert abs(got["B"]["value"] - 4200) <= 3 * got["B"]["se"]
 
 
+def _gas_against_temperature(asked: str) -> ReadResult:
+    """Whiteside's kind of folder: gas used against the outside temperature."""
+    temp = np.linspace(-1, 10, 12)
+    return notes_folder(
+        f"Consumption falls linearly with the outside temperature: Gas = a + b*Temp.\n{asked}",
+        table("gas.csv", {"Temp (°C)": temp, "Gas (1000 ft³)": 6.85 - 0.39 * temp}),
+        source="README.md",
+    )
+
+
 def test_a_formula_over_named_columns_keeps_their_names_whole() -> None:
     """ "Gas = a + b*Temp" over the columns Gas and Temp: not G·a·s (symbols
     of the catalogue), and "(Gas = 0, T = -a/b)" is a condition on the
     column, no constant."""
-    temp = np.linspace(-1, 10, 12)
-    gas = 6.85 - 0.39 * temp
-    folder = notes_folder(
-        "Consumption falls linearly with the outside temperature: Gas = a + b*Temp.\n"
-        "Report the slope b, and the temperature at which no heating is needed "
-        "(Gas = 0, T = -a/b).",
-        table("gas.csv", {"Temp (°C)": temp, "Gas (1000 ft³)": gas}),
-        source="README.md",
+    folder = _gas_against_temperature(
+        "Report the slope b, and the temperature at which no heating is needed (Gas = 0, T = -a/b)."
     )
     req = read_request(folder, catalogue())
     formulas = [m.formula for m in req.models if m.how == "formula"]
@@ -177,14 +181,7 @@ def test_a_straight_line_over_other_quantities_is_the_line_the_notes_write() -> 
     """A line is the shape of many laws (a thermocouple, a calibration):
     "Gas = a + b*Temp" is fitted as written, with no law's words, standards
     or limits of detection; "V = I R" in the law's own letters stays Ohm's."""
-    temp = np.linspace(-1, 10, 12)
-    folder = notes_folder(
-        "Consumption falls linearly with the outside temperature: Gas = a + b*Temp.\n"
-        "Report the slope b.",
-        table("gas.csv", {"Temp (°C)": temp, "Gas (1000 ft³)": 6.85 - 0.39 * temp}),
-        source="README.md",
-    )
-    req = read_request(folder, catalogue())
+    req = read_request(_gas_against_temperature("Report the slope b."), catalogue())
     assert [(m.key, m.how) for m in req.models] == [(None, "formula")], req.models
     current = np.linspace(0.1, 1.0, 8)
     ohm = notes_folder(
