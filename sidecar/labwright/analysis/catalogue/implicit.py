@@ -92,58 +92,35 @@ def _has(node: ast.expr, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
 
 
-def _at_zero(node: ast.expr, y: str) -> ast.expr:
-    """`node` with y = 0, the zeros folded away."""
+def _affine(node: ast.expr, y: str) -> tuple[ast.expr, ast.expr]:
+    """(rest, slope) with node = rest + slope·y, both free of y, the zeros
+    and ones folded away; _NotLinear when node is not so."""
     if not _has(node, y):
-        return node
+        return node, ast.Constant(0)
     if isinstance(node, ast.Name):
-        return ast.Constant(0)
+        return ast.Constant(0), ast.Constant(1)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        inner = _at_zero(node.operand, y)
-        return _neg(inner) if isinstance(node.op, ast.USub) else inner
+        rest, slope = _affine(node.operand, y)
+        return (_neg(rest), _neg(slope)) if isinstance(node.op, ast.USub) else (rest, slope)
     if isinstance(node, ast.BinOp):
-        left, right = _at_zero(node.left, y), _at_zero(node.right, y)
+        (a0, a1), (b0, b1) = _affine(node.left, y), _affine(node.right, y)
         if isinstance(node.op, ast.Add):
-            return _add(left, right)
+            return _add(a0, b0), _add(a1, b1)
         if isinstance(node.op, ast.Sub):
-            return _sub(left, right)
-        if isinstance(node.op, ast.Mult):
-            return _mul(left, right)
-        if isinstance(node.op, ast.Div) and not _has(node.right, y):
-            return _div(left, right)
-    raise _NotLinear
-
-
-def _slope(node: ast.expr, y: str) -> ast.expr:
-    """d node / d y, for a node linear in y (else _NotLinear)."""
-    if not _has(node, y):
-        return ast.Constant(0)
-    if isinstance(node, ast.Name):
-        return ast.Constant(1)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        inner = _slope(node.operand, y)
-        return _neg(inner) if isinstance(node.op, ast.USub) else inner
-    if isinstance(node, ast.BinOp):
-        if isinstance(node.op, ast.Add):
-            return _add(_slope(node.left, y), _slope(node.right, y))
-        if isinstance(node.op, ast.Sub):
-            return _sub(_slope(node.left, y), _slope(node.right, y))
+            return _sub(a0, b0), _sub(a1, b1)
         if isinstance(node.op, ast.Mult):
             if _has(node.left, y) and _has(node.right, y):
                 raise _NotLinear  # y·y
-            if _has(node.left, y):
-                return _mul(_slope(node.left, y), node.right)
-            return _mul(node.left, _slope(node.right, y))
+            return _mul(a0, b0), _add(_mul(a1, b0), _mul(a0, b1))
         if isinstance(node.op, ast.Div) and not _has(node.right, y):
-            return _div(_slope(node.left, y), node.right)
+            return _div(a0, node.right), _div(a1, node.right)
     raise _NotLinear  # a power, a function or a quotient by y
 
 
 def linear_in(expression: str, y: str) -> bool:
     """`expression` (the evaluator's syntax) is a + b·y with a and b free of y."""
     try:
-        tree = parse_expression(expression).tree.body
-        slope = _slope(tree, y)
+        _, slope = _affine(parse_expression(expression).tree.body, y)
     except (FormulaError, _NotLinear):
         return False
     return not _has(slope, y)
@@ -173,8 +150,7 @@ def solved_for(lhs: str, rhs: str, response: str) -> str | None:
     if not _has(relation, response):
         return None
     try:
-        slope = _slope(relation, response)
-        rest = _at_zero(relation, response)
+        rest, slope = _affine(relation, response)
     except _NotLinear:
         return None
     if _number(slope) == 0 or _has(slope, response):
