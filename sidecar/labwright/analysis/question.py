@@ -122,6 +122,14 @@ _RATE_UNIT = re.compile(
     r"\b(?:per|a|each|every)\s+(day|week|month|decade|century)\b|每\s*(天|日|周|星期|月|十年|百年)",
     re.I,
 )
+# "One row per year, one column per month" describes the file, not the
+# unit a rate is asked in (Mauna Loa's report gave its trend "per month, as
+# the notes ask").
+_LAYOUT = re.compile(
+    r"\b(?:rows?|columns?|files?|lines?|sheets?|records?|entr(?:y|ies)|values?|readings?|"
+    r"measurements?|samples?|points?|runs?)\s*$",
+    re.I,
+)
 _RATE_WORDS = {"天": "day", "日": "day", "周": "week", "星期": "week", "月": "month",
                "十年": "decade", "百年": "century"}  # fmt: skip
 # Years in each unit, to convert a rate per year.
@@ -179,7 +187,7 @@ def read_question(text: str) -> Question:
         if m:
             q.response = m.group(1).strip().rstrip(".")
             break
-    m = _RATE_UNIT.search(text)
+    m = next((m for m in _RATE_UNIT.finditer(text) if not _LAYOUT.search(text, 0, m.start())), None)
     if m is not None and q.asks("trend"):
         word = next(g for g in m.groups() if g)
         q.rate_unit = _RATE_WORDS.get(word.lower(), word.lower())

@@ -252,6 +252,11 @@ class AnalysisRequest(_Strict):
     numbered: tuple[NumberedReadings, ...] = Field(
         default=(), description="numbered columns read as a law's variable at its count"
     )
+    trend_rates: tuple[str, ...] = Field(
+        default=(),
+        description="rates the notes ask of a series dated by the calendar ('the growth rate "
+        "per year'), answered by its linear trend: the notes' words for each",
+    )
 
     @property
     def is_empty(self) -> bool:

@@ -10,6 +10,7 @@ is asked too).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -55,6 +56,29 @@ class TimeSeriesBinding:
     # quantity. "每年捕获的猞猁数量" (trapped each year) reads as a trend
     # cue, but lynx asks the period; its trend is context, not the answer.
     trend_asked: bool = False
+    #: Rates the notes ask of the series (request.trend_rates), and the unit
+    #: of its values read from the rate's ("in ppm per year": ppm).
+    rates_asked: tuple[str, ...] = ()
+    value_unit: str | None = None
+
+
+#: "in ppm per year", "in mm/yr", "单位为 mm/年": the unit of a rate asked per
+#: year, whose numerator is the unit of the values.
+_RATE_IN = re.compile(
+    r"\bin\s+([A-Za-zµμ°%][\w°µμ%]{0,9})\s*(?:per\s+|/\s*)(?:year|yr|annum|a)\b"
+    r"|单位[为是：:]\s*([A-Za-zµμ°%][\w°µμ%]{0,9})\s*/\s*(?:年|a)",
+    re.I,
+)
+
+
+def value_unit_of_rate(text: str) -> str | None:
+    """The values' unit the notes give only through a rate's ("the growth
+    rate in ppm per year": ppm), when the units library reads it."""
+    for m in _RATE_IN.finditer(text):
+        unit = m.group(1) or m.group(2)
+        if quantities.parse_unit(unit) is not None:
+            return unit
+    return None
 
 
 @dataclass
@@ -73,6 +97,10 @@ class TimeSeriesFound:
     # beyond the limit too (trend only, no figure).
     rates: list[tuple[Column, Trend]] = field(default_factory=list)
     asked_trend: bool = False  # the notes ask for the trend itself ("the warming trend")
+    #: The notes' words for the rate they ask ("growth rate"), and the unit
+    #: of the values when only the rate's unit says it ("in ppm per year").
+    asked_as: str | None = None
+    value_unit: str | None = None
 
     def answers(self) -> list[Answer]:
         """The trend as the answer when the notes ask for it and the table
@@ -80,14 +108,15 @@ class TimeSeriesFound:
         with its standard error" was computed and printed, yet the report
         said no asked quantity was determined."""
         with_trend = [p for p in self.parts if p.result.trend is not None]
-        if not self.asked_trend or len(with_trend) != 1 or self.wide is not None:
+        if not self.asked_trend or len(with_trend) != 1:
             return []
         part = with_trend[0]
         trend = part.result.trend
         assert trend is not None
         if not (np.isfinite(trend.slope) and np.isfinite(trend.se) and trend.se > 0):
             return []
-        per_year = f"({part.column.unit})/year" if part.column.unit else "1/year"
+        value_unit = part.column.unit or self.value_unit
+        per_year = f"({value_unit})/year" if value_unit else "1/year"
         unit = quantities.parse_unit(per_year, difference=True)
         method = Text(
             "least-squares linear trend against time; standard error robust to autocorrelation "
@@ -96,7 +125,7 @@ class TimeSeriesFound:
         )
         rows = f"all {trend.n}" if trend.n == part.column.values.size else f"{trend.n} rows"
         return [
-            Answer("trend", Text("linear trend", "线性趋势"), r"b", float(trend.slope),
+            Answer("trend", Text(self.asked_as, self.asked_as) if self.asked_as else Text("linear trend", "线性趋势"), r"b", float(trend.slope),
                    float(trend.se), quantities.display(unit) if unit is not None else None,
                    method, None, True, None, (part.column.provenance,), rows)
         ]  # fmt: skip
@@ -119,7 +148,7 @@ def _flags(q: Question, step_years: float, span: float) -> dict[str, bool]:
     }
 
 
-def _time_columns(ds: Dataset, roles: TableRoles) -> tuple[Column, ...]:
+def time_columns(ds: Dataset, roles: TableRoles) -> tuple[Column, ...]:
     """The columns the table's time axis is read from: the year first, then
     its month or quarter; else the one column read as time."""
     axis = roles.time
@@ -139,6 +168,12 @@ class TimeSeriesKind:
     def bind(self, ctx: BindContext) -> Sequence[Job[TimeSeriesBinding]]:
         r = ctx.notes
         q = r.question
+        rates = ctx.request.trend_rates
+        # The trend answers the notes when they ask a rate of a dated series,
+        # or ask for the trend and no law's quantity ("每年捕获的猞猁数量"
+        # reads as a trend cue, but lynx asks the period).
+        trend_asked = bool(rates) or (q.asks("trend") and not ctx.request.asked)
+        value_unit = value_unit_of_rate(r.text) if rates else None
         jobs: list[Job[TimeSeriesBinding]] = []
         for ds in ctx.read.datasets:
             roles = r.roles_of(ds)
@@ -146,7 +181,9 @@ class TimeSeriesKind:
                 continue
             claims = ctx.claimed_by(ds)
             shape = r.shape_of(ds)
-            if shape == "monthly" and not claims:
+            # The period asked of the same series (procedures/periodogram.py)
+            # leaves its trend and seasonal cycle to be said here.
+            if shape == "monthly" and not [k for k in claims if k != "periodogram"]:
                 mw = r.monthly[id(ds)]
                 first = ds.column(mw.month_columns[0])
                 col = Column("value", mw.values, first.provenance, first.unit or r.facts.table_unit)
@@ -155,6 +192,7 @@ class TimeSeriesKind:
                     ds, mw.years, [col], q, wide=mw, time=(ds.column(mw.year_column),),
                     time_format="year+month",
                     measured=tuple(ds.column(c) for c in mw.month_columns),
+                    trend_asked=trend_asked, rates_asked=rates, value_unit=value_unit,
                 )  # fmt: skip
                 jobs.append(Job(self.name, ds.source, why, binding, (ds,)))
             elif shape == "time" and roles.time is not None:
@@ -163,7 +201,7 @@ class TimeSeriesKind:
                 if "regression" in claims and not asks_time(q):
                     continue  # a model was asked, nothing about time
                 meas = named_first(roles.measurements, r.text)
-                time = _time_columns(ds, roles)
+                time = time_columns(ds, roles)
                 split = split_by_category(ds, roles, meas)
                 if split is not None:
                     cat, cols = split
@@ -177,7 +215,7 @@ class TimeSeriesKind:
                     binding = TimeSeriesBinding(
                         ds, roles.time.years, meas, q, time=time,
                         time_format=roles.time.format, measured=tuple(meas),
-                        trend_asked=q.asks("trend") and not ctx.request.asked,
+                        trend_asked=trend_asked, rates_asked=rates, value_unit=value_unit,
                     )  # fmt: skip
                 jobs.append(Job(self.name, ds.source, why, binding, (ds,)))
         return jobs
@@ -214,7 +252,10 @@ class TimeSeriesKind:
                     rates.append((col, res.trend))
             done = {c.name for c, _ in rates}
             left = [n for n in left if n not in done]
-        return TimeSeriesFound(parts, b.wide, left, q.rate_unit, rates, b.trend_asked)
+        asked_as = b.rates_asked[0] if len(b.rates_asked) == 1 else None
+        return TimeSeriesFound(
+            parts, b.wide, left, q.rate_unit, rates, b.trend_asked, asked_as, b.value_unit
+        )
 
     def goals(self, job: Job[TimeSeriesBinding], result: TimeSeriesFound) -> list[str]:
         goals = ["timeseries"]

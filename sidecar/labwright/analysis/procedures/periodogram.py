@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -46,7 +48,8 @@ from labwright.analysis.procedures.period_error import period_error
 from labwright.analysis.quantities import parse_unit
 from labwright.analysis.request import AnalysisRequest
 from labwright.analysis.results import Answer
-from labwright.ingest.types import Column
+from labwright.analysis.wide import MonthlyWide
+from labwright.ingest.types import Column, Dataset
 
 MIN_POINTS = 12
 MIN_CYCLES = 2.0  # a period is claimed only when the series spans this many
@@ -58,6 +61,7 @@ MAX_FALSE_ALARM = 0.01  # a cycle is claimed only when noise gives a peak this h
 #: Calendar codes whose numbers are not a linear time (20191231 → 20200101
 #: jumps by 8870): a period "in these units" is meaningless.
 _CALENDAR_CODES = frozenset({"yyyymmdd", "yyyymm"})
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @dataclass
@@ -138,8 +142,9 @@ def periodogram_method(method: str, se_source: str) -> Text:
     ("Lomb-Scargle" or "periodogram") and how the period's SE was found
     (a key of `_SE_HOW`)."""
     se_how = _SE_HOW[se_source]
+    name = "Lomb-Scargle periodogram" if method == "Lomb-Scargle" else "periodogram"
     return Text(
-        f"peak of the {method} periodogram, refined by a sinusoid fitted at it "
+        f"peak of the {name}, refined by a sinusoid fitted at it "
         f"(lmfit, with a linear trend term); SE {se_how.en}",
         f"{'Lomb–Scargle ' if method == 'Lomb-Scargle' else ''}周期图的峰，"
         f"再在该频率附近拟合正弦（lmfit，含线性趋势项）精化；标准误差{se_how.zh}",
@@ -317,6 +322,73 @@ def calendar_time(t: Column) -> tuple[Column, float, str | None]:
     return scaled, scale, t.origin[:10]
 
 
+def _calendar_unit(years: np.ndarray) -> tuple[float, str]:
+    """Units of a calendar series' time, and how many make a year, by its
+    sampling: months for monthly or quarterly data, years for yearly,
+    days for anything finer than a month."""
+    steps = np.diff(np.unique(years[np.isfinite(years)]))
+    step = float(np.median(steps)) if steps.size else 1.0
+    if step >= 0.9:
+        return 1.0, "year"
+    if step >= 0.9 / 12:
+        return 12.0, "month"
+    return 365.25, "day"
+
+
+def calendar_series(
+    ctx: BindContext, ds: Dataset
+) -> tuple[Column, Column, CalendarSeries, str] | None:
+    """The time (in the unit of `_calendar_unit`, from the first value) and
+    the values of a table read as one dated series (reading.py's shapes
+    "monthly" and "time"), or None. Of several measured columns, the one
+    the notes name first."""
+    from labwright.analysis.analyses.shape_rules import named_first
+
+    r = ctx.notes
+    roles = r.roles_of(ds)
+    shape = r.shape_of(ds)
+    if roles is None or r.in_series(ds):
+        return None
+    wide = r.monthly.get(id(ds)) if shape == "monthly" else None
+    if wide is not None:
+        first = ds.column(wide.month_columns[0])
+        years, values = np.asarray(wide.years, dtype=float), np.asarray(wide.values, dtype=float)
+        name = Path(ds.source).stem
+        y = Column(name, values, first.provenance, first.unit or r.facts.table_unit)
+        time: tuple[Column, ...] = (ds.column(wide.year_column),)
+        fmt = "year+month"
+        why = f"a year x month table ({len(wide.month_columns)} month columns) read as one monthly series"
+    elif shape == "time" and roles.time is not None and roles.measurements:
+        from labwright.analysis.analyses.timeseries import time_columns
+
+        time = time_columns(ds, roles)
+        if not time:
+            return None
+        years = np.asarray(roles.time.years, dtype=float)
+        y = named_first(roles.measurements, r.text)[0]
+        fmt = roles.time.format
+        why = f"time column ({roles.time.reason})"
+    else:
+        return None
+    if np.isfinite(years).sum() < MIN_POINTS:
+        return None
+    per, unit = _calendar_unit(years)
+    origin = float(np.nanmin(years))
+    # Named as time, not as the year column it was partly read from.
+    name = "时间" if _CJK.search(r.text) else "time"
+    t = Column(name, (years - origin) * per, time[0].provenance, unit)
+    return t, y, CalendarSeries(time, fmt, per, unit, origin, wide), why
+
+
+def _first_date(calendar: CalendarSeries) -> str:
+    """The calendar series' start as the figure's axis names it: the year,
+    or the year and month."""
+    year = math.floor(calendar.origin)
+    if calendar.unit == "year":
+        return str(year)
+    return f"{year}-{math.floor((calendar.origin - year) * 12) + 1:02d}"
+
+
 def _calendar_code(t: Column) -> bool:
     from labwright.analysis.dates import recognise
 
@@ -325,6 +397,22 @@ def _calendar_code(t: Column) -> bool:
 
 
 # --- the kind --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CalendarSeries:
+    """A series whose time no one column holds: a year column with its month
+    or quarter (`time`, read as `time_format`, analysis/dates.py), or a
+    year x month table (`wide`, twelve month columns a row). Its time is
+    told in `unit`, `per_year` of them to a year, counted from `origin`
+    (decimal years): the exported script rebuilds it the same way."""
+
+    time: tuple[Column, ...]
+    time_format: str
+    per_year: float
+    unit: str
+    origin: float
+    wide: MonthlyWide | None = None
 
 
 @dataclass(frozen=True)
@@ -337,6 +425,8 @@ class PeriodBinding:
     #: the first date: the exported script and the figure's axis say both.
     t_scale: float = 1.0
     since: str | None = None
+    #: Set when `t` was made from a calendar axis rather than read from a column.
+    calendar: CalendarSeries | None = None
 
 
 class PeriodogramKind:
@@ -347,6 +437,7 @@ class PeriodogramKind:
         free = {id(ds) for ds in ctx.free()}
         jobs: list[Job[PeriodBinding]] = []
         for entry in entries_of(req, "periodogram"):
+            before = len(jobs)
             for table in bound_tables(req, ctx.read, entry):
                 ty = table.xy()
                 if ty is None or id(table.dataset) not in free:
@@ -358,6 +449,31 @@ class PeriodogramKind:
                 t, scale, since = calendar_time(t)
                 b = PeriodBinding(table, t, y, req, scale, since)
                 jobs.append(Job(self.name, table.dataset.source, why, b, (table.dataset,)))
+            if len(jobs) == before:
+                jobs += self._calendar_jobs(ctx, entry, free)
+        return jobs
+
+    def _calendar_jobs(
+        self, ctx: BindContext, entry: ModelEntry, free: set[int]
+    ) -> list[Job[PeriodBinding]]:
+        """The period asked of a series on a calendar axis that no column
+        holds whole (nottem's year and month columns, Mauna Loa's year x
+        month table): the law's time binds no column, yet the series is
+        plainly there. Only when no table bound the law's own variables."""
+        jobs: list[Job[PeriodBinding]] = []
+        for ds in ctx.read.datasets:
+            if id(ds) not in free:
+                continue
+            found = calendar_series(ctx, ds)
+            if found is None:
+                continue
+            t, y, calendar, why = found
+            table = BoundTable(entry, ds, {"t": t, "y": y}, why)
+            b = PeriodBinding(
+                table, t, y, ctx.request, since=_first_date(calendar), calendar=calendar
+            )
+            reason = f"the notes ask for the period of a cycle; {why}"
+            jobs.append(Job(self.name, ds.source, reason, b, (ds,)))
         return jobs
 
     def compute(self, job: Job[PeriodBinding]) -> PeriodResult | None:

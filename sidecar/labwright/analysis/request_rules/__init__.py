@@ -507,6 +507,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         return entry is not None and _data_score(entry, tables, roles) > 0
 
     trends = trend_rates(asked, models, binds, (ds for ds, _ in tables))
+    rates = tuple(dict.fromkeys(a.name or a.evidence.phrase for a in trends))
     if trends:
         gone = {(a.model, a.quantity) for a in trends}
         asked = [a for a in asked if (a.model, a.quantity) not in gone]
@@ -569,6 +570,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         derived=tuple(derived),
         defined=tuple(defined),
         numbered=tuple(numbered),
+        trend_rates=rates,
         noted_unknowns=tuple(
             noted_unknowns(notes) if any(e.procedure == "calibration" for e in used) else ()
         ),

@@ -117,6 +117,46 @@ def _scale_line(a: PeriodAnalysis) -> str:
     return f"t = t / {b.t_scale!r}  # seconds since {b.since} -> {b.t.unit}s\n"
 
 
+def _series_lines(a: PeriodAnalysis) -> tuple[str, dict[str, str]]:
+    """The script's lines that give `t` and `y`, sorted by time, and the
+    helpers they call: the two columns read, or a calendar series rebuilt as
+    the analysis built it (procedures/periodogram.calendar_series)."""
+    b = a.binding
+    c = b.calendar
+    t, y = b.t.name, b.y.name
+    if c is None:
+        return (
+            f"data = df[[{t!r}, {y!r}]].astype(float).dropna().sort_values({t!r})\n"
+            f"t, y = data[{t!r}].to_numpy(), data[{y!r}].to_numpy()\n{_scale_line(a)}"
+        ), {}
+    helpers: dict[str, str] = {}
+    if c.wide is not None:
+        from labwright.analysis.wide import month_of
+
+        months = list(c.wide.month_columns)
+        lines = [
+            f"months = {months!r}  # a year x month table read as one monthly series",
+            f"t = (df[{c.wide.year_column!r}].to_numpy(dtype=float)[:, None]"
+            f" + (np.array({[month_of(m) for m in months]!r}) - 0.5) / 12).ravel()",
+            "y = df[months].to_numpy(dtype=float).ravel()",
+        ]
+    else:
+        from labwright.agent.offline.writers.timeseries_script import time_code
+
+        got = time_code(c.time, c.time_format)
+        if got is None:
+            raise ValueError(f"no script reads the time axis {c.time_format!r} back")
+        helpers = got[1]
+        lines = [got[0] + "  # decimal years", f"y = df[{y!r}].to_numpy(dtype=float)"]
+    lines += [
+        f"t = (t - {c.origin!r}) * {c.per_year!r}  # {c.unit}s since {b.since}",
+        "ok = np.isfinite(t) & np.isfinite(y)",
+        "order = np.argsort(t[ok])",
+        "t, y = t[ok][order], y[ok][order]",
+    ]
+    return "\n".join(lines) + "\n", helpers
+
+
 def _spectrum_lines(uneven: bool) -> str:
     """The periodogram the report chose: Lomb-Scargle for uneven sampling
     (10x oversampled up to the Nyquist frequency of the median step), else
@@ -138,12 +178,10 @@ def _spectrum_lines(uneven: bool) -> str:
 def script(a: PeriodAnalysis) -> KindScript:
     r = a.result
     what = _what(a)
-    t, y = r.t.name, r.y.name
+    series, helpers = _series_lines(a)
     code = f"""{read_table(a.binding.table.dataset)}
 what = {what!r}
-data = df[[{t!r}, {y!r}]].astype(float).dropna().sort_values({t!r})
-t, y = data[{t!r}].to_numpy(), data[{y!r}].to_numpy()
-{_scale_line(a)}assert t.size >= {MIN_POINTS}
+{series}assert t.size >= {MIN_POINTS}
 report(f"points in the {{what}}", t.size)
 steps = np.diff(t)
 {_spectrum_lines(r.method == "Lomb-Scargle")}k = int(np.argmax(power))
@@ -209,7 +247,7 @@ amp_se = np.hypot(p["a"].value * p["a"].stderr, p["b"].value * p["b"].stderr) / 
 report(f"amplitude, {{what}} (sinusoid fit)", amp)
 report(f"standard uncertainty of amplitude, {{what}} (sinusoid fit)", amp_se)
 """
-    imports = ("import numpy as np", "import lmfit", "from scipy import signal")
+    imports: tuple[str, ...] = ("import numpy as np", "import lmfit", "from scipy import signal")
     # The answers the results table and the discussion restate
     # (compendium_answers.py): the period, its frequency and the amplitude.
     answers = {
@@ -217,7 +255,9 @@ report(f"standard uncertainty of amplitude, {{what}} (sinusoid fit)", amp_se)
         "f_cycle": AnswerCode("f", "f_se"),
         "A": AnswerCode("amp", "amp_se"),
     }
-    return KindScript(imports, code, answers=answers)
+    if helpers:
+        imports += ("import pandas as pd",)
+    return KindScript(imports, code, helpers, answers=answers)
 
 
 def drawing(a: PeriodAnalysis, plans: list[FigurePlan]) -> KindScript:

@@ -23,6 +23,7 @@ from labwright.agent.offline.writers.timeseries import TimeSeriesAnalysis, cycle
 from labwright.analysis.analyses.timeseries import TimeSeriesBinding, TimeSeriesPart
 from labwright.analysis.question import RATE_YEARS
 from labwright.analysis.timeseries import Segments, SeriesResult
+from labwright.ingest.types import Column
 
 _DECIMAL_YEARS = '''def decimal_years(dates):
     """Calendar dates as decimal years (1 July 2000 is about 2000.5)."""
@@ -181,14 +182,18 @@ _LEVELS = '''def level_bounds(y, cuts=None):
 
 
 def _time_code(b: TimeSeriesBinding) -> tuple[str, dict[str, str]] | None:
-    """The line giving `t` (decimal years of every row) from `df`, with the
-    helpers it needs; None for a time axis the script cannot read back."""
-    cols = [c.name for c in b.time]
-    fmt = b.time_format
+    return time_code(b.time, b.time_format)
+
+
+def time_code(time: tuple[Column, ...], fmt: str) -> tuple[str, dict[str, str]] | None:
+    """The line giving `t` (decimal years of every row) from `df`, read from
+    the `time` columns as `fmt` (analysis/dates.py), with the helpers it
+    needs; None for a time axis the script cannot read back."""
+    cols = [c.name for c in time]
     if not cols:
         return None
-    if fmt == "timestamp" and b.time[0].origin:
-        line = f"t = decimal_years(pd.Timestamp({b.time[0].origin!r}) + pd.to_timedelta(df[{cols[0]!r}], unit='s'))"
+    if fmt == "timestamp" and time[0].origin:
+        line = f"t = decimal_years(pd.Timestamp({time[0].origin!r}) + pd.to_timedelta(df[{cols[0]!r}], unit='s'))"
         return line, {"decimal_years": _DECIMAL_YEARS}
     if fmt in ("yyyymmdd", "yyyymm"):
         pattern = "%Y%m%d" if fmt == "yyyymmdd" else "%Y%m"
