@@ -135,6 +135,16 @@ def cycle_visible(step_years: float, span_years: float) -> bool:
     return step_years <= _SUB_YEAR_STEP and span_years >= MIN_CYCLES
 
 
+def annual_harmonics(step_years: float) -> int:
+    """The annual harmonics (at most two) a sampling step resolves: the k-th
+    needs more than 2k samples a year. Quarterly data resolve only the
+    first: the second's cosine is zero at the middle of every quarter, a
+    column of rounding noise that made the trend depend on the BLAS kernel
+    of the machine (a report and its script, run with two kernels, drew
+    trend lines 1e-4 apart)."""
+    return sum(1 for k in (1, 2) if 2 * k * step_years < 1 - 1e-9)
+
+
 def _ols(design: np.ndarray, y: np.ndarray, maxlags: int) -> object:
     # The module, not statsmodels.api: the api import pulls in every model
     # statsmodels has and costs seconds on a cold start.
@@ -409,7 +419,7 @@ def analyse_series(
     # The annual harmonics go into the trend fit whenever the sampling can show
     # a cycle, asked for or not: left in the residuals, a cycle inflates the
     # trend's standard error (and biases it over a non-whole number of years).
-    harmonics = 2 if can_cycle else 0
+    harmonics = annual_harmonics(step) if can_cycle else 0
     if trend or seasonal or anomalies:
         tr, curve, res = fit_trend(t, y, harmonics)
         out.trend_curve = curve

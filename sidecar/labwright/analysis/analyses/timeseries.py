@@ -56,9 +56,8 @@ class TimeSeriesBinding:
     # quantity. "每年捕获的猞猁数量" (trapped each year) reads as a trend
     # cue, but lynx asks the period; its trend is context, not the answer.
     trend_asked: bool = False
-    #: Rates the notes ask of the series (request.trend_rates), and the unit
-    #: of its values read from the rate's ("in ppm per year": ppm).
-    rates_asked: tuple[str, ...] = ()
+    #: The unit of its values read from the rate the notes ask of it
+    #: (request.trend_rates; "in ppm per year": ppm).
     value_unit: str | None = None
 
 
@@ -97,9 +96,7 @@ class TimeSeriesFound:
     # beyond the limit too (trend only, no figure).
     rates: list[tuple[Column, Trend]] = field(default_factory=list)
     asked_trend: bool = False  # the notes ask for the trend itself ("the warming trend")
-    #: The notes' words for the rate they ask ("growth rate"), and the unit
-    #: of the values when only the rate's unit says it ("in ppm per year").
-    asked_as: str | None = None
+    #: The unit of the values when only the rate's unit says it ("in ppm per year").
     value_unit: str | None = None
 
     def answers(self) -> list[Answer]:
@@ -125,7 +122,7 @@ class TimeSeriesFound:
         )
         rows = f"all {trend.n}" if trend.n == part.column.values.size else f"{trend.n} rows"
         return [
-            Answer("trend", Text(self.asked_as, self.asked_as) if self.asked_as else Text("linear trend", "线性趋势"), r"b", float(trend.slope),
+            Answer("trend", Text("linear trend", "线性趋势"), r"b", float(trend.slope),
                    float(trend.se), quantities.display(unit) if unit is not None else None,
                    method, None, True, None, (part.column.provenance,), rows)
         ]  # fmt: skip
@@ -192,7 +189,7 @@ class TimeSeriesKind:
                     ds, mw.years, [col], q, wide=mw, time=(ds.column(mw.year_column),),
                     time_format="year+month",
                     measured=tuple(ds.column(c) for c in mw.month_columns),
-                    trend_asked=trend_asked, rates_asked=rates, value_unit=value_unit,
+                    trend_asked=trend_asked, value_unit=value_unit,
                 )  # fmt: skip
                 jobs.append(Job(self.name, ds.source, why, binding, (ds,)))
             elif shape == "time" and roles.time is not None:
@@ -215,7 +212,7 @@ class TimeSeriesKind:
                     binding = TimeSeriesBinding(
                         ds, roles.time.years, meas, q, time=time,
                         time_format=roles.time.format, measured=tuple(meas),
-                        trend_asked=trend_asked, rates_asked=rates, value_unit=value_unit,
+                        trend_asked=trend_asked, value_unit=value_unit,
                     )  # fmt: skip
                 jobs.append(Job(self.name, ds.source, why, binding, (ds,)))
         return jobs
@@ -252,10 +249,7 @@ class TimeSeriesKind:
                     rates.append((col, res.trend))
             done = {c.name for c, _ in rates}
             left = [n for n in left if n not in done]
-        asked_as = b.rates_asked[0] if len(b.rates_asked) == 1 else None
-        return TimeSeriesFound(
-            parts, b.wide, left, q.rate_unit, rates, b.trend_asked, asked_as, b.value_unit
-        )
+        return TimeSeriesFound(parts, b.wide, left, q.rate_unit, rates, b.trend_asked, b.value_unit)
 
     def goals(self, job: Job[TimeSeriesBinding], result: TimeSeriesFound) -> list[str]:
         goals = ["timeseries"]

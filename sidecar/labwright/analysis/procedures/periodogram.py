@@ -449,7 +449,7 @@ class PeriodogramKind:
                 t, scale, since = calendar_time(t)
                 b = PeriodBinding(table, t, y, req, scale, since)
                 jobs.append(Job(self.name, table.dataset.source, why, b, (table.dataset,)))
-            if len(jobs) == before:
+            if len(jobs) == before and any(a.model == entry.key for a in req.asked):
                 jobs += self._calendar_jobs(ctx, entry, free)
         return jobs
 
@@ -459,7 +459,9 @@ class PeriodogramKind:
         """The period asked of a series on a calendar axis that no column
         holds whole (nottem's year and month columns, Mauna Loa's year x
         month table): the law's time binds no column, yet the series is
-        plainly there. Only when no table bound the law's own variables."""
+        plainly there. Only when the notes ask a quantity of the law (a
+        "seasonal cycle" alone is the time-series analysis' to describe) and
+        no table bound the law's own variables."""
         jobs: list[Job[PeriodBinding]] = []
         for ds in ctx.read.datasets:
             if id(ds) not in free:

@@ -255,8 +255,8 @@ report(f"standard uncertainty of amplitude, {{what}} (sinusoid fit)", amp_se)
         "f_cycle": AnswerCode("f", "f_se"),
         "A": AnswerCode("amp", "amp_se"),
     }
-    if helpers:
-        imports += ("import pandas as pd",)
+    if helpers:  # the time axis read back as the time-series script reads it
+        imports += ("import pandas as pd",) + (("import re",) if "quarter_years" in helpers else ())
     return KindScript(imports, code, helpers, answers=answers)
 
 

@@ -58,8 +58,8 @@ _QUARTER_YEARS = '''def quarter_years(labels):
 
 _TREND = '''def trend_fit(t, y, quadratic=False):
     """The series' finite values in time order and their OLS trend with
-    Newey-West (HAC) errors, fitted together with two annual harmonics when
-    the sampling can show a cycle (distinct times at most half a year apart
+    Newey-West (HAC) errors, fitted together with the annual harmonics (up to
+    two) the sampling resolves when it can show a cycle (distinct times at most half a year apart
     over two years or more): left in the residuals, a cycle would inflate
     the trend's standard error. Coefficients: level at t_ref (the mean time,
     rounded), slope per year, (t - t_ref)^2 when `quadratic`, then the sine
@@ -69,7 +69,10 @@ _TREND = '''def trend_fit(t, y, quadratic=False):
     t, y = t[keep][order], y[keep][order]
     distinct = np.unique(t)
     step = np.median(np.diff(distinct)) if distinct.size > 1 else 0.0
-    harmonics = 2 if step <= 0.5 and np.ptp(t) >= 2.0 else 0
+    harmonics = 0
+    if step <= 0.5 and np.ptp(t) >= 2.0:
+        # The k-th harmonic needs more than 2k samples a year (quarterly: the first only).
+        harmonics = sum(2 * k * step < 1 - 1e-9 for k in (1, 2))
     t_ref = np.round(np.mean(t))
     design = [np.ones_like(t), t - t_ref] + ([(t - t_ref) ** 2] if quadratic else [])
     for k in range(1, harmonics + 1):
