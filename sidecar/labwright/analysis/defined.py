@@ -33,15 +33,82 @@ def defined_answers(outcomes: Sequence[Any], request: AnalysisRequest) -> list[A
         if not outcome.ok:
             continue
         env = _fitted(outcome, request)
+        fitted = outcome.entry.name
+        origin = _Origin(
+            [*outcome.result.units.values(), *outcome.binding.units.values()],
+            Text(
+                f"from the {fitted.en} fitted to {outcome.binding.dataset.source}; "
+                "SE propagated with the parameters' correlations",
+                f"由拟合到 {outcome.binding.dataset.source} 的{fitted.zh}计算；"
+                "标准误差按参数的相关性传递",
+            ),
+            tuple(c.provenance for c in (*outcome.binding.independents, outcome.binding.response)),
+            outcome.quality,
+        )
         for d in request.defined:
             if d.name in done:
                 continue
-            answer = _evaluate(d, env, outcome)
+            answer = _evaluate(d, env, origin)
             if answer is not None:
                 env[d.name] = (answer.value_si, answer.unit_si)
                 out.append(answer.answer)
                 done.add(d.name)
     return out
+
+
+def defined_from_answers(answers: Sequence[Answer], request: AnalysisRequest) -> list[Answer]:
+    """Quantities the notes define from answers no law's fit gave (the mean
+    of repeated readings, "G = 3 g / (4 π R ρ_w D)"), each answer an
+    independent uncertain number; those the fits defined are left alone."""
+    done = {a.quantity for a in answers}
+    if not request.defined or all(d.name in done for d in request.defined):
+        return []
+    from uncertainties import ufloat
+
+    reg = registry()
+    env: dict[str, tuple[Any, Any]] = {}
+    used: list[Answer] = []
+    for a in answers:
+        if a.model is not None or a.se is None or not math.isfinite(a.se):
+            continue
+        unit = parse_unit(a.unit, difference=True) if a.unit else reg.dimensionless
+        if unit is None:
+            continue
+        q = reg.Quantity(1.0, unit).to_base_units()
+        env[a.quantity] = (ufloat(a.value, a.se) * float(q.magnitude), q.units)
+        used.append(a)
+    if not used:
+        return []
+    origin = _Origin(
+        [a.unit for a in used],
+        Text(
+            f"from {', '.join(a.quantity for a in used)}; SE propagated",
+            f"由 {'、'.join(a.quantity for a in used)} 计算；标准误差按传递公式计算",
+        ),
+        tuple(p for a in used for p in a.sources),
+        None,
+    )
+    out: list[Answer] = []
+    for d in request.defined:
+        if d.name in done:
+            continue
+        computed = _evaluate(d, env, origin)
+        if computed is not None:
+            env[d.name] = (computed.value_si, computed.unit_si)
+            out.append(computed.answer)
+            done.add(d.name)
+    return out
+
+
+class _Origin:
+    """What a defined quantity was computed from: the units its inputs speak
+    in (the result is shown in one of them when it can be), one line saying
+    where they came from, their columns and the fit's quality, when a fit."""
+
+    def __init__(
+        self, units: Sequence[str | None], said: Text, sources: tuple[Any, ...], quality: Any
+    ) -> None:
+        self.units, self.said, self.sources, self.quality = units, said, sources, quality
 
 
 class _Computed:
@@ -66,11 +133,10 @@ def _fitted(outcome: Any, request: AnalysisRequest) -> dict[str, tuple[Any, Any]
     return env
 
 
-def _unit_like(base: Any, outcome: Any) -> Any:
-    """The unit to show a defined quantity in: one the fit speaks in (a
+def _unit_like(base: Any, candidates: Sequence[str | None]) -> Any:
+    """The unit to show a defined quantity in: one its inputs speak in (a
     half-life from k in 1/h is in h, not s), else a readable one."""
     reg = registry()
-    candidates = [*outcome.result.units.values(), *outcome.binding.units.values()]
     for text in candidates:
         unit = parse_unit(text, difference=True) if text else None
         if unit is None or unit == reg.dimensionless:
@@ -82,7 +148,7 @@ def _unit_like(base: Any, outcome: Any) -> Any:
 
 
 def _evaluate(
-    d: DefinedQuantity, env: dict[str, tuple[Any, Any]], outcome: Any
+    d: DefinedQuantity, env: dict[str, tuple[Any, Any]], origin: _Origin
 ) -> _Computed | None:
     reg = registry()
     values: dict[str, Any] = {}
@@ -111,18 +177,15 @@ def _evaluate(
     if not math.isfinite(nominal):
         return None
     base = getattr(probe, "units", reg.dimensionless)
-    target = _unit_like(base, outcome)
+    target = _unit_like(base, origin.units)
     factor = float(reg.Quantity(1.0, base).to(target).magnitude)
     unit = display(target) or None
     label = d.label or d.name
-    fitted = outcome.entry.name
     method = Text(
-        f"{d.written} (the notes' definition) from the {fitted.en} fitted to "
-        f"{outcome.binding.dataset.source}; SE propagated with the parameters' correlations",
-        f"按笔记给出的定义 {d.written} 由拟合到 {outcome.binding.dataset.source} 的"
-        f"{fitted.zh}计算；标准误差按参数的相关性传递",
+        f"{d.written} (the notes' definition) {origin.said.en}",
+        f"按笔记给出的定义 {d.written} {origin.said.zh}",
     )
-    sources = tuple(c.provenance for c in (*outcome.binding.independents, outcome.binding.response))
+    sources = origin.sources
     answer = Answer(
         d.name,
         Text(label, label),
@@ -136,7 +199,7 @@ def _evaluate(
         None,
         sources,
         None,
-        outcome.quality,
+        origin.quality,
         None,
         d.name,
     )

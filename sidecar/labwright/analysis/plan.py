@@ -22,7 +22,7 @@ from typing import Any
 
 from labwright.analysis.catalogue.schema import Text
 from labwright.analysis.coefficient import CoefficientAsk
-from labwright.analysis.defined import defined_answers
+from labwright.analysis.defined import defined_answers, defined_from_answers
 from labwright.analysis.expected import RCQuestion
 from labwright.analysis.jobs import Analysis, BindContext
 from labwright.analysis.notes import NoteFacts
@@ -163,6 +163,7 @@ def analyse_folder(read: ReadResult, request: AnalysisRequest | None = None) -> 
         fa.question.goals.setdefault("coefficient", fa.coefficients[0].name)
     answers = [answer for a in fa.analyses for answer in a.answers()]
     answers += defined_answers([a.result for a in fa.analyses if a.kind == "fit"], fa.request)
+    answers += defined_from_answers(answers, fa.request)
     answers = with_free_references(with_rc_expected(answers, fa.rc), fa.request.expected)
     answers = _told_apart_by_table(_named_as_asked(answers, fa.request))
     computed = _computed_models(fa.analyses, answers)

@@ -14,6 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from labwright.analysis.catalogue.schema import Text
+from labwright.analysis.results import Answer
+from labwright.ingest.types import Provenance
+
 
 @dataclass(frozen=True)
 class Repeated:
@@ -25,6 +29,25 @@ class Repeated:
     minimum: float
     maximum: float
     shapiro_p: float | None
+    #: The symbol the notes ask the mean by ("the mean density D"), their
+    #: words for it, the readings' unit and column: the mean is then an answer.
+    asked: str | None = None
+    label: str | None = None
+    unit: str | None = None
+    source: Provenance | None = None
+
+    def answers(self) -> list[Answer]:
+        if self.asked is None:
+            return []
+        label = self.label or self.asked
+        how = Text(
+            f"mean of the {self.n} readings; standard error s/√n",
+            f"{self.n} 个读数的平均值；标准误差 s/√n",
+        )
+        return [
+            Answer(self.asked, Text(label, label), self.asked, self.mean, self.se, self.unit, how,
+                   None, True, None, (self.source,) if self.source else (), f"all {self.n}")
+        ]  # fmt: skip
 
 
 def summarise(name: str, values: np.ndarray) -> Repeated | None:

@@ -7,12 +7,15 @@ earlier kind answered.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from labwright.analysis.jobs import BindContext, Job, Uses
 from labwright.analysis.question import Question
 from labwright.analysis.repeated import Repeated, summarise
+from labwright.analysis.request import AskedQuantity
+from labwright.analysis.request_rules.words import same_symbol
 from labwright.ingest.types import Column, Dataset
 
 
@@ -21,6 +24,8 @@ class RepeatedBinding:
     dataset: Dataset
     column: Column
     question: Question
+    #: The mean the notes ask by a symbol (request_rules/means.py), when it is this column's.
+    asked: AskedQuantity | None = None
 
 
 class RepeatedKind:
@@ -36,17 +41,39 @@ class RepeatedKind:
             if len(roles.measurements) == 1:
                 binding = RepeatedBinding(ds, roles.measurements[0], r.question)
                 jobs.append(Job(self.name, ds.source, "one measured quantity", binding, (ds,)))
-        return jobs
+        return [_with_asked_mean(job, ctx.request.asked, len(jobs)) for job in jobs]
 
     def compute(self, job: Job[RepeatedBinding]) -> Repeated | None:
-        col = job.binding.column
-        return summarise(col.name, col.values)
+        b = job.binding
+        col = b.column
+        found = summarise(col.name, col.values)
+        if found is None or b.asked is None:
+            return found
+        return dataclasses.replace(
+            found, asked=b.asked.quantity, label=b.asked.name, unit=col.unit, source=col.provenance
+        )
 
     def goals(self, job: Job[RepeatedBinding], result: Repeated) -> list[str]:
         return ["repeated"] + (["error"] if job.binding.question.asks("error") else [])
 
     def uses(self, job: Job[RepeatedBinding], result: Repeated) -> Uses:
         return Uses(summarised=(job.binding.column,))
+
+
+def _with_asked_mean(
+    job: Job[RepeatedBinding], asked: Sequence[AskedQuantity], count: int
+) -> Job[RepeatedBinding]:
+    """The job, with the mean the notes ask by a symbol of no law when it is
+    this column's: the column is named by that symbol, or it is the one
+    column of readings in the folder (a file of values without a header)."""
+    means = [a for a in asked if a.model is None and not a.candidates]
+    col = job.binding.column
+    mine = [a for a in means if same_symbol(a.quantity, col.name)]
+    if not mine and count == 1 and len(means) == 1:
+        mine = means
+    if len(mine) != 1:
+        return job
+    return dataclasses.replace(job, binding=dataclasses.replace(job.binding, asked=mine[0]))
 
 
 REPEATED = RepeatedKind()

@@ -10,6 +10,7 @@ is asked too).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -183,7 +184,8 @@ class TimeSeriesKind:
             if shape == "monthly" and not [k for k in claims if k != "periodogram"]:
                 mw = r.monthly[id(ds)]
                 first = ds.column(mw.month_columns[0])
-                col = Column("value", mw.values, first.provenance, first.unit or r.facts.table_unit)
+                unit = first.unit or r.facts.table_unit or value_unit
+                col = Column("value", mw.values, first.provenance, unit)
                 why = f"a year x month table ({len(mw.month_columns)} month columns) read as one monthly series"
                 binding = TimeSeriesBinding(
                     ds, mw.years, [col], q, wide=mw, time=(ds.column(mw.year_column),),
@@ -198,6 +200,10 @@ class TimeSeriesKind:
                 if "regression" in claims and not asks_time(q):
                     continue  # a model was asked, nothing about time
                 meas = named_first(roles.measurements, r.text)
+                if len(meas) == 1 and meas[0].unit is None and value_unit:
+                    meas = [
+                        dataclasses.replace(meas[0], unit=value_unit)
+                    ]  # axes and text say it too
                 time = time_columns(ds, roles)
                 split = split_by_category(ds, roles, meas)
                 if split is not None:

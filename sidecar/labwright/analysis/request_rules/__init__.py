@@ -71,6 +71,7 @@ from labwright.analysis.request_rules.formula import (
     with_written_symbols,
     written_asked,
 )
+from labwright.analysis.request_rules.means import asked_means
 from labwright.analysis.request_rules.method import procedure, replicates
 from labwright.analysis.request_rules.named import named_models
 from labwright.analysis.request_rules.noted_unknowns import noted_unknowns
@@ -520,11 +521,17 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     read_per_row = {(b.model, b.variable) for b in bindings}
     unanswered.extend(_missing_inputs(asked, vocab, given.constants, read_per_row))
     unanswered.extend(unknown_requests(notes, vocab, {b.model for b in bindings}))
+    # "The mean density D" of a file of readings, when no law binds a table:
+    # the repeated-readings analysis answers it (request_rules/means.py).
+    have = {a.quantity for a in asked}
+    means = [m for m in asked_means(notes) if m.quantity not in have] if not bindings else []
+    asked += means
     used = [e for e in (vocab.entry(k) for k in keys) if e is not None]
     quantities = {
         q for e in used for q in (*(p.name for p in e.parameters), *(d.key for d in e.derived))
     }
     quantities |= {w for m in models for _, w in m.symbols}
+    quantities |= {m.quantity for m in means}
     if (
         custom
         and (

@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection, Mapping
 
 from labwright.analysis.catalogue.expr import FormulaError
-from labwright.analysis.catalogue.written import read_formula
+from labwright.analysis.catalogue.written import GREEK, read_formula
 from labwright.analysis.request import DefinedQuantity, Evidence
 from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.equations import Written
@@ -37,6 +37,8 @@ def defined_quantities(
     parameters and derived keys, and the notes' own symbols for them);
     `given`: values the notes assign to symbols; `columns`: column names."""
     known = set(quantities)
+    # The formula reader spells Greek letters out ("ρ_w" is rho_w in it).
+    given = {**{_spelled(k): v for k, v in given.items()}, **given}
     out: list[DefinedQuantity] = []
     spans = {i: [(w.start, w.end) for w in ws] for i, ws in equations.items()}
     for clause in notes.clauses:
@@ -77,6 +79,10 @@ def defined_quantities(
             )
             known.add(name)
     return out
+
+
+def _spelled(symbol: str) -> str:
+    return "".join(GREEK.get(ch, ch) for ch in symbol)
 
 
 def _per_numbered(

@@ -1,0 +1,50 @@
+"""A quantity asked as the mean of repeated readings, by a symbol no law
+has ("the mean density D"), and a quantity the notes define from it ("G =
+3 g / (4 π R ρ_w D)"): the mean is an answer, and the definition is
+computed from it with the uncertainty propagated. Before, the readings were
+summarised as "col1" and neither was answered."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from labwright.analysis.catalogue.load import catalogue
+from labwright.analysis.plan import analyse_folder
+from labwright.analysis.request_rules import read_request
+from labwright.ingest.read import read_folder
+
+
+def _readings(root: Path, notes: str) -> dict[str, dict[str, object]]:
+    values = np.random.default_rng(3).normal(2.50, 0.02, 15)
+    (root / "diameter.txt").write_text("\n".join(f"{v:.4f}" for v in values) + "\n", "utf-8")
+    (root / "notes.md").write_text(notes, "utf-8")
+    read = read_folder(root)
+    record = analyse_folder(read, read_request(read, catalogue())).record()
+    return {str(a["quantity"]): a for a in record["answers"]}
+
+
+def test_the_mean_asked_by_a_symbol_and_a_quantity_defined_from_it(tmp_path: Path) -> None:
+    answers = _readings(
+        tmp_path,
+        "The ball's diameter was measured 15 times (diameter.txt, in cm).\n"
+        "1. Give the mean diameter d with its standard error.\n"
+        "2. Compute the volume V = π d³ / 6 with its uncertainty.\n",
+    )
+    d, v = answers["d"], answers["V"]
+    values = np.loadtxt(tmp_path / "diameter.txt")
+    mean, se = values.mean(), values.std(ddof=1) / math.sqrt(values.size)
+    assert math.isclose(float(d["value"]), mean, rel_tol=1e-12)
+    assert math.isclose(float(d["se"]), se, rel_tol=1e-9)
+    assert d["label"] == "diameter"
+    # V = π d³/6, its SE the mean's propagated: dV = (π d²/2) s_d.
+    volume = math.pi * mean**3 / 6
+    assert math.isclose(float(v["value"]), volume, rel_tol=1e-9)
+    assert math.isclose(float(v["se"]), math.pi * mean**2 / 2 * se, rel_tol=1e-6)
+
+
+def test_a_mean_of_no_symbol_asks_nothing_new(tmp_path: Path) -> None:
+    answers = _readings(tmp_path, "Give the mean of the readings with its standard error.\n")
+    assert answers == {}
