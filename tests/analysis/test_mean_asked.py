@@ -48,3 +48,18 @@ def test_the_mean_asked_by_a_symbol_and_a_quantity_defined_from_it(tmp_path: Pat
 def test_a_mean_of_no_symbol_asks_nothing_new(tmp_path: Path) -> None:
     answers = _readings(tmp_path, "Give the mean of the readings with its standard error.\n")
     assert answers == {}
+
+
+def test_a_value_of_no_law_of_the_request_keeps_the_notes_symbol(tmp_path: Path) -> None:
+    """ "R = 6.371 × 10⁶ m" (the Earth's radius) is a length like Poiseuille's
+    capillary radius r, a law the request does not use: it stays R."""
+    (tmp_path / "d.txt").write_text("5.50\n5.61\n4.88\n5.07\n5.26\n", "utf-8")
+    (tmp_path / "notes.md").write_text(
+        "Give the mean density D. Then G = 3 g / (4 π R ρ_w D) with g = 9.806 m/s², "
+        "R = 6.371 × 10⁶ m and ρ_w = 1000 kg/m³.\n",
+        "utf-8",
+    )
+    request = read_request(read_folder(tmp_path), catalogue())
+    assert {c.symbol for c in request.constants} >= {"g", "R", "ρ_w"}
+    assert "r" not in {c.symbol for c in request.constants}
+    assert [d.name for d in request.defined] == ["G"]

@@ -198,7 +198,22 @@ def given_values(
                 continue
             top = ranked[0]
             kind, key, name = top.term.kind, top.term.model, top.term.name
-            if kind in ("input", "constant"):
+            if kind in ("input", "constant") and st.is_symbol and key not in models:
+                # A law outside the request vouched only for the value's kind:
+                # the notes' own symbol stays (Cavendish's Earth radius R is
+                # not Poiseuille's capillary radius r).
+                if st.subject in seen:
+                    continue
+                seen.add(st.subject)
+                constants.append(
+                    _given_constant(
+                        st.subject,
+                        m,
+                        ev,
+                        f"the notes give {st.subject} (no law of the request names it)",
+                    )
+                )
+            elif kind in ("input", "constant"):
                 if name in seen:
                     continue
                 seen.add(name)
