@@ -783,24 +783,31 @@ def _without_borrowed_columns(
     ("the damping coefficient of the air drag") the data cannot answer. The
     law keeps nothing in that table; (law, variable) of each borrowed
     binding is returned, to be said not answered."""
-    held = {(b.file, b.sheet, b.column): b.model for b in bindings if _by_name(b)}
+    held = {(b.file, b.sheet, b.column): b for b in bindings if _by_name(b)}
+
+    def taken_from_another(b: Binding) -> bool:
+        holder = held.get((b.file, b.sheet, b.column))
+        # The same symbol for the same column is agreement, not borrowing: a
+        # written "C(t) = A1 exp(−k1 t) + ..." read C and t as the law named
+        # beside it ("IV bolus") does.
+        return (
+            holder is not None
+            and holder.model != b.model
+            and not same_symbol(holder.variable, b.variable)
+        )
+
     # A written formula whose left side named no column ("mg = k(L − L₀)":
     # "mg" took the one column left, the masses) holds no column against a
     # law that binds that column by its name.
     guessed = {
         (b.model, b.file, b.sheet)
         for b in bindings
-        if REMAINING_COLUMN in b.evidence.reason
-        and held.get((b.file, b.sheet, b.column), b.model) != b.model
+        if REMAINING_COLUMN in b.evidence.reason and taken_from_another(b)
     }
     dropped = [b for b in bindings if (b.model, b.file, b.sheet) in guessed]
     bindings = [b for b in bindings if (b.model, b.file, b.sheet) not in guessed]
-    held = {(b.file, b.sheet, b.column): b.model for b in bindings if _by_name(b)}
-    borrowed = [
-        b
-        for b in bindings
-        if not _by_name(b) and held.get((b.file, b.sheet, b.column), b.model) != b.model
-    ]
+    held = {(b.file, b.sheet, b.column): b for b in bindings if _by_name(b)}
+    borrowed = [b for b in bindings if not _by_name(b) and taken_from_another(b)]
     gone = {(b.model, b.file, b.sheet) for b in borrowed}
     kept = [b for b in bindings if (b.model, b.file, b.sheet) not in gone]
     return kept, [(b.model, b.variable) for b in (*dropped, *borrowed)]

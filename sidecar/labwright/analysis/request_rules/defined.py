@@ -60,6 +60,7 @@ def defined_quantities(
                 continue
             used = {s: given[s] for s in right if s in given and s not in known}
             asked, label = _asked(notes, name, spans)
+            asked = asked or asks(clause) is not None  # defined where the notes ask
             out.append(
                 DefinedQuantity(
                     name=name,
@@ -113,7 +114,7 @@ def _per_numbered(
                 expression=re.sub(rf"\b{re.escape(symbol)}\b", q, expression),
                 written=w.quote,
                 constants=tuple(sorted((s, v, u) for s, (v, u) in used.items())),
-                asked=False,
+                asked=asks(w.clause) is not None,  # defined where the notes ask
                 label=f"{w.lhs.strip()} ({q})",
                 evidence=Evidence(
                     source=source,

@@ -494,6 +494,11 @@ def _by_the_notes_words(
     asked = asked_symbols(notes, [eq.response, *names], f.quote)
     symbols = [n for n in [eq.response, *names] if n not in asked]
     measured = [c for c in cols if c.numeric and c.role == "measurement" and not c.generated_name]
+    plain = [n for n in symbols if not re.search(r"\d", n)]
+    if len(symbols) > len(measured) and 2 <= len(plain) <= len(measured):
+        # "C = A1 exp(−k1 t) + A2 exp(−k2 t)" over `time` and `conc`: the
+        # numbered symbols are the terms' parameters, the others the columns.
+        symbols = plain
     if len(symbols) < 2 or len(symbols) > len(measured):
         return {}
     return bind_by_words(notes, symbols, measured)
