@@ -45,14 +45,7 @@ def defined_answers(outcomes: Sequence[Any], request: AnalysisRequest) -> list[A
             tuple(c.provenance for c in (*outcome.binding.independents, outcome.binding.response)),
             outcome.quality,
         )
-        for d in request.defined:
-            if d.name in done:
-                continue
-            answer = _evaluate(d, env, origin)
-            if answer is not None:
-                env[d.name] = (answer.value_si, answer.unit_si)
-                out.append(answer.answer)
-                done.add(d.name)
+        out += _each_defined(request, env, origin, done)
     return out
 
 
@@ -88,6 +81,14 @@ def defined_from_answers(answers: Sequence[Answer], request: AnalysisRequest) ->
         tuple(p for a in used for p in a.sources),
         None,
     )
+    return _each_defined(request, env, origin, done)
+
+
+def _each_defined(
+    request: AnalysisRequest, env: dict[str, tuple[Any, Any]], origin: _Origin, done: set[str]
+) -> list[Answer]:
+    """Every definition not yet answered that these inputs give, in the
+    notes' order; each answered one becomes an input of the later ones."""
     out: list[Answer] = []
     for d in request.defined:
         if d.name in done:

@@ -104,6 +104,14 @@ def _given_constant(symbol: str, m: Measured, ev: Evidence, reason: str) -> Give
     )  # fmt: skip
 
 
+def _as_written(symbol: str, m: Measured, ev: Evidence) -> GivenConstant:
+    """A value the notes give to a symbol no law of the request names, kept
+    under the notes' own symbol."""
+    return _given_constant(
+        symbol, m, ev, f"the notes give {symbol} (no law of the request names it)"
+    )
+
+
 def _symbols_of(requested: Collection[tuple[str | None, str]], vocab: Vocabulary) -> set[str]:
     """How the report writes each requested quantity (its symbol: e for the
     resonance tube's end correction dL_end), and its key."""
@@ -187,14 +195,7 @@ def given_values(
                     continue  # "(Gas = 0, T = -a/b)": a condition on a column, no constant
                 if st.is_symbol and st.subject not in seen:
                     seen.add(st.subject)
-                    constants.append(
-                        _given_constant(
-                            st.subject,
-                            m,
-                            ev,
-                            f"the notes give {st.subject} (no law of the request names it)",
-                        )
-                    )
+                    constants.append(_as_written(st.subject, m, ev))
                 continue
             top = ranked[0]
             kind, key, name = top.term.kind, top.term.model, top.term.name
@@ -205,14 +206,7 @@ def given_values(
                 if st.subject in seen:
                     continue
                 seen.add(st.subject)
-                constants.append(
-                    _given_constant(
-                        st.subject,
-                        m,
-                        ev,
-                        f"the notes give {st.subject} (no law of the request names it)",
-                    )
-                )
+                constants.append(_as_written(st.subject, m, ev))
             elif kind in ("input", "constant"):
                 if name in seen:
                     continue
