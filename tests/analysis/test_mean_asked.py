@@ -63,3 +63,19 @@ def test_a_value_of_no_law_of_the_request_keeps_the_notes_symbol(tmp_path: Path)
     assert {c.symbol for c in request.constants} >= {"g", "R", "ρ_w"}
     assert "r" not in {c.symbol for c in request.constants}
     assert [d.name for d in request.defined] == ["G"]
+
+
+def test_words_after_mean_are_no_symbol() -> None:
+    from labwright.analysis.request_rules.means import asked_means
+    from labwright.analysis.request_rules.text import read_notes
+    from labwright.ingest.types import DocumentText
+
+    def means(text: str) -> list[tuple[str, str | None]]:
+        notes = read_notes([DocumentText("notes.md", text)])
+        return [(a.quantity, a.name) for a in asked_means(notes)]
+
+    # A word ("rate"), a verb ("Average the scans"), an article ("on a").
+    assert means("Find the average growth rate of CO2 in ppm per year.") == []
+    assert means("Average the scans and fit three Gaussian peaks on a linear baseline.") == []
+    assert means("Give the mean period T_1 of the swings.") == [("T_1", "period")]
+    assert means("求摆长 L 的平均值。") == [("L", None)]

@@ -524,7 +524,15 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     # "The mean density D" of a file of readings, when no law binds a table:
     # the repeated-readings analysis answers it (request_rules/means.py).
     have = {a.quantity for a in asked}
-    means = [m for m in asked_means(notes) if m.quantity not in have] if not bindings else []
+    readings = any(
+        [c.role for c in cols if c.role not in ("index", "empty")] == ["measurement"]
+        for _, cols in tables
+    )  # a file of readings of one quantity, which the repeated-readings kind takes
+    means = (
+        [m for m in asked_means(notes) if m.quantity not in have]
+        if readings and not bindings
+        else []
+    )
     asked += means
     used = [e for e in (vocab.entry(k) for k in keys) if e is not None]
     quantities = {

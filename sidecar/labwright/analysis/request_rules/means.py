@@ -17,15 +17,21 @@ from labwright.analysis.request import AskedQuantity, Evidence
 from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.text import Notes
 
-_SYMBOL = r"(?P<sym>[A-Za-zΑ-Ωα-ω](?:_?[A-Za-z0-9]{1,3})?)"
+# One letter, with a subscript or digits (D, d, ρ_w, L1, t_1): "rate" or
+# "mass" after "the average growth" is a word, not a symbol.
+_SYMBOL = r"(?P<sym>[A-Za-zΑ-Ωα-ω](?:_[A-Za-z0-9]{1,3}|\d{1,2})?)"
+# "the mean density D", "the average period T_1": a name of at most three
+# words; "Average the scans and fit ... on a linear baseline" is a verb.
 _EN = re.compile(
-    r"\b(?:the\s+)?(?:mean|average)\s+(?:value\s+of\s+(?:the\s+)?)?"
-    r"(?P<words>[a-z][a-z -]{1,40}?)\s*,?\s+" + _SYMBOL + r"(?![\w(=])(?!\s*=)",
+    r"\b(?:the\s+)?(?:mean|average)(?!\s+the\b)\s+(?:value\s+of\s+(?:the\s+)?)?"
+    r"(?P<words>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)\s*,?\s+" + _SYMBOL + r"(?![\w(=])(?!\s*=)",
     re.I,
 )
 _ZH = re.compile(_SYMBOL + r"\s*的\s*(?:平均值|均值)")
 #: Words before a symbol that are no name of a quantity.
-_NOT_NAMES = re.compile(r"\b(?:of|and|or|with|from|over|for|in|is|are|value|values)$", re.I)
+_NOT_NAMES = re.compile(
+    r"\b(?:of|and|or|with|from|over|for|in|on|is|are|value|values)$|\b(?:and|or)\b", re.I
+)
 
 
 def asked_means(notes: Notes) -> list[AskedQuantity]:
