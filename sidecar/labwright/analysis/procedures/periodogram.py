@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +46,7 @@ from labwright.analysis.procedures.common import (
 from labwright.analysis.procedures.period_error import period_error
 from labwright.analysis.quantities import parse_unit
 from labwright.analysis.request import AnalysisRequest
+from labwright.analysis.request_rules.words import is_chinese
 from labwright.analysis.results import Answer
 from labwright.analysis.wide import MonthlyWide
 from labwright.ingest.types import Column, Dataset
@@ -61,7 +61,6 @@ MAX_FALSE_ALARM = 0.01  # a cycle is claimed only when noise gives a peak this h
 #: Calendar codes whose numbers are not a linear time (20191231 → 20200101
 #: jumps by 8870): a period "in these units" is meaningless.
 _CALENDAR_CODES = frozenset({"yyyymmdd", "yyyymm"})
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @dataclass
@@ -375,7 +374,7 @@ def calendar_series(
     per, unit = _calendar_unit(years)
     origin = float(np.nanmin(years))
     # Named as time, not as the year column it was partly read from.
-    name = "时间" if _CJK.search(r.text) else "time"
+    name = "时间" if is_chinese(r.text) else "time"
     t = Column(name, (years - origin) * per, time[0].provenance, unit)
     return t, y, CalendarSeries(time, fmt, per, unit, origin, wide), why
 

@@ -130,19 +130,11 @@ def _series_lines(a: PeriodAnalysis) -> tuple[str, dict[str, str]]:
             f"t, y = data[{t!r}].to_numpy(), data[{y!r}].to_numpy()\n{_scale_line(a)}"
         ), {}
     helpers: dict[str, str] = {}
+    from labwright.agent.offline.writers.timeseries_script import melt_lines, time_code
+
     if c.wide is not None:
-        from labwright.analysis.wide import month_of
-
-        months = list(c.wide.month_columns)
-        lines = [
-            f"months = {months!r}  # a year x month table read as one monthly series",
-            f"t = (df[{c.wide.year_column!r}].to_numpy(dtype=float)[:, None]"
-            f" + (np.array({[month_of(m) for m in months]!r}) - 0.5) / 12).ravel()",
-            "y = df[months].to_numpy(dtype=float).ravel()",
-        ]
+        lines = ["# A year x month table read as one monthly series.", *melt_lines(c.wide, "y")]
     else:
-        from labwright.agent.offline.writers.timeseries_script import time_code
-
         got = time_code(c.time, c.time_format)
         if got is None:
             raise ValueError(f"no script reads the time axis {c.time_format!r} back")

@@ -20,9 +20,10 @@ from labwright.agent.offline.writers.script import (
     report_with_se,
 )
 from labwright.agent.offline.writers.timeseries import TimeSeriesAnalysis, cycle_slots
-from labwright.analysis.analyses.timeseries import TimeSeriesBinding, TimeSeriesPart
+from labwright.analysis.analyses.timeseries import TimeSeriesPart
 from labwright.analysis.question import RATE_YEARS
 from labwright.analysis.timeseries import Segments, SeriesResult
+from labwright.analysis.wide import MonthlyWide, month_of
 from labwright.ingest.types import Column
 
 _DECIMAL_YEARS = '''def decimal_years(dates):
@@ -184,8 +185,19 @@ _LEVELS = '''def level_bounds(y, cuts=None):
 '''
 
 
-def _time_code(b: TimeSeriesBinding) -> tuple[str, dict[str, str]] | None:
-    return time_code(b.time, b.time_format)
+def melt_lines(wide: MonthlyWide, values: str) -> tuple[str, str, str]:
+    """The script's lines that read a year x month table as one monthly
+    series, as analysis/wide.py reads it: `months` (the month columns in
+    calendar order), `t` (decimal years, each value in the middle of its
+    month, rows by year) and the values into `values`."""
+    months = list(wide.month_columns)
+    numbers = [month_of(m) for m in months]
+    return (
+        f"months = {months!r}",
+        f"t = (df[{wide.year_column!r}].to_numpy(dtype=float)[:, None]"
+        f" + (np.array({numbers!r}) - 0.5) / 12).ravel()",
+        f"{values} = df[months].to_numpy(dtype=float).ravel()",
+    )
 
 
 def time_code(time: tuple[Column, ...], fmt: str) -> tuple[str, dict[str, str]] | None:
@@ -346,8 +358,6 @@ def _part_lines(a: TimeSeriesAnalysis, r: SeriesResult, name: str, values: str) 
 
 
 def script(a: TimeSeriesAnalysis) -> KindScript:
-    from labwright.analysis.wide import month_of
-
     b, found = a.binding, a.result
     imports: set[str] = {
         "import numpy as np",
@@ -362,18 +372,11 @@ def script(a: TimeSeriesAnalysis) -> KindScript:
     if b.wide is not None:
         # A year x month table read as one monthly series: rows by year, the
         # month columns in calendar order, each value in the middle of its month.
-        months = list(b.wide.month_columns)
-        numbers = [month_of(m) for m in months]
-        lines += [
-            f"months = {months!r}",
-            'report("month columns in the table", len(months))',
-            f"t = (df[{b.wide.year_column!r}].to_numpy(dtype=float)[:, None]"
-            f" + (np.array({numbers!r}) - 0.5) / 12).ravel()",
-            "monthly = df[months].to_numpy(dtype=float).ravel()",
-        ]
+        months, times, values = melt_lines(b.wide, "monthly")
+        lines += [months, 'report("month columns in the table", len(months))', times, values]
         series = [("monthly", p.column.name) for p in found.parts[:1]]
     else:
-        got = _time_code(b)
+        got = time_code(b.time, b.time_format)
         if got is None or len(b.measured) != len(b.columns):
             # One series per group, or a time axis the script cannot read
             # back: the rates are stated in the report, not recomputed here.
