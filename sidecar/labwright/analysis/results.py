@@ -81,10 +81,9 @@ def fit_quality(
     `sigma` (the data's standard uncertainties) the reduced chi-square and its
     p-value say whether the scatter matches the stated uncertainties; without,
     chi-square is the residual variance by construction and is not given. The
-    runs test (statsmodels, signs about zero) finds residuals that run in long
-    stretches of one sign: a model that misses a systematic trend."""
-    from scipy import stats
-    from statsmodels.sandbox.stats.runs import runstest_1samp
+    runs test (signs about zero, `runs_test_p`) finds residuals that run in
+    long stretches of one sign: a model that misses a systematic trend."""
+    from scipy.special import chdtrc
 
     r = np.asarray(residuals, dtype=float)
     keep = np.isfinite(r)
@@ -98,16 +97,44 @@ def fit_quality(
     if s is not None and dof > 0:
         chi2 = float(np.sum((r / s[keep]) ** 2))
         reduced = chi2 / dof
-        chi2_p = float(stats.chi2.sf(chi2, dof))
+        chi2_p = float(chdtrc(dof, chi2))  # scipy.stats.chi2.sf, without importing scipy.stats
     runs_p = None
     signs = r[r != 0]
     if signs.size >= 10 and 0 < int(np.sum(signs > 0)) < signs.size:
-        _, p = runstest_1samp(signs, cutoff=0.0, correction=signs.size < 50)
-        runs_p = float(p) if math.isfinite(p) else None
+        p = runs_test_p(signs > 0)
+        runs_p = p if math.isfinite(p) else None
     return FitQuality(
         n=n, dof=dof, weighted=s is not None, reduced_chi2=reduced, chi2_p=chi2_p,
         runs_p=runs_p, r2=r2,
     )  # fmt: skip
+
+
+def runs_test_p(above: np.ndarray[Any, Any]) -> float:
+    """Two-sided p-value of the Wald-Wolfowitz runs test of a sequence of
+    two kinds (True/False, both present), by the normal approximation with
+    the 0.5 continuity correction below 50 values.
+
+    The same arithmetic as statsmodels' `runstest_1samp(x, cutoff=0.0,
+    correction=x.size < 50)` (tests/analysis/test_runs_test.py holds the two
+    equal), which the exported script calls. It is written out here because
+    statsmodels' runs module imports scipy.stats, ~0.2 s that a build of
+    least-squares fits would otherwise pay for this one p-value (lmfit defers
+    it too: analysis/lmfit_import.py)."""
+    from scipy.special import ndtr
+
+    kinds = np.asarray(above, dtype=bool)
+    n = int(kinds.size)
+    n_runs = 1 + int(np.count_nonzero(kinds[1:] != kinds[:-1]))
+    both = float(np.count_nonzero(kinds)) * float(n - np.count_nonzero(kinds))
+    mean = 2.0 * both / n + 1
+    std = math.sqrt(2.0 * both * (2.0 * both - n) / n**2.0 / (n - 1.0))
+    excess = n_runs - mean
+    if n < 50:
+        # statsmodels' correction, as it is: any excess under 0.5 (negative
+        # ones too) has 0.5 added; exactly 0.5 becomes 0.
+        excess = excess - 0.5 if excess > 0.5 else excess + 0.5 if excess < 0.5 else 0.0
+    z = excess / std
+    return float(2 * ndtr(-abs(z)))
 
 
 @dataclass(frozen=True)
@@ -134,6 +161,11 @@ class Answer:
     # for A_inf), as plain text: the record carries it so a reader (and the
     # scorer) finds the quantity by the name they asked it by.
     symbol: str | None = None
+    # The table (a sheet, or a file) that tells this answer apart from the
+    # same quantity of another table: "草甘膦" of the EC50 fitted on that
+    # sheet. The label says it too; the record keeps it apart, so a reader
+    # finds "EC50 (草甘膦)" by the quantity's name and the table's.
+    part: str | None = None
 
     @property
     def asks(self) -> str:
@@ -149,6 +181,7 @@ class Answer:
             "quantity": self.quantity,
             "symbol": self.symbol,
             "label": self.label.en,
+            "part": self.part,
             "value": self.value,
             "se": self.se,
             "unit": self.unit,
