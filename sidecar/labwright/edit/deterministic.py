@@ -189,7 +189,7 @@ def _table_text(m: re.Match[str], content: str, lang: ReplyLang) -> EditOutcome:
     pattern = re.compile(edge + re.escape(old) + tail)
     # Only the cells: the caption and the label keep their text. A number
     # tag's id is not cell text (a unit "cd" must not rewrite an id).
-    cells = re.search(r"\\begin\{tabular\*?\}.*?\\end\{tabular\*?\}", text, re.S)
+    cells = re.search(r"\\begin\{tabular[x*]?\}.*?\\end\{tabular[x*]?\}", text, re.S)
     hidden, restore = hide_ids(cells.group()) if cells is not None else ("", str)
     if cells is None or not pattern.search(hidden):
         return EditOutcome(reply=say(lang, "no_cell", n=number, old=old))

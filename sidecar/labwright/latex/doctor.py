@@ -52,6 +52,7 @@ _PACKAGE_OF: dict[str, tuple[str, str]] = {
     "geometry.sty": ("geometry", "texlive-latex-base"),
     "graphicx.sty": ("graphics", "texlive-latex-base"),
     "booktabs.sty": ("booktabs", "texlive-latex-recommended"),
+    "tabularx.sty": ("tools", "texlive-latex-base"),
     "float.sty": ("float", "texlive-latex-recommended"),
     "caption.sty": ("caption", "texlive-latex-recommended"),
     "xcolor.sty": ("xcolor", "texlive-latex-recommended"),

@@ -91,7 +91,7 @@ def fixed_head(lang: Lang) -> str:
     before its first slot (the class line, which loads every package and
     font). A build can start typesetting it before the report is written.
 
-    The class line ends in the class date (`{labwright-report}[2026/12/02]`):
+    The class line ends in the class date (`{labwright-report}[2026/12/06]`):
     LaTeX's `\\documentclass` looks ahead for that optional argument, and
     without it would wait for the next line, which is not part of the head,
     so TeX would load nothing until the whole report had been written."""

@@ -29,7 +29,7 @@ _NON_QUANTITY_ARGS = re.compile(
     r"(?:\s*\[[^\]]*\])*\s*\{[^}]*\}"
 )
 _LENGTH = re.compile(
-    r"[-+]?\d*\.?\d+\s*(?:\\(?:textwidth|linewidth|columnwidth|textheight|paperwidth|baselineskip)"
+    r"[-+]?\d*\.?\d+\s*(?:\\(?:textwidth|linewidth|columnwidth|textheight|paperwidth|baselineskip|hsize)"
     r"|(?:pt|cm|mm|em|ex|in|bp)\b)"
 )
 _SCI_TEX = re.compile(

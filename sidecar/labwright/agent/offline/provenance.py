@@ -276,7 +276,7 @@ _QUOTE_ENV = re.compile(r"\\begin\{quote\}\n(.*?)\n\\end\{quote\}", re.S)
 _STRUCTURAL = re.compile(
     r"\\includegraphics\s*\[[^\]]*\]\s*\{[^{}]*\}"  # file names and sizes
     r"|\\begin\{tabular\}\{[^{}]*\}"  # column specs
-    r"|[\d.]+\\(?:linewidth|textheight|textwidth)"  # lengths
+    r"|[\d.]+\\(?:linewidth|textheight|textwidth|hsize)"  # lengths
     r"|R\^2|\\chi\^2"  # the names of the statistics, not numbers
 )
 

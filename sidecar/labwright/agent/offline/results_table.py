@@ -180,13 +180,22 @@ def _expected_cell(a: Answer, nums: AnswerNumbers, lang: str) -> str:
     return cell + (f"（{source}）" if lang == "zh" else f" ({source})")
 
 
-# Rows end with \\tabularnewline: a ragged cell redefines \\\\ (no array
-# package in the class for >{\\raggedright\\arraybackslash}).
 _ROW_END = " \\tabularnewline"
+#: The text columns (quantity, method, expected value) share what the value,
+#: unit and z columns leave of the text width (tabularx's X columns), ragged
+#: right; the table is as wide as the text whatever its values. Fixed shares
+#: once pushed a table of long values ("2.2046 ± 0.0063") into the margin.
 
 
-def _ragged(cell: str) -> str:
-    return "\\raggedright " + cell
+def _text_column(share: float) -> str:
+    """An X column `share` times as wide as the average one (the shares of a
+    table's X columns add up to their number, as tabularx requires)."""
+    return f">{{\\raggedright\\arraybackslash\\hsize={share:g}\\hsize}}X"
+
+
+#: Quantity, method, expected: the method is the longest text of a row.
+_COMPARED = (_text_column(1.0), _text_column(1.25), _text_column(0.75))
+_PLAIN = (_text_column(0.8), _text_column(1.2))
 
 
 def results_table(sheet: AnswerSheet, ledger: Ledger, lang: str) -> str:
@@ -203,20 +212,17 @@ def results_table(sheet: AnswerSheet, ledger: Ledger, lang: str) -> str:
     for a, named in zip(sheet.answers, answer_names(sheet.answers, lang), strict=True):
         nums = answer_numbers(a, ledger)
         name = named + ("$^{\\dagger}$" if not a.asked else "")
-        row = [_ragged(name), f"${nums.value}$", unit_tex(a.unit),
-               _ragged(fixed(escape_text(a.method(lang))))]  # fmt: skip
+        row = [name, f"${nums.value}$", unit_tex(a.unit), fixed(escape_text(a.method(lang)))]
         if compare:
-            row += [_ragged(_expected_cell(a, nums, lang)),
+            row += [_expected_cell(a, nums, lang),
                     f"${nums.z}$" if nums.z is not None else "---"]  # fmt: skip
         rows.append(" & ".join(row) + _ROW_END)
-    # Sized so that six columns and their separations fit the text width.
-    spec = (
-        "p{0.2\\linewidth} l l p{0.22\\linewidth}"
-        if compare
-        else "p{0.24\\linewidth} l l p{0.36\\linewidth}"
-    )
     if compare:
-        spec += " p{0.16\\linewidth} r"
+        quantity, method, expected = _COMPARED
+        spec = f"{quantity} l l {method} {expected} r"
+    else:
+        quantity, method = _PLAIN
+        spec = f"{quantity} l l {method}"
     notes = [phrase(lang, "rt_note_z")] if compare else []
     if customary:
         notes.append(phrase(lang, "rt_note_customary"))
@@ -227,10 +233,10 @@ def results_table(sheet: AnswerSheet, ledger: Ledger, lang: str) -> str:
     out += (
         "\\begin{table}[H]\n\\centering\\small\n"
         f"\\caption{{{caption}}}\n"
-        f"\\begin{{tabular}}{{{spec}}}\n\\toprule\n"
+        f"\\begin{{tabularx}}{{\\linewidth}}{{{spec}}}\n\\toprule\n"
         + " & ".join(head) + _ROW_END + "\n\\midrule\n"
         + "\n".join(rows)
-        + "\n\\bottomrule\n\\end{tabular}\n"
+        + "\n\\bottomrule\n\\end{tabularx}\n"
     )  # fmt: skip
     if notes:
         out += "\\par\\smallskip\\footnotesize " + " ".join(notes) + "\n"
