@@ -23,6 +23,10 @@ def test_two_sheets_name_their_answers_by_sheet() -> None:
     assert [a.label.en for a in out] == [
         "half-maximal concentration (草甘膦)", "half-maximal concentration (灭草松)"
     ]  # fmt: skip
+    # The record keeps the table apart from the label: "EC50 (草甘膦)" is found
+    # by the quantity's name and the sheet's.
+    assert [a.record()["part"] for a in out] == ["草甘膦", "灭草松"]
+    assert {a.record()["quantity"] for a in out} == {"EC50"}
 
 
 def test_sheets_of_one_file_beside_another_file() -> None:

@@ -30,6 +30,16 @@ from labwright.analysis.catalogue.written import read_formula
         ("a = g sin θ", "a = g * sin(theta)"),
         ("F = k|x|", "F = k * abs(x)"),
         ("U = h f/e − W/e", "U = h * f / q_e - W / q_e"),
+        # Inside a logarithm e is a parameter (the log-logistic ED50), not a charge.
+        (
+            "y = c + (d − c)/(1 + exp(b(ln x − ln e)))",
+            "y = c + (d - c) / (1 + exp(b * (log(x) - log(e))))",
+        ),
+        (
+            "y = c + (d-c)/(1+exp(b*(log(x)-log(e))))",
+            "y = c + (d - c) / (1 + exp(b * (log(x) - log(e))))",
+        ),
+        ("V = (k T/e) ln(c1/c2)", "V = k * T / q_e * log(c1 / c2)"),
         ("y＝a×x＋b", "y = a * x + b"),
     ],
 )

@@ -99,7 +99,14 @@ def _scale(unit: str | None, target: str) -> float | None:
 
 
 def _names(answer: dict[str, Any]) -> set[str]:
-    return {norm(str(answer.get(k) or "")) for k in ("quantity", "symbol", "label")} - {""}
+    """The answer's names; one of several tables' answers of a quantity is
+    also named with its table ("EC50 (草甘膦)", "b (Before)"), as the report
+    names it."""
+    names = [str(answer.get(k) or "") for k in ("quantity", "symbol", "label")]
+    part = answer.get("part")
+    if part:
+        names += [f"{n} ({part})" for n in names[:2] if n]
+    return {norm(n) for n in names} - {""}
 
 
 def _score_truth(

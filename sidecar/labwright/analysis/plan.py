@@ -251,7 +251,7 @@ def _told_apart_by_table(answers: list[Answer]) -> list[Answer]:
             part = stem if files.count(file) == 1 or not sheet else sheet
             label = answers[i].label
             out[i] = replace(
-                answers[i], label=Text(f"{label.en} ({part})", f"{label.zh}（{part}）")
+                answers[i], label=Text(f"{label.en} ({part})", f"{label.zh}（{part}）"), part=part
             )
     return out
 

@@ -15,7 +15,8 @@ product that follows (`sin 2θ`, `ln k`), `√` the atom that follows;
 letters are names (λ -> lam, ω₀ -> omega_0); Δ before a letter is the
 prefix d (ΔH -> dH); the arguments of the left side are dropped
 (`N(t) =` -> `N =`); a bare `e` (not `e^x`) is the elementary charge
-`q_e` (`eU = hν − W`). Given the symbols a context knows (`known`), a name
+`q_e` (`eU = hν − W`), except inside a logarithm, where it is a parameter
+(`ln x − ln e`: the ED50 of the log-logistic dose-response law). Given the symbols a context knows (`known`), a name
 that is none of them but a run of them is split (`RT` -> R·T, `kt` -> k·t).
 """
 
@@ -58,6 +59,7 @@ PHYSICAL_CONSTANTS = frozenset(
     {"q_e", "h", "hbar", "k_B", "N_A", "c", "R", "F", "sigma_SB", "epsilon_0", "mu_0"}
 )
 _FUNCTIONS = (FUNCTION_NAMES | set(_FUNCTION_ALIASES)) - {"e"}
+_LOGARITHMS = frozenset({"log", "log10", "log2", "ln", "lg"})
 _SUPER = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺⁽⁾ⁿⁱᵃᵇᶜᵈᵉᶠᵍʰʲᵏˡᵐᵒᵖʳˢᵗᵘᵛʷˣʸᶻᵝᵞᵟᶿᵠᵡ",
                   "0123456789-+()nia" "bcdefghjklmoprstuvwxyz" "βγδθφχ", strict=True))  # fmt: skip
 _SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉₊₋ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789+-aeoxhklmnpstijruv", strict=True))
@@ -351,6 +353,7 @@ class _Reader:
     def __init__(self, tokens: list[_Token]) -> None:
         self.tokens = tokens
         self.i = 0
+        self.in_log = 0  # inside the argument of a logarithm (depth)
 
     def peek(self) -> _Token | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -441,8 +444,11 @@ class _Reader:
             return token.text
         if token.kind == "name":
             # e not raised to a power is the elementary charge: Euler's number
-            # is written e^x in lab notes, never as a bare factor.
-            return "q_e" if token.text == "e" else token.text
+            # is written e^x in lab notes, never as a bare factor. Inside a
+            # logarithm it is a parameter: the log-logistic and Weibull
+            # dose-response laws are written with ln e (or log(e)), e the ED50,
+            # and no formula takes the logarithm of a charge.
+            return "q_e" if token.text == "e" and not self.in_log else token.text
         if token.kind == "func":
             return self.application(token.text)
         if token.text == "(":
@@ -458,6 +464,14 @@ class _Reader:
         raise FormulaError(f"{token.text!r} cannot start a term of the formula")
 
     def application(self, fn: str) -> str:
+        logarithm = fn in _LOGARITHMS
+        self.in_log += logarithm
+        try:
+            return self._application(fn)
+        finally:
+            self.in_log -= logarithm
+
+    def _application(self, fn: str) -> str:
         power = None
         if self.is_op("^"):  # sin^2 x, cos²θ
             self.take()
