@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Literal
 
+from labwright.agent.offline.kind_writers import findings
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.request_text import unanswered_reasons
@@ -188,10 +189,14 @@ def discussion(fa: FolderAnalysis | None, ledger: Ledger, lang: str) -> str:
     computed = _computed(fa.analyses, lang) if fa is not None else ""
     if not computed:
         return ""
+    # What the analyses found (groups that differ or not) before what is missing.
+    found = findings(fa.analyses, ledger, lang) if fa is not None else []
     if sheet.unanswered:
-        return phrase(lang, "disc_none_asked", what=_unanswered_names(sheet, lang),
-                      computed=computed) + "\n"  # fmt: skip
-    return phrase(lang, "disc_none", what=computed) + "\n"
+        closing = phrase(lang, "disc_none_asked", what=_unanswered_names(sheet, lang),
+                         computed=computed)  # fmt: skip
+    else:
+        closing = phrase(lang, "disc_none", what=computed)
+    return "\n\n".join([*found, closing]) + "\n"
 
 
 def conclusion(fa: FolderAnalysis | None, ledger: Ledger, lang: str) -> str:
@@ -208,15 +213,29 @@ def conclusion(fa: FolderAnalysis | None, ledger: Ledger, lang: str) -> str:
                 lang, "concl_item", name=named[id(a)], value=answer_numbers(a, ledger).value,
                 unit=_unit(a), verdict=phrase(lang, f"concl_v_{v}") if v else "",
             ))  # fmt: skip
-        out = phrase(lang, "concl_intro") + "\n\\begin{itemize}\n"
-        out += "".join(f"\\item {i}{'。' if lang == 'zh' else '.'}\n" for i in items)
-        out += "\\end{itemize}\n"
+        out = _itemized([f"{i}{'。' if lang == 'zh' else '.'}" for i in items], lang)
         if sheet.unanswered:
             out += phrase(lang, "concl_unanswered", what=_unanswered_names(sheet, lang)) + "\n"
         return out
     computed = _computed(fa.analyses, lang) if fa is not None else ""
-    if sheet.unanswered:
-        return phrase(lang, "concl_none_asked", what=_unanswered_names(sheet, lang)) + "\n"
+    found = findings(fa.analyses, ledger, lang) if fa is not None else []
+    missing = (
+        phrase(lang, "concl_none_asked", what=_unanswered_names(sheet, lang)) + "\n"
+        if sheet.unanswered
+        else ""
+    )
+    if found:
+        # No quantity was asked or answered, but the data answer a question of
+        # another kind (do the groups differ?): that is the conclusion.
+        return _itemized(found, lang) + missing
+    if missing:
+        return missing
     if not computed:
         return ""
     return phrase(lang, "concl_none", what=computed) + "\n"
+
+
+def _itemized(sentences: list[str], lang: str) -> str:
+    """ "The experiment gives:" and the sentences as a list."""
+    items = "".join(f"\\item {s}\n" for s in sentences)
+    return phrase(lang, "concl_intro") + "\n\\begin{itemize}\n" + items + "\\end{itemize}\n"

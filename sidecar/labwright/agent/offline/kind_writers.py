@@ -39,7 +39,7 @@ from labwright.agent.offline.writers import (
     wide,
     xy,
 )
-from labwright.agent.offline.writers.common import KeyMaker, no_figures, no_text
+from labwright.agent.offline.writers.common import KeyMaker, no_figures, no_findings, no_text
 from labwright.agent.offline.writers.script import KindScript
 from labwright.analysis.analyses.fit import FitOutcome
 from labwright.analysis.analyses.groups import GroupsFound
@@ -80,6 +80,10 @@ class KindWriter(Generic[R]):
     #: The compendium's code that redraws the analysis' figures (`plans`,
     #: the ones the report shows) from the variables its block left.
     drawing: Callable[[Analysis[Any, R], list[FigurePlan]], KindScript] = no_drawing
+    #: What the analysis found, one sentence each (a difference between groups
+    #: or not): the discussion and conclusion of a report whose notes ask for
+    #: no quantity state these instead of only listing what was computed.
+    findings: Callable[[Analysis[Any, R], Ledger, str], list[str]] = no_findings
 
     def _check(self, a: Analysis[Any, Any]) -> None:
         if not isinstance(a.result, self.result):
@@ -96,6 +100,10 @@ class KindWriter(Generic[R]):
     def recompute(self, a: Analysis[Any, Any]) -> KindScript:
         self._check(a)
         return self.script(a)
+
+    def found(self, a: Analysis[Any, Any], ledger: Ledger, lang: str) -> list[str]:
+        self._check(a)
+        return self.findings(a, ledger, lang)
 
 
 WRITERS: dict[str, KindWriter[Any]] = {
@@ -128,11 +136,15 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "series": KindWriter(SeriesSummary, series.text, series.figures, series.script, series.drawing),
     "law": KindWriter(LawFit, law.text, law.figures, law.script),
     "peaks": KindWriter(PeakResult, peaks.text, peaks.figures, peaks.script),
-    "paired": KindWriter(PairedResult, paired.text, paired.figures, paired.script),
+    "paired": KindWriter(
+        PairedResult, paired.text, paired.figures, paired.script, findings=paired.findings
+    ),
     "regression": KindWriter(
         RegressionResult, regression.text, regression.figures, regression.script, regression.drawing
     ),
-    "groups": KindWriter(GroupsFound, groups.text, groups.figures, groups.script, groups.drawing),
+    "groups": KindWriter(
+        GroupsFound, groups.text, groups.figures, groups.script, groups.drawing, groups.findings
+    ),
     "timeseries": KindWriter(
         TimeSeriesFound,
         timeseries.text,
@@ -154,6 +166,11 @@ WRITERS: dict[str, KindWriter[Any]] = {
 
 def writer_of(a: Analysis[Any, Any]) -> KindWriter[Any]:
     return WRITERS[a.kind]
+
+
+def findings(analyses: list[Analysis[Any, Any]], ledger: Ledger, lang: str) -> list[str]:
+    """What the analyses found, in the report's order (`KindWriter.findings`)."""
+    return [f for a in analyses for f in writer_of(a).found(a, ledger, lang)]
 
 
 def scripts(analyses: list[Analysis[Any, Any]]) -> list[KindScript]:

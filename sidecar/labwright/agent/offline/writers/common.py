@@ -111,6 +111,12 @@ def no_figures(a: Analysis[Any, Any], next_key: KeyMaker, lang: str) -> list[Fig
     return []
 
 
+def no_findings(a: Analysis[Any, Any], ledger: Ledger, lang: str) -> list[str]:
+    """For a kind whose result is a quantity (an answer) or a description."""
+    del a, ledger, lang
+    return []
+
+
 # --- figures -------------------------------------------------------------------------
 
 

@@ -24,10 +24,11 @@ from labwright.agent.offline.writers.common import (
     p_text,
     plain_label,
     plan_figure,
+    unit_text,
 )
 from labwright.agent.offline.writers.script import KindScript, read_table, source_of
 from labwright.analysis.analyses.groups import GroupsBinding, GroupsFound
-from labwright.analysis.groups import ALPHA, GroupResult
+from labwright.analysis.groups import ALPHA, GroupResult, GroupStat
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
 from labwright.ingest.types import Provenance
@@ -78,6 +79,52 @@ def text(a: GroupsAnalysis, ledger: Ledger, lang: str) -> str:
     if a.result.left_out:
         out.append(phrase(lang, "grp_left_out", names=names_list(a.result.left_out)))
     return out[0] + "\n" + table + "\n".join(out[1:]) + "\n"
+
+
+def findings(a: GroupsAnalysis, ledger: Ledger, lang: str) -> list[str]:
+    """Per measurement: whether it differs between the groups (the test's
+    p-value), where its mean is highest and lowest, and how many pairs
+    differ (Tukey HSD) -- what a report that compares groups concludes."""
+    ds = a.binding.dataset
+    cat = src_text(a.result.category)
+    out = []
+    for g in a.result.results:
+        if g.test is None:
+            continue
+        col = ds.column(g.measurement)
+        prov, t = col.provenance, g.test
+        fields = {
+            "y": src_text(g.measurement), "cat": cat,
+            "test": t.name if lang == "en" else _zh_test(t.name),
+            "p": ledger.num(t.p, prov, f"{t.name} p-value for {g.measurement}", sig=2),
+        }  # fmt: skip
+        if t.p >= ALPHA:
+            out.append(phrase(lang, "grp_finding_same", **fields))
+            continue
+        u = f"~{unit_text(col.unit)}" if col.unit else ""
+        low, high = min(g.stats, key=lambda st: st.mean), max(g.stats, key=lambda st: st.mean)
+        sentence = phrase(
+            lang, "grp_finding_differ", **fields, u=u,
+            hi=src_text(high.level), hi_mean=_mean(ledger, g.measurement, high, prov),
+            lo=src_text(low.level), lo_mean=_mean(ledger, g.measurement, low, prov),
+        )  # fmt: skip
+        if g.pairs:
+            differ = sum(pr.p_adj < ALPHA for pr in g.pairs)
+            sentence += phrase(
+                lang, "grp_finding_pairs",
+                differ=ledger.count(differ, prov, f"pairs differing at the family-wise level, {g.measurement}"),
+                k=ledger.count(len(g.pairs), prov, f"pairs of groups, {g.measurement}"),
+                level=ledger.count(round(ALPHA * 100), None, "family-wise level in per cent (constant)"),
+            )  # fmt: skip
+        out.append(sentence)
+    return out
+
+
+def _mean(ledger: Ledger, measurement: str, st: GroupStat, prov: Provenance) -> str:
+    what = f"mean of {measurement} in group {st.level}"
+    if np.isfinite(st.se) and st.se > 0:
+        return ledger.measured(st.mean, st.se, prov, what)
+    return ledger.num(st.mean, prov, what)
 
 
 def pairs_text(a: GroupsAnalysis, ledger: Ledger, lang: str) -> str:
