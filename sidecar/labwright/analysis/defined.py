@@ -34,18 +34,21 @@ def defined_answers(outcomes: Sequence[Any], request: AnalysisRequest) -> list[A
             continue
         env = _fitted(outcome, request)
         fitted = outcome.entry.name
+        ds = outcome.binding.dataset
+        group = ds.provenance.subset if ds.provenance is not None else None
+        table = ds.source + (f" ({group})" if group else "")
         origin = _Origin(
             [*outcome.result.units.values(), *outcome.binding.units.values()],
             Text(
-                f"from the {fitted.en} fitted to {outcome.binding.dataset.source}; "
+                f"from the {fitted.en} fitted to {table}; "
                 "SE propagated with the parameters' correlations",
-                f"由拟合到 {outcome.binding.dataset.source} 的{fitted.zh}计算；"
-                "标准误差按参数的相关性传递",
+                f"由拟合到 {table} 的{fitted.zh}计算；标准误差按参数的相关性传递",
             ),
             tuple(c.provenance for c in (*outcome.binding.independents, outcome.binding.response)),
             outcome.quality,
         )
-        out += _each_defined(request, env, origin, done)
+        # A law fitted group by group defines the quantity for every group.
+        out += _each_defined(request, env, origin, done if group is None else set(done))
     return out
 
 

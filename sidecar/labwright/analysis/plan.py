@@ -241,14 +241,19 @@ def _told_apart_by_table(answers: list[Answer]) -> list[Answer]:
     for members in groups.values():
         if len(members) < 2:
             continue
-        tables = [(answers[i].sources[0].file, answers[i].sources[0].sheet) for i in members]
+        tables = [
+            (src.file, src.sheet, src.subset) for src in (answers[i].sources[0] for i in members)
+        ]
         if len(set(tables)) != len(members):
             continue  # several answers of one table (peaks, unknowns) keep their own names
-        files = [file for file, _ in tables]
-        for i, (file, sheet) in zip(members, tables, strict=True):
-            # A file's own name when it is the only one of its file, else its sheet.
+        files = [file for file, _, _ in tables]
+        for i, (file, sheet, subset) in zip(members, tables, strict=True):
+            # A group's own name ("Before" of "Insul = Before"); else a file's
+            # name when it is the only one of its file, else its sheet.
             stem = PurePosixPath(file).stem
             part = stem if files.count(file) == 1 or not sheet else sheet
+            if subset:
+                part = subset.split(" = ", 1)[1]
             label = answers[i].label
             out[i] = replace(
                 answers[i], label=Text(f"{label.en} ({part})", f"{label.zh}（{part}）"), part=part

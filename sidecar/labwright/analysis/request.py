@@ -211,6 +211,17 @@ class NumberedReadings(_Strict):
     evidence: Evidence
 
 
+class SeparateFits(_Strict):
+    """The notes ask for the law fitted group by group ("fit the line
+    separately before and after insulation", "分别拟合两组"): one fit per
+    level of a category column of the table, never one over all the rows."""
+
+    file: str
+    sheet: str | None = None
+    column: str = Field(description="the category column whose levels are the groups")
+    evidence: Evidence
+
+
 class Unanswered(_Strict):
     """Something the notes ask that the data cannot answer, and why."""
 
@@ -256,6 +267,9 @@ class AnalysisRequest(_Strict):
         default=(),
         description="rates the notes ask of a series dated by the calendar ('the growth rate "
         "per year'), answered by its linear trend: the notes' words for each",
+    )
+    separately: tuple[SeparateFits, ...] = Field(
+        default=(), description="tables whose law the notes ask fitted per level of a column"
     )
 
     @property

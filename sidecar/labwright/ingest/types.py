@@ -25,6 +25,9 @@ class Provenance:
     #: The data rows a column spans, counted from 1 after the header ("1–40"):
     #: what the numbers appendix names beside the column (issue 23).
     rows: str | None = None
+    #: The rows of one group, when a value used only those ("Insul = Before":
+    #: a law fitted group by group, analysis/subsets.py).
+    subset: str | None = None
 
     def describe(self) -> str:
         parts = [self.file]
@@ -34,6 +37,8 @@ class Provenance:
             parts.append(f"variable {self.variable}")
         if self.column:
             parts.append(f"column {self.column}")
+        if self.subset:
+            parts.append(f"rows where {self.subset}")
         return ", ".join(parts)
 
 
@@ -87,6 +92,9 @@ class Dataset:
     # may quote, with the dataset's provenance.
     metadata: dict[str, str] = field(default_factory=dict)
     scalars: dict[str, float] = field(default_factory=dict)
+    # Set on the rows of one group of another table (analysis/subsets.py):
+    # the category column and its value there ("Insul", "Before").
+    subset: tuple[str, str | float] | None = None
 
     def column(self, name: str) -> Column:
         for col in self.columns:

@@ -420,7 +420,7 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
             out += phrase(lang, "res_long", **long) + "\n\n"
             if fa is not None and id(ds) in fa.handled:
                 out += _analyses_of(inp, ledger, [a for a in fa.analyses if a.kind not in _SERIES_KINDS
-                                                  and a.job.datasets and a.job.datasets[0] is ds])  # fmt: skip
+                                                  and _written_with(a, ds)])  # fmt: skip
             continue
         roles = fa.roles_of(ds) if fa is not None else None
         measurements = {c.name for c in roles.measurements} if roles is not None else None
@@ -439,7 +439,7 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
             # An analysis of several tables (standards and unknowns) is
             # written with the first; a series of files has its own section.
             out += _analyses_of(inp, ledger, [a for a in fa.analyses if a.kind not in _SERIES_KINDS
-                                              and a.job.datasets and a.job.datasets[0] is ds])  # fmt: skip
+                                              and _written_with(a, ds)])  # fmt: skip
             continue
         for plan in by_dataset.get(id(ds), []):
             out += _figure_text(inp, plan, ledger) + "\n"
@@ -453,6 +453,23 @@ def _results(inp: ReportInput, ledger: Ledger) -> str:
             out += f"\\subsection{{{src_file(plan.source)}}}\n"
             out += _figure_text(inp, plan, ledger) + "\n"
     return out
+
+
+def _written_with(a: Analysis[Any, Any], ds: Dataset) -> bool:
+    """An analysis is written with the first table it read, or with the
+    table whose group of rows it read (a law fitted group by group)."""
+    if not a.job.datasets:
+        return False
+    first = a.job.datasets[0]
+    if first is ds:
+        return True
+    sheet = ds.provenance.sheet if ds.provenance else None
+    return (
+        first.subset is not None
+        and ds.subset is None
+        and first.source == ds.source
+        and (first.provenance.sheet if first.provenance else None) == sheet
+    )
 
 
 def _settings(fa: FolderAnalysis | None, ds: Dataset) -> set[str]:

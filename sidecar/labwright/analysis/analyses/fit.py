@@ -58,6 +58,7 @@ from labwright.analysis.request_rules.columns import set_point_of
 from labwright.analysis.results import Answer, Comparison, FitQuality, fit_quality
 from labwright.analysis.scatter import relative_scatter
 from labwright.analysis.stacked_runs import is_stacked
+from labwright.analysis.subsets import groups_of
 from labwright.analysis.transient import before_start, transient_time
 from labwright.ingest.types import Column, Dataset, Provenance, ReadResult
 
@@ -427,7 +428,6 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
         if b.model == entry.key and b.source == "column":
             # A saved figure's lines (line1.x/.y, line2.x/.y) are fitted one by one.
             groups.setdefault((b.file, b.sheet, figure_line(b.column)), []).append(b)
-    wanted = {v.name for v in entry.variables}
     out = []
     free = {id(ds) for ds in ctx.free()}
     for (file, sheet, _), bs in groups.items():
@@ -446,36 +446,64 @@ def _bind_entry(ctx: BindContext, entry: ModelEntry) -> list[FitBinding]:
             continue
         if id(ds) not in free:
             continue
-        columns: dict[str, Column] = {}
-        units: dict[str, str | None] = {}
-        per: dict[str, int] = {}
-        used: list[Binding] = []
-        for b in bs:
-            col = next((c for c in ds.columns if c.name == b.column and c.is_numeric), None)
-            if col is None or b.variable not in wanted or b.variable in columns:
-                continue
-            columns[b.variable] = col
-            if b.per > 1:
-                per[b.variable] = b.per
-            units[b.variable] = b.unit if b.unit is not None else col.unit
-            used.append(b)
-        if entry.key == CUSTOM_KEY and (custom := _custom(req)) is not None and custom.pure_numbers:
-            # No units balance the written formula (ln c of a concentration):
-            # the notes mean the numbers in the columns' units.
-            units = dict.fromkeys(units)
-        if set(columns) != wanted:
-            continue
-        law = _fitted_way_round(ctx, entry, ds, columns)
-        prepared, extra = prepare(ctx, law, ds, columns, repeats, per)
-        if is_stacked(ds):
-            # The run files the stacked table is made of are this fit's too.
-            extra = (*extra, *(d for d in ctx.read.datasets if d.source in run_files(ctx)))
-        extra = (*extra, *read_long_from(ctx, ds))
-        inputs, input_units = _inputs(req, entry)
-        notes = ctx.reading.text if ctx.reading is not None else ""
-        out.append(FitBinding(law, ds, columns, units, inputs, input_units, prepared,
-                              tuple(used), req, extra, notes, per))  # fmt: skip
+        # The notes may ask the law fitted group by group: one binding per
+        # group's rows, and the whole table is theirs (never fitted pooled).
+        parts = _groups(req, ds, file, sheet)
+        for part in parts or [ds]:
+            binding = _bind_table(ctx, entry, part, bs, repeats)
+            if binding is not None:
+                if parts:
+                    binding = replace(binding, extra=(*binding.extra, ds))
+                out.append(binding)
     return out
+
+
+def _groups(req: AnalysisRequest, ds: Dataset, file: str, sheet: str | None) -> list[Dataset]:
+    """The tables of `ds`'s groups when the notes ask for one fit per group."""
+    for s in req.separately:
+        if s.file == file and s.sheet == sheet and (parts := groups_of(ds, s.column)):
+            return parts
+    return []
+
+
+def _bind_table(
+    ctx: BindContext,
+    entry: ModelEntry,
+    ds: Dataset,
+    bs: list[Binding],
+    repeats: list[Dataset] | None,
+) -> FitBinding | None:
+    req = ctx.request
+    wanted = {v.name for v in entry.variables}
+    columns: dict[str, Column] = {}
+    units: dict[str, str | None] = {}
+    per: dict[str, int] = {}
+    used: list[Binding] = []
+    for b in bs:
+        col = next((c for c in ds.columns if c.name == b.column and c.is_numeric), None)
+        if col is None or b.variable not in wanted or b.variable in columns:
+            continue
+        columns[b.variable] = col
+        if b.per > 1:
+            per[b.variable] = b.per
+        units[b.variable] = b.unit if b.unit is not None else col.unit
+        used.append(b)
+    if entry.key == CUSTOM_KEY and (custom := _custom(req)) is not None and custom.pure_numbers:
+        # No units balance the written formula (ln c of a concentration):
+        # the notes mean the numbers in the columns' units.
+        units = dict.fromkeys(units)
+    if set(columns) != wanted:
+        return None
+    law = _fitted_way_round(ctx, entry, ds, columns)
+    prepared, extra = prepare(ctx, law, ds, columns, repeats, per)
+    if is_stacked(ds):
+        # The run files the stacked table is made of are this fit's too.
+        extra = (*extra, *(d for d in ctx.read.datasets if d.source in run_files(ctx)))
+    extra = (*extra, *read_long_from(ctx, ds))
+    inputs, input_units = _inputs(req, entry)
+    notes = ctx.reading.text if ctx.reading is not None else ""
+    return FitBinding(law, ds, columns, units, inputs, input_units, prepared,
+                      tuple(used), req, extra, notes, per)  # fmt: skip
 
 
 def _fitted_way_round(

@@ -78,6 +78,7 @@ from labwright.analysis.request_rules.noted_unknowns import noted_unknowns
 from labwright.analysis.request_rules.numbered import bind_by_column_numbers, with_per_row_inputs
 from labwright.analysis.request_rules.peak_shape import baseline, peak_count
 from labwright.analysis.request_rules.references import free_references
+from labwright.analysis.request_rules.separately import separate_fits
 from labwright.analysis.request_rules.text import Notes, read_notes
 from labwright.analysis.request_rules.unknown import unknown_requests
 from labwright.analysis.request_rules.values import statements
@@ -586,6 +587,7 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
         defined=tuple(defined),
         numbered=tuple(numbered),
         trend_rates=rates,
+        separately=tuple(separate_fits(notes, tables)),
         noted_unknowns=tuple(
             noted_unknowns(notes) if any(e.procedure == "calibration" for e in used) else ()
         ),

@@ -117,8 +117,22 @@ def _name(a: FitAnalysis, lang: str) -> str:
     return e.name.zh if lang == "zh" else e.name.en
 
 
+def _group(a: FitAnalysis) -> str | None:
+    """The group of rows fitted, when the law was fitted group by group."""
+    prov = a.binding.dataset.provenance
+    return prov.subset if prov is not None else None
+
+
 def _what(a: FitAnalysis) -> str:
-    return f"{a.result.entry.key} fitted to {a.source}"
+    group = _group(a)
+    return f"{a.result.entry.key} fitted to {a.source}" + (f" ({group})" if group else "")
+
+
+def _table(a: FitAnalysis) -> str:
+    """The table fitted, as the text names it: the file, and the group of its
+    rows when the law was fitted group by group ("gas.csv (Insul = Before)")."""
+    group = _group(a)
+    return src_file(a.source) + (f" ({src_text(group)})" if group else "")
 
 
 def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
@@ -130,7 +144,7 @@ def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
     law = _name(a, lang)
     if not res.ok:
         why = res.message(lang) if res.message else ""
-        return _f(lang, "failed", law=law, file=src_file(a.source), why=src_text(why)) + "\n"
+        return _f(lang, "failed", law=law, file=_table(a), why=src_text(why)) + "\n"
     sep = "; " if lang == "en" else "；"
     latex, names = _as_written(a)
     binds = sep.join(
@@ -139,7 +153,7 @@ def text(a: FitAnalysis, ledger: Ledger, lang: str) -> str:
            col=src_text(b.columns[v.name].name + (f" ({b.units[v.name]})" if b.units.get(v.name) else "")))
         for v in e.variables
     )  # fmt: skip
-    parts = [_f(lang, "intro", law=law, latex=f"\\lwtext{{{latex}}}", file=src_file(a.source), binds=binds,
+    parts = [_f(lang, "intro", law=law, latex=f"\\lwtext{{{latex}}}", file=_table(a), binds=binds,
                 n=ledger.count(res.n, prov, f"points in the {what}"))]  # fmt: skip
     if e.is_inverted:
         # The catalogue writes the law the other way round (U = R I).
@@ -208,7 +222,7 @@ def figures(a: FitAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan]:
                           "label": _f(lang, "lg_data")},
                          {"type": "line", "x": fb.arr(grid), "y": fb.arr(res.curve({xname: grid})),
                           "color": "#c0392b", "lw": 1.5, "label": _f(lang, "lg_fit")}]}  # fmt: skip
-        cap = _f(lang, "cap", law=law, file=src_file(a.source), y=src_text(ycol.name),
+        cap = _f(lang, "cap", law=law, file=_table(a), y=src_text(ycol.name),
                  x=src_text(b.columns[xname].name))  # fmt: skip
     else:
         x = np.asarray(res.fitted, dtype=float)
@@ -218,7 +232,7 @@ def figures(a: FitAnalysis, next_key: KeyMaker, lang: str) -> list[FigurePlan]:
               "layers": [{"type": "scatter", "x": fb.arr(x), "y": fb.arr(y), "color": "#1f77b4"},
                          {"type": "line", "x": fb.arr(span), "y": fb.arr(span), "color": "#888888",
                           "lw": 1.0}]}  # fmt: skip
-        cap = _f(lang, "cap_obs", law=law, file=src_file(a.source), y=src_text(ycol.name))
+        cap = _f(lang, "cap_obs", law=law, file=_table(a), y=src_text(ycol.name))
     p2: dict[str, Any] = {"xlabel": xlabel, "ylabel": axis_label(_f(lang, "resid"), b.units.get(yname)),
           "layers": [{"type": "scatter", "x": fb.arr(x), "y": fb.arr(resid), "color": "#1f77b4"},
                      {"type": "hline", "y": 0.0, "color": "#888888"}]}  # fmt: skip
@@ -286,7 +300,7 @@ def _linear_figure(a: FitAnalysis, next_key: KeyMaker, lang: str) -> FigurePlan 
                          "color": "#c0392b", "lw": 1.5, "label": _f(lang, "lg_line")}]}  # fmt: skip
     # The plot's name is not printed: names like "ln k–1/T" carry digits the
     # ledger does not source; its axes say what is plotted.
-    cap = _f(lang, "cap_lin", file=src_file(a.source))
+    cap = _f(lang, "cap_lin", file=_table(a))
     return plan_figure(key, fb, {"panels": [panel], "ncols": 1, "size": [4.8, 3.4]}, cap, a)
 
 

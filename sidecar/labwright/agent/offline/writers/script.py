@@ -77,7 +77,12 @@ def read_table(ds: Dataset, var: str = "df", file: str | None = None) -> str:
     prov = ds.provenance
     part = prov.sheet or prov.variable if prov is not None else None
     args = (file or repr(ds.source)) + (f", {part!r}" if part else "")
-    return f"{var} = table({args})"
+    rows = ""
+    if ds.subset is not None:
+        # The rows of one group: the law was fitted group by group.
+        column, value = ds.subset
+        rows = f".loc[lambda d: d[{column!r}] == {value!r}].reset_index(drop=True)"
+    return f"{var} = table({args}){rows}"
 
 
 def read_matrix(ds: Dataset, var: str = "m") -> str:
@@ -110,4 +115,5 @@ def source_of(p: Provenance | None) -> str:
     if p is None or not p.file:
         return ""
     part = p.sheet or p.variable
-    return p.file + (f" [{part}]" if part else "") + (f": {p.column}" if p.column else "")
+    group = f" ({p.subset})" if p.subset else ""
+    return p.file + (f" [{part}]" if part else "") + group + (f": {p.column}" if p.column else "")
