@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 # today's counts: 25 asked quantities in 12 folders
 WITHIN_FLOOR = 20
-ANSWERED_FLOOR = 20
+ANSWERED_FLOOR = 22
 HARMFUL_CEILING = 0
 
 
