@@ -1,6 +1,6 @@
-"""A report whose notes ask no quantity but compare groups (or paired
-conditions) concludes what the test found, not only what was computed
-(offline/discussion.py, `KindWriter.findings`)."""
+"""A report whose notes ask no quantity but compare groups (or relate a
+response to several variables) concludes what the tests found, not only
+what was computed (offline/discussion.py, `KindWriter.findings`)."""
 
 from __future__ import annotations
 
@@ -61,3 +61,32 @@ def test_a_comparison_of_groups_concludes_which_differ(tmp_path: Path, lang: str
     assert not re.search(
         r"(?<![\w{.])\d+(?:\.\d+)?(?![\w}])", re.sub(r"\\lwnum\{[^}]*\}\{[^}]*\}", "", conclusion)
     )
+
+
+def _conclusion(folder: Path, out: Path) -> str:
+    events = list(build_offline(folder, out, tex_available=False))
+    done = events[-1]
+    assert isinstance(done, Done) and done.tex_path, done
+    tex = Path(done.tex_path).read_text(encoding="utf-8")
+    section = _section(tex, "Conclusion")
+    plain = re.sub(r"\\lwnum\{[0-9a-f]+\}\{([^}]*)\}", r"\1", section)
+    return re.sub(r"\\lwtext\{([^}]*)\}", r"\1", plain)
+
+
+def test_a_regression_concludes_how_the_response_moves_with_each_predictor(
+    tmp_path: Path,
+) -> None:
+    rng = np.random.default_rng(8)
+    n = 40
+    temp, pressure, stirring = rng.uniform(320, 380, n), rng.uniform(1, 5, n), rng.uniform(0, 1, n)
+    yield_ = 5 + 0.07 * temp + 1.8 * pressure + rng.normal(0, 0.5, n)
+    rows = ["run,temperature (K),pressure (bar),stirring,yield (%)"]
+    rows += [f"{i + 1},{a:.2f},{b:.3f},{c:.3f},{y:.3f}"
+             for i, (a, b, c, y) in enumerate(zip(temp, pressure, stirring, yield_, strict=True))]  # fmt: skip
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "runs.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    plain = _conclusion(folder, tmp_path / "build")
+    assert "yield rises with temperature by" in plain and "%/K" in plain
+    assert "yield rises with pressure by" in plain
+    assert "No effect on yield was found of: stirring" in plain

@@ -136,11 +136,14 @@ WRITERS: dict[str, KindWriter[Any]] = {
     "series": KindWriter(SeriesSummary, series.text, series.figures, series.script, series.drawing),
     "law": KindWriter(LawFit, law.text, law.figures, law.script),
     "peaks": KindWriter(PeakResult, peaks.text, peaks.figures, peaks.script),
-    "paired": KindWriter(
-        PairedResult, paired.text, paired.figures, paired.script, findings=paired.findings
-    ),
+    "paired": KindWriter(PairedResult, paired.text, paired.figures, paired.script),
     "regression": KindWriter(
-        RegressionResult, regression.text, regression.figures, regression.script, regression.drawing
+        RegressionResult,
+        regression.text,
+        regression.figures,
+        regression.script,
+        regression.drawing,
+        regression.findings,
     ),
     "groups": KindWriter(
         GroupsFound, groups.text, groups.figures, groups.script, groups.drawing, groups.findings

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from labwright.agent.offline.figures import FigurePlan
-from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure, unit_text
@@ -22,20 +21,6 @@ from labwright.analysis.presentation import axis_label
 
 PairedAnalysis = Analysis[PairedBinding, PairedResult]
 ALPHA = 0.05
-
-
-def findings(a: PairedAnalysis, ledger: Ledger, lang: str) -> list[str]:
-    """Whether the two conditions differ (the paired t-test) and by how much."""
-    r = a.result
-    prov = r.second.provenance
-    unit = unit_text(r.unit)
-    key = "paired_finding_differ" if r.p < ALPHA else "paired_finding_same"
-    return [phrase(
-        lang, key, a=src_text(r.first.name), b=src_text(r.second.name),
-        mean=ledger.measured(r.mean_diff, r.se, prov, f"mean paired difference ({r.what})"),
-        u=f"~{unit}" if unit else "",
-        p=ledger.num(r.p, prov, f"paired t-test p-value ({r.what})", sig=2),
-    )]  # fmt: skip
 
 
 def text(a: PairedAnalysis, ledger: Ledger, lang: str) -> str:

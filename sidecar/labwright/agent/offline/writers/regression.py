@@ -25,6 +25,44 @@ from labwright.analysis.regression import RegressionResult
 RegressionAnalysis = Analysis[RegressionBinding, RegressionResult]
 
 
+ALPHA = 0.05
+
+
+def _unit_of(a: RegressionAnalysis, name: str) -> str | None:
+    """The unit of a coefficient: the response's per the predictor's."""
+    ds = a.binding.dataset
+    uy, ux = ds.column(a.result.response).unit, ds.column(name).unit
+    return f"{uy}/{ux}" if uy and ux else uy or (f"1/{ux}" if ux else None)
+
+
+def findings(a: RegressionAnalysis, ledger: Ledger, lang: str) -> list[str]:
+    """How the response moves with each predictor that matters (the
+    coefficient's sign, value and p), and which predictors show no effect."""
+    r = a.result
+    prov = a.binding.dataset.column(r.response).provenance
+    what = f"regression of {r.response}"
+    y = src_text(r.response)
+    out = []
+    quiet = []
+    for c in r.coefficients:
+        if c.name == "const":
+            continue
+        if c.p >= ALPHA:
+            quiet.append(src_text(c.name))
+            continue
+        unit = _unit_of(a, c.name)
+        out.append(phrase(
+            lang, "reg_finding_up" if c.value > 0 else "reg_finding_down", y=y, x=src_text(c.name),
+            value=ledger.measured(c.value, c.se, prov, f"coefficient {c.name} of the {what}"),
+            # Without units the coefficient is per unit of the predictor.
+            u=f"~{src_text(unit)}" if unit else phrase(lang, "reg_per_unit", x=src_text(c.name)),
+            p=ledger.num(c.p, prov, f"p-value of coefficient {c.name}", sig=2),
+        ))  # fmt: skip
+    if quiet:
+        out.append(phrase(lang, "reg_finding_none", y=y, xs=", ".join(quiet)))
+    return out
+
+
 def text(a: RegressionAnalysis, ledger: Ledger, lang: str) -> str:
     r = a.result
     ds = a.binding.dataset
@@ -47,12 +85,7 @@ def text(a: RegressionAnalysis, ledger: Ledger, lang: str) -> str:
         value, _, se = ledger.measured(
             c.value, c.se, prov, f"coefficient {c.name} of the {what}"
         ).partition(" \\pm ")
-        ux = None if c.name == "const" else ds.column(c.name).unit
-        unit = (
-            uy
-            if c.name == "const"
-            else (f"{uy}/{ux}" if uy and ux else uy or (f"1/{ux}" if ux else None))
-        )
+        unit = uy if c.name == "const" else _unit_of(a, c.name)
         units = units or bool(unit)
         rows.append([
             name, f"${value}$", f"${se}$", src_text(unit) if unit else "",
