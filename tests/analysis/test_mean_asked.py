@@ -79,3 +79,37 @@ def test_words_after_mean_are_no_symbol() -> None:
     assert means("Average the scans and fit three Gaussian peaks on a linear baseline.") == []
     assert means("Give the mean period T_1 of the swings.") == [("T_1", "period")]
     assert means("求摆长 L 的平均值。") == [("L", None)]
+
+
+def _resistor(root: Path, unit: str) -> dict[str, dict[str, object]]:
+    values = np.random.default_rng(5).normal(1000.1, 0.7, 25)
+    rows = "\n".join(f"{i + 1},{v:.2f}" for i, v in enumerate(values))
+    (root / "readings.csv").write_text(f"reading,R ({unit})\n{rows}\n", "utf-8")
+    (root / "notes.md").write_text(
+        "# A nominal 1 kOhm resistor\n\n"
+        "Estimate the resistance and its uncertainty from repeated measurements.\n",
+        "utf-8",
+    )
+    read = read_folder(root)
+    record = analyse_folder(read, read_request(read, catalogue())).record()
+    return {str(a["quantity"]): a for a in record["answers"]}
+
+
+def test_a_quantity_asked_by_name_is_the_mean_of_its_readings(tmp_path: Path) -> None:
+    """ "Estimate the resistance" over readings of R (ohm): the laws call a
+    resistance R, so the mean of R answers it, compared with the nominal
+    value the notes give. Before, the report listed it as not answered."""
+    r = _resistor(tmp_path, "ohm")["R"]
+    values = np.loadtxt(tmp_path / "readings.csv", delimiter=",", skiprows=1)[:, 1]
+    assert r["label"] == "resistance"
+    assert math.isclose(float(r["value"]), values.mean(), rel_tol=1e-12)
+    expected = r["expected"]
+    # The nominal 1 kOhm, in the answer's unit.
+    assert isinstance(expected, dict) and math.isclose(float(expected["value"]), 1000.0)
+    assert expected["unit"] == "ohm"
+    assert r["z"] is not None and abs(float(r["z"])) < 3
+
+
+def test_a_column_of_another_dimension_does_not_answer_it(tmp_path: Path) -> None:
+    """R in metres is a range, not a resistance: nothing is made up."""
+    assert "R" not in _resistor(tmp_path, "m")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from labwright.analysis.catalogue.schema import Text
-from labwright.analysis.results import Answer
+from labwright.analysis.results import Answer, Comparison
 from labwright.ingest.types import Provenance
 
 
@@ -35,6 +35,8 @@ class Repeated:
     label: str | None = None
     unit: str | None = None
     source: Provenance | None = None
+    #: The value the notes give for it (a nominal value), to compare with.
+    comparison: Comparison | None = None
 
     def answers(self) -> list[Answer]:
         if self.asked is None:
@@ -46,7 +48,8 @@ class Repeated:
         )
         return [
             Answer(self.asked, Text(label, label), self.asked, self.mean, self.se, self.unit, how,
-                   None, True, None, (self.source,) if self.source else (), f"all {self.n}")
+                   None, True, self.comparison, (self.source,) if self.source else (),
+                   f"all {self.n}")
         ]  # fmt: skip
 
 

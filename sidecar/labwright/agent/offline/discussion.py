@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from labwright.agent.offline.kind_writers import findings
 from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
-from labwright.agent.offline.request_text import unanswered_reasons
+from labwright.agent.offline.request_text import computed_per_file, unanswered_reasons
 from labwright.agent.offline.results_table import (
     answer_names,
     answer_numbers,
@@ -191,12 +191,22 @@ def discussion(fa: FolderAnalysis | None, ledger: Ledger, lang: str) -> str:
         return ""
     # What the analyses found (groups that differ or not) before what is missing.
     found = findings(fa.analyses, ledger, lang) if fa is not None else []
+    sheet = _still_open(sheet, found)
     if sheet.unanswered:
         closing = phrase(lang, "disc_none_asked", what=_unanswered_names(sheet, lang),
                          computed=computed)  # fmt: skip
     else:
-        closing = phrase(lang, "disc_none", what=computed)
+        closing = phrase(lang, "disc_found" if found else "disc_none", what=computed)
     return "\n\n".join([*found, closing]) + "\n"
+
+
+def _still_open(sheet: AnswerSheet, found: list[str]) -> AnswerSheet:
+    """The sheet without what the findings answer: a quantity computed for
+    each file of a series is answered by how it depends on the run parameter
+    ("how does the decay time depend on temperature"), not "not determined"."""
+    if not found:
+        return sheet
+    return AnswerSheet(sheet.answers, [u for u in sheet.unanswered if not computed_per_file(u)])
 
 
 def conclusion(fa: FolderAnalysis | None, ledger: Ledger, lang: str) -> str:
@@ -219,6 +229,7 @@ def conclusion(fa: FolderAnalysis | None, ledger: Ledger, lang: str) -> str:
         return out
     computed = _computed(fa.analyses, lang) if fa is not None else ""
     found = findings(fa.analyses, ledger, lang) if fa is not None else []
+    sheet = _still_open(sheet, found)
     missing = (
         phrase(lang, "concl_none_asked", what=_unanswered_names(sheet, lang)) + "\n"
         if sheet.unanswered

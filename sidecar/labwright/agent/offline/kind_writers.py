@@ -133,7 +133,9 @@ WRITERS: dict[str, KindWriter[Any]] = {
         periodogram.drawing,
     ),
     "factorial": KindWriter(FactorialResult, factorial.text, factorial.figures, factorial.script),
-    "series": KindWriter(SeriesSummary, series.text, series.figures, series.script, series.drawing),
+    "series": KindWriter(
+        SeriesSummary, series.text, series.figures, series.script, series.drawing, series.findings
+    ),
     "law": KindWriter(LawFit, law.text, law.figures, law.script),
     "peaks": KindWriter(PeakResult, peaks.text, peaks.figures, peaks.script),
     "paired": KindWriter(PairedResult, paired.text, paired.figures, paired.script),

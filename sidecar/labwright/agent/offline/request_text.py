@@ -334,6 +334,12 @@ def unanswered_item(u: Unanswered, lang: str) -> tuple[str, str]:
     return what, _said_in_chinese(u.why, entry) or why
 
 
+def computed_per_file(u: Unanswered) -> bool:
+    """Not one value because it was computed for each file of a series: the
+    series' dependence on its run parameter answers the question instead."""
+    return _PER_FILE.match(u.why) is not None
+
+
 def _said_in_chinese(why: str, entry: ModelEntry | None) -> str | None:
     """`plan.py`'s sentences for an asked quantity nothing answered, in
     Chinese; None for any other wording."""

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from labwright.analysis.jobs import BindContext, Job, Uses
+from labwright.analysis.procedures.common import expected
 from labwright.analysis.question import Question
 from labwright.analysis.repeated import Repeated, summarise
-from labwright.analysis.request import AskedQuantity
+from labwright.analysis.request import AnalysisRequest, AskedQuantity
 from labwright.analysis.request_rules.words import same_symbol
+from labwright.analysis.results import Comparison
 from labwright.ingest.types import Column, Dataset
 
 
@@ -26,6 +28,8 @@ class RepeatedBinding:
     question: Question
     #: The mean the notes ask by a symbol (request_rules/means.py), when it is this column's.
     asked: AskedQuantity | None = None
+    #: The value the notes give for that mean (a nominal value), to compare with.
+    expected: Comparison | None = None
 
 
 class RepeatedKind:
@@ -41,7 +45,8 @@ class RepeatedKind:
             if len(roles.measurements) == 1:
                 binding = RepeatedBinding(ds, roles.measurements[0], r.question)
                 jobs.append(Job(self.name, ds.source, "one measured quantity", binding, (ds,)))
-        return [_with_asked_mean(job, ctx.request.asked, len(jobs)) for job in jobs]
+        jobs = [_with_asked_mean(job, ctx.request.asked, len(jobs)) for job in jobs]
+        return [_with_expected(job, ctx.request) for job in jobs]
 
     def compute(self, job: Job[RepeatedBinding]) -> Repeated | None:
         b = job.binding
@@ -50,8 +55,9 @@ class RepeatedKind:
         if found is None or b.asked is None:
             return found
         return dataclasses.replace(
-            found, asked=b.asked.quantity, label=b.asked.name, unit=col.unit, source=col.provenance
-        )
+            found, asked=b.asked.quantity, label=b.asked.name, unit=col.unit, source=col.provenance,
+            comparison=b.expected,
+        )  # fmt: skip
 
     def goals(self, job: Job[RepeatedBinding], result: Repeated) -> list[str]:
         return ["repeated"] + (["error"] if job.binding.question.asks("error") else [])
@@ -74,6 +80,15 @@ def _with_asked_mean(
     if len(mine) != 1:
         return job
     return dataclasses.replace(job, binding=dataclasses.replace(job.binding, asked=mine[0]))
+
+
+def _with_expected(job: Job[RepeatedBinding], request: AnalysisRequest) -> Job[RepeatedBinding]:
+    """The job, with the value the notes give for the asked mean."""
+    b = job.binding
+    if b.asked is None:
+        return job
+    compare = expected(request, b.asked.quantity, b.column.unit)
+    return dataclasses.replace(job, binding=dataclasses.replace(b, expected=compare))
 
 
 REPEATED = RepeatedKind()

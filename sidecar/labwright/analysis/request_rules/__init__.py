@@ -71,7 +71,7 @@ from labwright.analysis.request_rules.formula import (
     with_written_symbols,
     written_asked,
 )
-from labwright.analysis.request_rules.means import asked_means
+from labwright.analysis.request_rules.means import asked_means, named_means, nominal_values
 from labwright.analysis.request_rules.method import procedure, replicates
 from labwright.analysis.request_rules.named import named_models
 from labwright.analysis.request_rules.noted_unknowns import noted_unknowns
@@ -192,6 +192,16 @@ def _compact(
         else:
             for tb in group:
                 out.extend(bindings_of(tb, source_of))
+    return out
+
+
+def _readings_columns(tables: Tables) -> list[FolderColumn]:
+    """The measured column of each table that holds readings of one quantity."""
+    out = []
+    for _, cols in tables:
+        kept = [c for c in cols if c.role not in ("index", "empty")]
+        if [c.role for c in kept] == ["measurement"]:
+            out.append(kept[0])
     return out
 
 
@@ -525,15 +535,20 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     # "The mean density D" of a file of readings, when no law binds a table:
     # the repeated-readings analysis answers it (request_rules/means.py).
     have = {a.quantity for a in asked}
-    readings = any(
-        [c.role for c in cols if c.role not in ("index", "empty")] == ["measurement"]
-        for _, cols in tables
-    )  # a file of readings of one quantity, which the repeated-readings kind takes
+    # Files of readings of one quantity, which the repeated-readings kind takes.
+    readings = _readings_columns(tables)
     means = (
         [m for m in asked_means(notes) if m.quantity not in have]
         if readings and not bindings
         else []
     )
+    if readings and not bindings:
+        # "Estimate the resistance" over readings of R (ohm): their mean.
+        by_name, unanswered = named_means(unanswered, readings, entries, notes)
+        means += [m for m in by_name if m.quantity not in have]
+        # "A nominal 1 kOhm resistor": the value the notes give for that
+        # symbol is what the mean of its readings is compared with.
+        expected += nominal_values(by_name, given.constants, expected)
     asked += means
     used = [e for e in (vocab.entry(k) for k in keys) if e is not None]
     quantities = {

@@ -42,15 +42,7 @@ def text(a: SeriesAnalysis, ledger: Ledger, lang: str) -> str:
 
     s = a.result
     fs = s.series
-    param = (
-        phrase(lang, "col_param")
-        if fs.parameter_name == "run number"
-        else src_text(fs.parameter_name)
-    )
-    if lang == "en" and fs.parameter_name == "run number":
-        param = "run number"
-    if lang == "zh" and fs.parameter_name == "run number":
-        param = "运行编号"
+    param = _parameter(s, lang)
     out = phrase(lang, "ser_intro", k=ledger.count(len(fs.datasets), None, "files in the series"),
                  pattern=src_text(fs.pattern), param=param) + "\n"  # fmt: skip
     if s.mode == "fit" and s.model_key:
@@ -96,8 +88,22 @@ def text(a: SeriesAnalysis, ledger: Ledger, lang: str) -> str:
         out += (
             phrase(lang, "ser_failed", files=", ".join(src_file(f) for f in s.failed[:20])) + "\n"
         )
-    out += _series_across(s, param, ledger, lang)
+    out += "".join(f"{sentence}\n\n" for sentence in _series_across(s, param, ledger, lang))
     return out
+
+
+def _parameter(s: SeriesSummary, lang: str) -> str:
+    """The run parameter as the text names it."""
+    if s.series.parameter_name == "run number":
+        return "run number" if lang == "en" else "运行编号"
+    return src_text(s.series.parameter_name)
+
+
+def findings(a: SeriesAnalysis, ledger: Ledger, lang: str) -> list[str]:
+    """How each per-file quantity depends on the run parameter (the law
+    across the files, or no dependence and the mean): "how does the decay
+    time depend on temperature" answered."""
+    return _series_across(a.result, _parameter(a.result, lang), ledger, lang)
 
 
 def _model_units(key: str, ux: str | None, uy: str | None) -> list[str | None]:
@@ -129,13 +135,13 @@ def _primed(formula: str, symbols: tuple[str, ...]) -> tuple[str, list[str]]:
     return formula, [s + "'" for s in symbols]
 
 
-def _series_across(s: SeriesSummary, param: str, ledger: Ledger, lang: str) -> str:
-    """How each per-file quantity varies with the run parameter."""
+def _series_across(s: SeriesSummary, param: str, ledger: Ledger, lang: str) -> list[str]:
+    """How each per-file quantity varies with the run parameter, one sentence each."""
     from labwright.analysis.fits import MIN_R2
 
     if s.series.parameter_name == "run number" or not s.across:
-        return ""
-    out = ""
+        return []
+    out: list[str] = []
     units = _quantity_units(s)
     pu = s.series.parameter_unit
     prov = Provenance(file=s.series.pattern)
@@ -156,20 +162,20 @@ def _series_across(s: SeriesSummary, param: str, ledger: Ledger, lang: str) -> s
             ):
                 text = f"${sym} = {ledger.measured(value, sigma, prov, f'parameter {sym} of the {what}')}$"
                 params.append(text + (f"~{src_text(unit)}" if unit else ""))
-            out += phrase(
+            out.append(phrase(
                 lang, "ser_across_fit", q=qname, param=param, formula=formula,
                 k=ledger.count(fit.n, prov, f"points in the {what}"), params=", ".join(params),
                 r2=ledger.num(fit.r2, prov, f"R^2 of the {what}", sig=4),
-            ) + "\n\n"  # fmt: skip
+            ))  # fmt: skip
         else:
             mean, se = s.across_mean[j]
             if not (np.isfinite(mean) and np.isfinite(se) and se > 0):
                 continue
-            out += phrase(
+            out.append(phrase(
                 lang, "ser_across_none", q=qname, param=param, unit=unit_text(qunit),
                 min_r2=ledger.num(MIN_R2, None, "R^2 threshold for reporting a fit (constant)", sig=2),
                 mean=ledger.measured(mean, se, prov, f"mean of {q} over the files of {s.series.pattern}"),
-            ) + "\n\n"  # fmt: skip
+            ))  # fmt: skip
     return out
 
 
