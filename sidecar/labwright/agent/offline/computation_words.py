@@ -251,6 +251,12 @@ _SHAPES: tuple[tuple[str, str], ...] = (
     (r"standards in the calibration of (?P<f>.+)", "{f} 校准中的标准样个数"),
     (r"factor of s_y/b in the (?P<p_a>limit of .+) \(constant\)", "{p_a}中 s_y/b 的系数（常数）"),
     (r"(?:the )?constant (?P<n>\S+) given in the notes", "记录中给出的常数 {n}"),
+    (r"expected value of (?P<n>\S+) given in the notes", "记录中给出的 {n} 的期望值"),
+    # The repeated-readings answer's method (analysis/repeated.py).
+    (
+        r"mean of the (?P<k>\d+) readings; standard error s/√n",
+        "{k} 个读数的平均值；标准误差 s/√n",
+    ),
     (
         r"(?P<w>amplitude|frequency), period of (?P<c>.+) in (?P<f>.+) \(sinusoid fit\)",
         "{f} 中 {c} 周期分析的{w_zh}（正弦拟合）",

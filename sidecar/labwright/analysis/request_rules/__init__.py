@@ -52,6 +52,7 @@ from labwright.analysis.request_rules.defined import defined_quantities
 from labwright.analysis.request_rules.definitions import (
     definitions,
     difference_columns,
+    subject_symbol,
     symbol_values,
     with_definitions,
 )
@@ -629,8 +630,14 @@ def _values_of_formula_symbols(
     out: list[GivenConstant] = []
     for clause in notes.clauses:
         for st in statements(clause):
-            symbol = st.subject.strip()
-            if symbol not in names or symbol in taken or st.expected or not st.measured.unit:
+            symbol = subject_symbol(st.subject)
+            if (
+                symbol is None
+                or symbol not in names
+                or symbol in taken
+                or st.expected
+                or not st.measured.unit
+            ):
                 continue
             taken.add(symbol)
             out.append(
@@ -798,6 +805,15 @@ def _by_name(b: Binding) -> bool:
     return "its name" in reason or "in its name" in reason or "description" in reason
 
 
+def _holders(bindings: Sequence[Binding]) -> dict[tuple[str, str | None, str], list[Binding]]:
+    """The bindings that hold each column by its name, per column."""
+    held: dict[tuple[str, str | None, str], list[Binding]] = {}
+    for b in bindings:
+        if _by_name(b):
+            held.setdefault((b.file, b.sheet, b.column), []).append(b)
+    return held
+
+
 def _without_borrowed_columns(
     bindings: Sequence[Binding],
 ) -> tuple[list[Binding], list[tuple[str, str]]]:
@@ -808,18 +824,14 @@ def _without_borrowed_columns(
     ("the damping coefficient of the air drag") the data cannot answer. The
     law keeps nothing in that table; (law, variable) of each borrowed
     binding is returned, to be said not answered."""
-    held = {(b.file, b.sheet, b.column): b for b in bindings if _by_name(b)}
+    held = _holders(bindings)
 
     def taken_from_another(b: Binding) -> bool:
-        holder = held.get((b.file, b.sheet, b.column))
+        others = [h for h in held.get((b.file, b.sheet, b.column), []) if h.model != b.model]
         # The same symbol for the same column is agreement, not borrowing: a
         # written "C(t) = A1 exp(−k1 t) + ..." read C and t as the law named
-        # beside it ("IV bolus") does.
-        return (
-            holder is not None
-            and holder.model != b.model
-            and not same_symbol(holder.variable, b.variable)
-        )
+        # beside it ("IV bolus") does, whatever a third law calls it.
+        return bool(others) and not any(same_symbol(h.variable, b.variable) for h in others)
 
     # A written formula whose left side named no column ("mg = k(L − L₀)":
     # "mg" took the one column left, the masses) holds no column against a
@@ -831,7 +843,7 @@ def _without_borrowed_columns(
     }
     dropped = [b for b in bindings if (b.model, b.file, b.sheet) in guessed]
     bindings = [b for b in bindings if (b.model, b.file, b.sheet) not in guessed]
-    held = {(b.file, b.sheet, b.column): b for b in bindings if _by_name(b)}
+    held = _holders(bindings)
     borrowed = [b for b in bindings if not _by_name(b) and taken_from_another(b)]
     gone = {(b.model, b.file, b.sheet) for b in borrowed}
     kept = [b for b in bindings if (b.model, b.file, b.sheet) not in gone]

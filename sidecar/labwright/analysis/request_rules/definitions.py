@@ -30,11 +30,29 @@ def symbol_values(notes: Notes) -> dict[str, tuple[float, str | None]]:
     out: dict[str, tuple[float, str | None]] = {}
     for clause in notes.clauses:
         for st in statements(clause):
-            subject = st.subject.strip()
-            if not SYMBOL_IN_TEXT.fullmatch(subject) or st.expected:
+            subject = subject_symbol(st.subject)
+            if subject is None or st.expected:
                 continue
             out.setdefault(subject, (st.measured.value, st.measured.unit))
     return out
+
+
+def subject_symbol(subject: str) -> str | None:
+    """The symbol a value statement assigns: the subject itself ("D = 4.02
+    mg/kg"), or the symbol after the quantity's name ("Dose D = 4.02 mg/kg",
+    "the wire length L = 0.8 m"); None for a subject that names no symbol."""
+    subject = subject.strip()
+    if SYMBOL_IN_TEXT.fullmatch(subject):
+        return subject
+    named = _NAMED_SYMBOL.fullmatch(subject)
+    return named.group("sym") if named else None
+
+
+# A name of one to three words, then a symbol of one letter with a subscript
+# or digits; "half-life in adults" ends in a word, not a symbol.
+_NAMED_SYMBOL = re.compile(
+    r"(?:[A-Za-z][a-z-]*\s+){1,3}(?P<sym>[A-Za-zΑ-Ωα-ω](?:_[A-Za-z0-9]{1,3}|\d{1,2})?)"
+)
 
 
 # "x左", "U测": a Latin symbol with a Chinese qualifier glued to it.
