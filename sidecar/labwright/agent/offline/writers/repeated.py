@@ -15,7 +15,7 @@ from labwright.agent.offline.phrases import phrase
 from labwright.agent.offline.provenance import Ledger
 from labwright.agent.offline.tables import src_file, src_text
 from labwright.agent.offline.writers.common import Builder, KeyMaker, plan_figure, unit_text
-from labwright.agent.offline.writers.script import KindScript, read_table
+from labwright.agent.offline.writers.script import AnswerCode, KindScript, read_table
 from labwright.analysis.analyses.repeated import RepeatedBinding
 from labwright.analysis.jobs import Analysis
 from labwright.analysis.presentation import axis_label
@@ -77,7 +77,11 @@ report("standard error of the mean", se)
 report("mean of the readings (best estimate)", mean)
 report("standard uncertainty of mean of the readings (best estimate)", se)
 """
-    return KindScript(("import numpy as np",), code)
+    # The mean the notes ask ("the resistance", "the mean density D") is an
+    # answer: the restatement after the block compares it as the report does.
+    asked = a.result.asked
+    answers = {asked: AnswerCode("mean", "se")} if asked else {}
+    return KindScript(("import numpy as np",), code, answers=answers)
 
 
 def drawing(a: RepeatedAnalysis, plans: list[FigurePlan]) -> KindScript:
