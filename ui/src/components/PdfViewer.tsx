@@ -157,8 +157,17 @@ export function PdfViewer({
 
   // The selected number's box in content coordinates (follows the zoom).
   const selected = selection?.id ?? null;
+  // A number printed more than once (a result in its table, the discussion and
+  // the conclusion) has one id: the popover goes beside the one clicked, not
+  // beside the first on another page. A selection from the source pane has
+  // no clicked place and takes the first.
+  const [picked, setPicked] = useState<{ page: number; link: NumberLink } | null>(null);
   const anchor = useMemo(() => {
     if (!selected) return null;
+    if (picked && picked.link.id === selected) {
+      const size = sizes[picked.page - 1];
+      if (size) return { page: picked.page, link: picked.link, size };
+    }
     for (const [page, list] of Object.entries(links)) {
       const link = list.find((l) => l.id === selected);
       const size = sizes[Number(page) - 1];
@@ -166,7 +175,7 @@ export function PdfViewer({
       return { page: Number(page), link, size };
     }
     return null;
-  }, [selected, links, sizes]);
+  }, [selected, picked, links, sizes]);
   const [anchorBox, setAnchorBox] = useState<Box | null>(null);
   useLayoutEffect(() => {
     const pageEl = anchor && content.current?.querySelector<HTMLElement>(`.pdf-page[data-page="${anchor.page}"]`);
@@ -275,7 +284,15 @@ export function PdfViewer({
                 height={h}
                 selected={selected}
                 label={(link) => numberLabel(link.id)}
-                onPick={(link) => onSelect(link.id === selected ? null : link.id)}
+                onPick={(link, page) => {
+                  const again =
+                    link.id === selected &&
+                    picked?.page === page &&
+                    picked.link.left === link.left &&
+                    picked.link.top === link.top;
+                  setPicked(again ? null : { page, link });
+                  onSelect(again ? null : link.id);
+                }}
                 onLinks={onLinks}
                 onProblem={onProblem}
                 onRendered={onRendered}
