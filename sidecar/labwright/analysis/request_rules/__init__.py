@@ -538,12 +538,9 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     have = {a.quantity for a in asked}
     # Files of readings of one quantity, which the repeated-readings kind takes.
     readings = _readings_columns(tables)
-    means = (
-        [m for m in asked_means(notes) if m.quantity not in have]
-        if readings and not bindings
-        else []
-    )
+    means: list[AskedQuantity] = []
     if readings and not bindings:
+        means = [m for m in asked_means(notes) if m.quantity not in have]
         # "Estimate the resistance" over readings of R (ohm): their mean.
         by_name, unanswered = named_means(unanswered, readings, entries, notes)
         means += [m for m in by_name if m.quantity not in have]
