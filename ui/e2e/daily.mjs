@@ -62,6 +62,9 @@ await context.addInitScript(() => {
   window.__labwrightEvents = [];
 });
 const page = context.pages()[0] ?? (await context.newPage());
+// A wait is a ceiling, not a claim about speed: on a shared 2-core machine a panel
+// can take longer than Playwright's 30 s default to appear while other builds run.
+page.setDefaultTimeout(120_000);
 const pageErrors = [];
 page.on("pageerror", (e) => pageErrors.push(e.message));
 

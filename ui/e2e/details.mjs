@@ -84,6 +84,9 @@ const context = await chromium.launchPersistentContext(profile, {
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--disable-sync"],
 });
 const page = context.pages()[0] ?? (await context.newPage());
+// A wait is a ceiling, not a claim about speed: on a shared 2-core machine a panel
+// can take longer than Playwright's 30 s default to appear while other builds run.
+page.setDefaultTimeout(120_000);
 const pageErrors = [];
 page.on("pageerror", (e) => pageErrors.push(e.message));
 const sessionOf = () => Number(/#\/s\/(\d+)/.exec(page.url())?.[1] ?? 0);

@@ -60,6 +60,9 @@ await context.addInitScript(() => {
 });
 
 const page = context.pages()[0] ?? (await context.newPage());
+// A wait is a ceiling, not a claim about speed: on a shared 2-core machine a panel
+// can take longer than Playwright's 30 s default to appear while other builds run.
+page.setDefaultTimeout(120_000);
 const pageErrors = [];
 page.on("pageerror", (e) => pageErrors.push(e.message));
 const SECRET = "sk-e2e-never-shown-7f3a9c";
