@@ -9,6 +9,11 @@ pay for (or be confused by) the CLI, the server or anything else:
 - `serve`: the sidecar, parsed on its own so its handshake is not delayed by
   the imports the other subcommands' parsers make.
 
+The CLI and the sidecar then import SciPy without its docstring rewriting
+(`labwright.scipy_startup`); the helper scripts do not import SciPy. A CLI
+command is one job: its garbage collector runs at that pace
+(`labwright.collector`).
+
 Both are checked before any other import. In a frozen process the library
 search path the bootloader set for itself is also put back first (see
 `_restore_library_path`), so no program we start (XeTeX, a sandboxed child's
@@ -77,10 +82,19 @@ def _entry() -> None:
     _restore_library_path()
     if _dispatch_pyrun():
         sys.exit(0)
+    # The CLI and the sidecar import SciPy for every analysis: without the
+    # import-time work they never use (see the module).
+    from labwright.scipy_startup import install
+
+    install()
     argv = sys.argv[1:]
     code = _dispatch_serve(argv)
     if code is not None:
         sys.exit(code)
+    # Every other command is one job, then the process exits.
+    from labwright.collector import pace_for_one_job
+
+    pace_for_one_job()
     from labwright.cli import entry
 
     entry()

@@ -147,6 +147,10 @@ def serve(
 
 def main(config_path: str) -> None:
     """Entry of the worker process (`python -I bootstrap` or the frozen dispatch)."""
+    # One folder's requests, then the process exits (idle, or with its build).
+    from labwright.collector import pace_for_one_job
+
+    pace_for_one_job()
     # The protocol gets its own copy of fd 1; fd 1 itself then points at
     # stderr, so a library that prints cannot corrupt the reply stream.
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
