@@ -43,6 +43,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "labwright.config",
             "labwright.resources",
             "labwright.lazy",
+            # How a process starts: its imports and its collector's pace
+            # (used by the entry and by the plot worker).
+            "labwright.lean_imports",
+            "labwright.collector",
             "labwright",
         ),
     ),

@@ -1,5 +1,6 @@
 """What a Labwright process changes at its start: SciPy's import (docstrings
-kept as written, numpy's f2py and testing loaded on first use) and the garbage
+kept as written, numpy's f2py and testing loaded on first use), statsmodels'
+formula engine (patsy, formulaic left out, as in the frozen app) and the garbage
 collector's pace of a one-job process. Each check that needs a fresh
 interpreter runs one; the effects asserted are what the rest of the program
 can observe (functions work, docstrings read, modules load when used)."""
@@ -35,7 +36,7 @@ def test_scipy_imported_after_install_works_and_skipped_only_the_unused_work() -
     seen = _fresh(
         """
         import json, sys, inspect
-        from labwright.scipy_startup import KeptDocstring, install
+        from labwright.lean_imports import KeptDocstring, install
         install()
         import scipy.stats, scipy.optimize
         import scipy._lib._array_api as api
@@ -72,7 +73,7 @@ def test_the_same_results_with_and_without_install() -> None:
     code = """
         import json, sys
         if {install}:
-            from labwright.scipy_startup import install
+            from labwright.lean_imports import install
             install()
         import numpy as np, scipy.stats, scipy.signal
         t = np.linspace(0, 20, 200)
@@ -91,7 +92,7 @@ def test_install_is_once_and_leaves_an_imported_scipy_alone() -> None:
         """
         import json, sys
         import scipy.stats
-        from labwright.scipy_startup import _Watch, install
+        from labwright.lean_imports import _Watch, install
         install(); install()
         import scipy._lib._array_api as api
         print(json.dumps({
@@ -101,6 +102,29 @@ def test_install_is_once_and_leaves_an_imported_scipy_alone() -> None:
         """
     )
     assert seen == {"watchers": 0, "parser": "FunctionDoc"}
+
+
+def test_statsmodels_fits_formulas_on_patsy_without_importing_formulaic() -> None:
+    seen = _fresh(
+        """
+        import json, os, sys
+        import numpy as np, pandas as pd
+        os.environ["SM_FORMULA_ENGINE"] = "formulaic"  # a user's environment asks for it
+        from labwright.lean_imports import install
+        install()
+        import statsmodels.formula.api as smf
+        data = pd.DataFrame({"x": np.arange(8.0), "g": list("abababab")})
+        data["y"] = 2 * data["x"] + (data["g"] == "b") + 0.01 * np.sin(data["x"])
+        fit = smf.ols("y ~ x + C(g)", data=data).fit()
+        print(json.dumps({
+            "formulaic": "formulaic" in sys.modules and sys.modules["formulaic"] is not None,
+            "engine": os.environ["SM_FORMULA_ENGINE"],
+            "slope": float(fit.params["x"]),
+        }))
+        """
+    )
+    assert seen["formulaic"] is False and seen["engine"] == "patsy"
+    assert abs(seen["slope"] - 2.0) < 0.01
 
 
 @pytest.fixture

@@ -9,8 +9,9 @@ pay for (or be confused by) the CLI, the server or anything else:
 - `serve`: the sidecar, parsed on its own so its handshake is not delayed by
   the imports the other subcommands' parsers make.
 
-The CLI and the sidecar then import SciPy without its docstring rewriting
-(`labwright.scipy_startup`); the helper scripts do not import SciPy. A CLI
+The CLI and the sidecar then import the scientific stack without the
+import-time work a build never uses (`labwright.lean_imports`; the helper
+scripts do not import it). A CLI
 command is one job: its garbage collector runs at that pace
 (`labwright.collector`).
 
@@ -82,9 +83,8 @@ def _entry() -> None:
     _restore_library_path()
     if _dispatch_pyrun():
         sys.exit(0)
-    # The CLI and the sidecar import SciPy for every analysis: without the
-    # import-time work they never use (see the module).
-    from labwright.scipy_startup import install
+    # The CLI and the sidecar import SciPy and statsmodels for every analysis.
+    from labwright.lean_imports import install
 
     install()
     argv = sys.argv[1:]
