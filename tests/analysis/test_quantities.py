@@ -61,7 +61,12 @@ def test_header_spellings_are_read(header: str, same_as: str) -> None:
         assert unit == reg.parse_units(same_as)
 
 
-@pytest.mark.parametrize("text", ["", None, "bananas", "counts/bin", "run 2", "xyz/qq"])
+@pytest.mark.parametrize(
+    "text",
+    # A scale written as a number is not a unit: the e of "1e3" had been read
+    # as the elementary charge ("1e3 N" -> e³·N).
+    ["", None, "bananas", "counts/bin", "run 2", "xyz/qq", "1e3 N", "1e-3", "2.5E2 Pa", "(1e3 kg)"],
+)
 def test_what_is_not_a_unit_is_none(text: str | None) -> None:
     assert normalise_unit(text) is None and parse_unit(text) is None
 

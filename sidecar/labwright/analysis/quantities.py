@@ -153,6 +153,9 @@ _WORDS: dict[str, str] = {
     "pM": "picomolar", "N": "newton",
 }  # fmt: skip
 _PREFIX_OHM = re.compile(r"(?<![A-Za-z])([kMGm]?)(?:Ω|[Oo]hms?)")
+#: A number in scientific notation ("1e3 N", "1e-3"): a scale, not a unit, and
+#: its e is not the elementary charge.
+_SCALE = re.compile(r"(?<![A-Za-z_^])\d+(?:\.\d+)?[eE][+-]?\d")
 _TOKEN = re.compile(r"[^\s*/^()\d.+-][^\s*/^()\d+-]*|\d+(?:\.\d+)?|[*/^()+-]|\s+|\.")
 
 
@@ -175,7 +178,7 @@ def normalise_unit(text: str | None) -> str | None:
     if text is None:
         return None
     s = _bare(text)
-    if not s:
+    if not s or _SCALE.search(s):
         return None
     whole = _WHOLE_SYMBOLS.get(s) or _WHOLE_WORDS.get(s.lower())
     if whole is not None:
