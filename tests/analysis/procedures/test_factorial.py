@@ -7,6 +7,7 @@ import zlib
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from labwright.analysis.procedures.factorial import design, levels_of, two_way
 from labwright.ingest.types import Column, Dataset, Provenance
@@ -52,6 +53,52 @@ def test_cell_means_effects_and_the_best_condition_cover_the_truth() -> None:
     # With 12 residual df the errors are t-distributed: ~99 % within 3 SE.
     assert hits >= 95 and cells >= 0.95 * 100 * 6 and effect_hits >= 95
     assert r.anova[2].p is not None and r.anova[2].p < 0.01  # the interaction is real
+
+
+def test_with_a_significant_interaction_the_simple_effects_cover_the_truth() -> None:
+    """B − A at each temperature (the truth differs by level: 3, 9, 2), with
+    the pooled SE; the main effect alone would say 4.7 everywhere."""
+    hits = total = 0
+    for seed in range(100):
+        a, b, y = design(_table(np.random.default_rng(seed)))  # type: ignore[misc]
+        r = two_way(a, b, y)
+        assert r is not None
+        p = r.anova[2].p
+        assert p is not None
+        if p >= 0.05:
+            assert r.simple == []
+            continue
+        assert [(e.factor.name, e.lo, e.hi, e.level) for e in r.simple] == [
+            ("catalyst", "A", "B", t) for t in ("60", "70", "80")
+        ]
+        for e in r.simple:
+            total += 1
+            truth = MEANS[(e.level, "B")] - MEANS[(e.level, "A")]
+            hits += abs(e.value - truth) <= 3 * e.se
+            assert e.se == pytest.approx(np.sqrt(r.mse * (1 / 3 + 1 / 3)))
+    assert total >= 0.9 * 300 and hits >= 0.95 * total
+    answers = {x.quantity: x for x in r.answers()}
+    named = answers["simple_catalyst_70"]
+    assert (named.symbol, named.part) == ("B - A", "70 degC")
+
+
+def test_without_an_interaction_no_simple_effects_are_given() -> None:
+    additive = {k: v for k, v in MEANS.items()}
+    for t, base in (("60", 62.0), ("70", 71.0), ("80", 74.0)):
+        additive[(t, "A")], additive[(t, "B")] = base, base + 3.0
+    rng = np.random.default_rng(5)
+    rows = [
+        (float(t), c, additive[(t, c)] + rng.normal(0, 0.5)) for t, c in additive for _ in range(3)
+    ]
+    cols = [
+        Column("T", np.array([r[0] for r in rows]), Provenance("d.csv", column="T"), "degC"),
+        Column("catalyst", np.array([r[1] for r in rows], dtype=object), Provenance("d.csv", column="catalyst")),
+        Column("yield", np.array([r[2] for r in rows]), Provenance("d.csv", column="yield"), "%"),
+    ]  # fmt: skip
+    a, b, y = design(Dataset("d.csv", "d.csv", "table", cols))  # type: ignore[misc]
+    r = two_way(a, b, y)
+    assert r is not None and r.anova[2].p is not None and r.anova[2].p > 0.05
+    assert r.simple == []
 
 
 def test_the_lowest_is_best_when_the_notes_ask_for_a_minimum() -> None:

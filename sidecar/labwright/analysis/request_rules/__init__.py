@@ -79,6 +79,7 @@ from labwright.analysis.request_rules.noted_unknowns import noted_unknowns
 from labwright.analysis.request_rules.numbered import bind_by_column_numbers, with_per_row_inputs
 from labwright.analysis.request_rules.peak_shape import baseline, peak_count
 from labwright.analysis.request_rules.references import free_references
+from labwright.analysis.request_rules.related import with_named
 from labwright.analysis.request_rules.separately import separate_fits
 from labwright.analysis.request_rules.text import Notes, read_notes
 from labwright.analysis.request_rules.unknown import unknown_requests
@@ -245,13 +246,17 @@ def read_request(read: ReadResult, catalogue: Iterable[ModelEntry]) -> AnalysisR
     augmented: dict[str, ModelEntry] = {}
     custom: list[Binding] = []
     custom_q: list[AskedQuantity] = []
-    for f in read_formulas(
+    formulas = read_formulas(
         notes,
         equations,
         entries,
         [*tables, *stacked_tables],
         frozenset(d.name for d in derived),
-    ):
+    )
+    # "metabolic rate scales with body mass as B = a M^b": the columns the
+    # notes' words name carry the written symbols, so the law binds them.
+    tables = with_named(tables, [n for f in formulas for n in f.named])
+    for f in formulas:
         if f.match is not None:
             key = f.match.entry.key
             augmented.setdefault(key, with_written_symbols(f.match.entry, f.match))

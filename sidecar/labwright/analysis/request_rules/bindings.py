@@ -117,7 +117,14 @@ def score(v: Variable, col: FolderColumn, entry: ModelEntry | None = None) -> Sc
         if not (in_name and v.role == "independent" and _is_count(v)):
             return None
         reasons.append("whole numbers stepping by one, named as the law's count")
-    if named:
+    if (
+        not named
+        and col.notes_symbol is not None
+        and any(same_symbol(col.notes_symbol, s) for s in symbols)
+    ):
+        total += 3
+        reasons.append(col.notes_symbol_reason)
+    elif named:
         total += 3
         if name != col.name:
             reasons.append(f"the notes call it {name!r}, the symbol of the {v.label.en}")

@@ -86,6 +86,11 @@ class FolderColumn:
     # The notes define the column from others ("L = l + d/2"): it is the
     # variable they mean by its symbol, before a column merely named alike.
     defined: bool = False
+    # The symbol a written law gives the quantity this column holds ("metabolic
+    # rate scales with body mass as B = a M^b": Mrate is B), and why
+    # (request_rules/related.py).
+    notes_symbol: str | None = None
+    notes_symbol_reason: str = ""
 
     @property
     def generated_name(self) -> bool:
@@ -116,13 +121,15 @@ _CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z][a-z])")
 
 def _mentions(notes: Notes, name: str) -> list[str]:
     """What the notes say right after naming the column: "S: substrate
-    concentration (mM)", "conc is the substrate concentration in mM"."""
+    concentration (mM)", "conc is the substrate concentration in mM",
+    "Mrate, the metabolic rate" (an apposition)."""
     if not name or is_generated_name(name):
         return []
     flags = 0 if len(name) <= 2 else re.I
     pattern = re.compile(
         r"(?<![A-Za-z0-9_])(?:the\s+)?(?:column\s+)?[\"'`]?" + re.escape(name) + r"[\"'`]?"
-        r"(?:\s+column)?\s*(?:[:=\-–]|\bis\b|\bare\b|\bholds\b|\bgives\b|\bcontains\b|为|是|表示|：)\s*"
+        r"(?:\s+column)?\s*(?:[:=\-–]|\bis\b|\bare\b|\bholds\b|\bgives\b|\bcontains\b|为|是|表示|："
+        r"|,(?=\s*(?:the|an?)\s))\s*"
         r"([^.;\n。；]{2,90})",
         flags,
     )

@@ -51,6 +51,12 @@ from labwright.analysis.request_rules.bindings import (
 from labwright.analysis.request_rules.columns import FolderColumn
 from labwright.analysis.request_rules.cues import asks
 from labwright.analysis.request_rules.equations import Written
+from labwright.analysis.request_rules.related import (
+    Named,
+    name_columns,
+    relation_before,
+    with_named,
+)
 from labwright.analysis.request_rules.symbol_name import notes_name
 from labwright.analysis.request_rules.text import Clause, Notes
 from labwright.analysis.request_rules.words import SYMBOL_IN_TEXT, names_symbol, same_symbol
@@ -67,6 +73,8 @@ class ReadFormula:
     clause: Clause
     quote: str
     match: FormulaMatch | None
+    # Columns the notes' words give the match's written symbols (related.py).
+    named: tuple[Named, ...] = ()
 
 
 _CALIBRATION = re.compile(
@@ -130,15 +138,45 @@ def read_formulas(
             if wf.text in seen:
                 continue
             seen.add(wf.text)
+            named: list[Named] = []
             try:
-                matches = _plausible(match_formula(wf, entries), tables)
+                raw = match_formula(wf, entries)
+                matches = _plausible(raw, tables)
                 if not matches:
                     matches = _plausible(match_collapsed(wf.text, entries), tables)
+                if not matches:
+                    matches, named = _related(raw, clause, quote, tables)
             except (FormulaError, ArithmeticError, ValueError):
                 matches = []
             matches = [m for m in matches if _more_than_a_line(m, tables, calibrating)]
-            out.append(ReadFormula(wf, clause, quote, matches[0] if matches else None))
+            match = matches[0] if matches else None
+            out.append(ReadFormula(wf, clause, quote, match, tuple(named) if match else ()))
     return out
+
+
+def _related(
+    raw: Sequence[FormulaMatch],
+    clause: Clause,
+    quote: str,
+    tables: Sequence[tuple[Dataset, list[FolderColumn]]],
+) -> tuple[list[FormulaMatch], list[Named]]:
+    """The first reading of a law of one variable that binds once the notes'
+    "Y scales with X as" words name its two columns (related.py)."""
+    relation = relation_before(clause, quote)
+    if relation is None:
+        return [], []
+    for m in raw:
+        variables = {v.name: v for v in m.entry.variables}
+        written = {e: w for w, e in m.mapping if e in variables}
+        independents = [v.name for v in m.entry.independents]
+        if len(variables) != 2 or len(independents) != 1 or len(written) != 2:
+            continue
+        named = name_columns(
+            relation, written[m.entry.response.name], written[independents[0]], tables
+        )
+        if named and _binds(m, with_named(tables, named)):
+            return [m], named
+    return [], []
 
 
 def _solved_balance(

@@ -52,7 +52,7 @@ def asked_symbols(notes: Notes, symbols: Sequence[str], formula: str = "") -> se
     return out
 
 
-def _content(words: str) -> set[str]:
+def content_words(words: str) -> set[str]:
     tokens = (t.lower() for t in _TOKENS.findall(words))
     return {stem(t) for t in tokens if t not in _FUNCTION_WORDS and len(t) >= 2}
 
@@ -66,20 +66,20 @@ def symbol_words(notes: Notes, symbol: str) -> set[str]:
         for m in pattern.finditer(clause.text):
             name = notes_name(clause, m.start())
             if name:
-                words |= _content(name)
+                words |= content_words(name)
         for m in re.finditer(rf"(?<![\w\\]){re.escape(symbol)}(?!\w){_DEFINED_AS}", clause.text):
-            words |= _content(m.group(1))
+            words |= content_words(m.group(1))
     return words
 
 
-def _column_words(col: FolderColumn) -> set[str]:
-    return _content(col.name) | _content(col.described or "")
+def column_words(col: FolderColumn) -> set[str]:
+    return content_words(col.name) | content_words(col.described or "")
 
 
 def _overlap(words: set[str], col: FolderColumn) -> int:
     """Shared content words, an abbreviated column name counting as its word
     ("conc" of "concentration")."""
-    theirs = _column_words(col)
+    theirs = column_words(col)
     hits = len(words & theirs)
     for t in theirs - words:
         if len(t) >= MIN_ABBREVIATION and any(w.startswith(t) for w in words if len(w) > len(t)):

@@ -45,6 +45,10 @@ _FRAMES: dict[str, dict[str, str | list[str]]] = {
         "highest": "highest",
         "lowest": "lowest",
         "effect": "The main effect of {f} (level {hi} minus level {lo}) is {value} {u}.",
+        "simple": "The interaction is significant, so the main effect of {f} "
+                  "averages differences that are not the same at each level of {o}; "
+                  "{hi} minus {lo} at each level: {values}.",
+        "simple_at": "{value}{u} at {at}",
         "cap": "Interaction plot of {file}: the mean {y} of each combination against {a}, one "
                "line per level of {b}.",
     },
@@ -60,6 +64,9 @@ _FRAMES: dict[str, dict[str, str | list[str]]] = {
         "highest": "最高",
         "lowest": "最低",
         "effect": "{f} 的主效应（水平 {hi} 减水平 {lo}）为 {value} {u}。",
+        "simple": "交互作用显著，{f} 的主效应平均了在 {o} 各水平上并不相同的差值；"
+                  "各水平上 {hi} 减 {lo}：{values}。",
+        "simple_at": "{at} 时 {value}{u}",
         "cap": "{file} 的交互作用图：各组合的平均 {y} 对 {a}，{b} 的每个水平一条线。",
     },
 }  # fmt: skip
@@ -125,6 +132,15 @@ def text(a: FactorialAnalysis, ledger: Ledger, lang: str) -> str:
     for col, lo, hi, effect, se in r.effects:
         out.append(_f(lang, "effect", f=src_text(col.name), lo=src_text(lo), hi=src_text(hi), u=u,
                       value=f"${ledger.measured(effect, se, prov, f'main effect of {col.name}, {what}')}$"))  # fmt: skip
+        simple = [e for e in r.simple if e.factor is col]
+        if simple:
+            values = ("；" if lang == "zh" else "; ").join(
+                _f(lang, "simple_at", at=src_text(e.at), u=f" {u}" if u else "",
+                   value=f"${ledger.measured(e.value, e.se, prov, f'{hi} - {lo} at {e.at}, {what}')}$")
+                for e in simple
+            )  # fmt: skip
+            out.append(_f(lang, "simple", f=src_text(col.name), o=src_text(simple[0].other.name),
+                          hi=src_text(hi), lo=src_text(lo), values=values))  # fmt: skip
     return "\n\n".join(out) + "\n"
 
 
