@@ -166,7 +166,7 @@ def _related(
     if relation is None:
         return [], []
     for m in raw:
-        variables = {v.name: v for v in m.entry.variables}
+        variables = {v.name for v in m.entry.variables}
         written = {e: w for w, e in m.mapping if e in variables}
         independents = [v.name for v in m.entry.independents]
         if len(variables) != 2 or len(independents) != 1 or len(written) != 2:
